@@ -1,0 +1,8 @@
+# Sanitizers as an INTERFACE target chosen by SLIMPACK_SANITIZE ("address,undefined" or "thread").
+add_library(slimpack_sanitizers INTERFACE)
+set(SLIMPACK_SANITIZE "" CACHE STRING "Sanitizers to enable: address,undefined | thread | empty")
+if(SLIMPACK_SANITIZE)
+  target_compile_options(slimpack_sanitizers INTERFACE -fsanitize=${SLIMPACK_SANITIZE}
+    -fno-omit-frame-pointer -fno-sanitize-recover=all)
+  target_link_options(slimpack_sanitizers INTERFACE -fsanitize=${SLIMPACK_SANITIZE})
+endif()

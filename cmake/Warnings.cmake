@@ -1,0 +1,11 @@
+# Warnings as an INTERFACE target: link it, do not set global flags.
+add_library(slimpack_warnings INTERFACE)
+if(MSVC)
+  target_compile_options(slimpack_warnings INTERFACE /W4)
+else()
+  target_compile_options(slimpack_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow=local
+    -Wnon-virtual-dtor -Wcast-align -Woverloaded-virtual -Wnull-dereference -Wimplicit-fallthrough)
+  if(SLIMPACK_WARNINGS_AS_ERRORS)
+    target_compile_options(slimpack_warnings INTERFACE -Werror)
+  endif()
+endif()

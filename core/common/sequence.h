@@ -1,0 +1,27 @@
+#pragma once
+// A training sample: an id and its length in tokens. Shared by workloads, batches and plans.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace slimpack {
+
+using Tokens = std::int64_t;
+
+struct Sequence {
+  std::string id;
+  Tokens length = 0;
+};
+
+// The sequences of one training iteration.
+struct Batch {
+  std::vector<Sequence> sequences;
+
+  Tokens total_tokens() const {
+    Tokens t = 0;
+    for (const auto& s : sequences) t += s.length;
+    return t;
+  }
+};
+
+}  // namespace slimpack

@@ -1,0 +1,58 @@
+#pragma once
+// Model, GPU and parallelism configuration with the presets of DESIGN section 3 / 9.
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+
+namespace slimpack {
+
+// Llama-style decoder: SwiGLU FFN, grouped-query attention.
+struct ModelConfig {
+  std::string name;
+  int layers = 32;       // L
+  int hidden = 4096;     // h
+  int ffn = 11008;       // f
+  int heads = 32;        // a
+  int kv_heads = 32;     // g
+  int vocab = 32000;     // V
+
+  int head_dim() const { return hidden / heads; }  // dh
+  // P_L = h(h + 2 g dh) + h h + 3 h f
+  double params_per_layer() const;
+  // All parameters: layers * P_L + embedding and LM head (2 h V, untied).
+  double total_params() const;
+};
+
+struct GpuSpec {
+  std::string name;
+  double peak_flops = 989e12;          // dense bf16 FLOP/s
+  double linear_efficiency = 0.60;     // achievable fraction of peak for GEMMs
+  double attn_fwd_efficiency = 0.50;   // FlashAttention forward
+  double attn_bwd_efficiency = 0.40;   // FlashAttention backward: slower per FLOP than forward
+  double memory_bytes = 80e9;          // HBM capacity
+  double runtime_reserve_bytes = 6e9;  // CUDA context, allocator fragmentation, workspaces
+  double kernel_overhead_s = 40e-6;    // kappa: launch/sync cost per pack per layer
+  double p2p_bandwidth = 50e9;         // bytes/s between pipeline stages (inter-node IB per GPU)
+  double p2p_latency_s = 10e-6;
+  double dp_bandwidth = 50e9;          // bytes/s per GPU for DP gradient sync (ring)
+  double dp_latency_s = 20e-6;
+};
+
+struct ParallelConfig {
+  int pp = 1;  // p: pipeline stages
+  int dp = 1;  // d: data-parallel replicas
+  int tp = 1;  // t: tensor parallel with sequence parallelism
+  int vchunks = 1;  // virtual chunks for interleaved 1F1B
+};
+
+std::vector<std::string> model_preset_names();  // llama-2-7b, llama-3-8b, llama-3-70b, qwen2.5-32b, qwen2.5-72b
+std::vector<std::string> gpu_preset_names();    // a100-80g, h100-sxm, h200
+Expected<ModelConfig> model_preset(const std::string& name);  // error lists the known names
+Expected<GpuSpec> gpu_preset(const std::string& name);
+
+// Validates ranges (positive sizes, heads divide hidden, kv_heads divides heads, layers divisible
+// by pp*vchunks, tp divides heads...). Errors name the field.
+Status validate(const ModelConfig& m, const ParallelConfig& par);
+
+}  // namespace slimpack

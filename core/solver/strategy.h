@@ -1,0 +1,60 @@
+#pragma once
+// Strategies turn (batch, cost model, parallel config, parameters) into a plan (DESIGN section 5).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/cancel.h"
+#include "common/progress.h"
+#include "common/sequence.h"
+#include "common/status.h"
+#include "cost/cost_model.h"
+#include "plan/plan.h"
+
+namespace slimpack {
+
+struct StrategyParams {
+  Tokens slice_size = 0;      // S for sliced/slimpack; 0 = strategy default (auto)
+  int packs = 0;              // M (forward packs per replica); 0 = auto
+  Tokens pack_tokens = 0;     // C for `fixed`: token capacity of a pack; 0 = auto
+  ScheduleKind schedule = ScheduleKind::OneFOneB;
+  int vchunks = 1;            // interleaved only
+  std::uint64_t seed = 1;     // for randomized local search
+  double time_limit_s = 2.0;  // exact solvers
+  // slimpack ablations and modes (ignored by the baselines)
+  bool asymmetric = true;
+  bool dp_aware = true;
+  bool dp_merge = true;
+  bool exact = false;  // MILP phase 2 (needs SLIMPACK_HAVE_MILP)
+};
+
+struct SolveStats {
+  double total_seconds = 0.0;
+  std::vector<std::pair<std::string, double>> phase_seconds;  // named phase timings
+  int candidates = 0;           // candidate settings simulated
+  double objective = 0.0;       // solver objective (e.g. zF + zB) when applicable
+  double bound = 0.0;           // lower bound on the objective
+  double gap = 0.0;             // (objective - bound) / objective
+  bool proven_optimal = false;
+  std::string notes;            // free-form details (chosen S, Mf, Mb, w, outliers ...)
+};
+
+struct SolveResult {
+  Plan plan;
+  SolveStats stats;
+};
+
+struct SolveInput {
+  Batch batch;
+  const CostModel* cost = nullptr;  // required
+  StrategyParams params;
+};
+
+std::vector<std::string> strategy_names();  // fixed, balanced, sliced, slimpack
+// Errors: BadInput for an unknown strategy (lists the known ones) or bad params; Infeasible when a
+// sequence cannot be placed (names it and the shortfall); Cancelled.
+Expected<SolveResult> solve(const std::string& strategy, const SolveInput& input,
+                            const CancelToken& cancel = CancelToken::none(),
+                            ProgressSink& progress = ProgressSink::none());
+
+}  // namespace slimpack
