@@ -8,7 +8,8 @@ namespace slimpack::flops {
 double causal_pairs(double l, double o);
 // Per layer, forward: linear 2 l P_L.
 double linear_forward(const ModelConfig& m, double l);
-// Per layer, forward: causal attention 4 h l (o + (l+1)/2) (query heads count; GQA does not reduce it).
+// Per layer, forward: causal attention 4 h l (o + (l+1)/2) (query heads count; GQA does not reduce
+// it).
 double attention_forward(const ModelConfig& m, double l, double o);
 // LM head on the last stage: 2 l h V.
 double head_forward(const ModelConfig& m, double l);

@@ -10,12 +10,12 @@ namespace slimpack {
 // Llama-style decoder: SwiGLU FFN, grouped-query attention.
 struct ModelConfig {
   std::string name;
-  int layers = 32;       // L
-  int hidden = 4096;     // h
-  int ffn = 11008;       // f
-  int heads = 32;        // a
-  int kv_heads = 32;     // g
-  int vocab = 32000;     // V
+  int layers = 32;    // L
+  int hidden = 4096;  // h
+  int ffn = 11008;    // f
+  int heads = 32;     // a
+  int kv_heads = 32;  // g
+  int vocab = 32000;  // V
 
   int head_dim() const { return hidden / heads; }  // dh
   // P_L = h(h + 2 g dh) + h h + 3 h f
@@ -35,24 +35,29 @@ struct GpuSpec {
   double kernel_overhead_s = 40e-6;    // kappa: launch/sync cost per pack per layer
   double p2p_bandwidth = 50e9;         // bytes/s between pipeline stages (inter-node IB per GPU)
   double p2p_latency_s = 10e-6;
-  double dp_bandwidth = 50e9;          // bytes/s per GPU for DP gradient sync (ring)
+  double dp_bandwidth = 50e9;  // bytes/s per GPU for DP gradient sync (ring)
   double dp_latency_s = 20e-6;
 };
 
 struct ParallelConfig {
-  int pp = 1;  // p: pipeline stages
-  int dp = 1;  // d: data-parallel replicas
-  int tp = 1;  // t: tensor parallel with sequence parallelism
+  int pp = 1;       // p: pipeline stages
+  int dp = 1;       // d: data-parallel replicas
+  int tp = 1;       // t: tensor parallel with sequence parallelism
   int vchunks = 1;  // virtual chunks for interleaved 1F1B
 };
 
-std::vector<std::string> model_preset_names();  // llama-2-7b, llama-3-8b, llama-3-70b, qwen2.5-32b, qwen2.5-72b
-std::vector<std::string> gpu_preset_names();    // a100-80g, h100-sxm, h200
+// llama-2-7b, llama-3-8b, llama-3-70b, qwen2.5-32b, qwen2.5-72b
+std::vector<std::string> model_preset_names();
+// a100-80g, h100-sxm, h200
+std::vector<std::string> gpu_preset_names();
 Expected<ModelConfig> model_preset(const std::string& name);  // error lists the known names
 Expected<GpuSpec> gpu_preset(const std::string& name);
 
 // Validates ranges (positive sizes, heads divide hidden, kv_heads divides heads, layers divisible
 // by pp*vchunks, tp divides heads...). Errors name the field.
 Status validate(const ModelConfig& m, const ParallelConfig& par);
+// Positive rates and capacities, efficiencies in (0, 1], non-negative latencies and reserve below
+// the memory. Errors name the field ("gpu.peak_flops: must be positive").
+Status validate(const GpuSpec& g);
 
 }  // namespace slimpack

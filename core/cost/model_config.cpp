@@ -1,0 +1,152 @@
+#include "cost/model_config.h"
+
+#include <array>
+
+namespace slimpack {
+namespace {
+
+struct ModelPreset {
+  const char* name;
+  int layers, hidden, ffn, heads, kv_heads, vocab;
+};
+
+// Published architecture sizes (Hugging Face config.json of each model).
+constexpr std::array<ModelPreset, 5> kModelPresets{{
+    {"llama-2-7b", 32, 4096, 11008, 32, 32, 32000},
+    {"llama-3-8b", 32, 4096, 14336, 32, 8, 128256},
+    {"llama-3-70b", 80, 8192, 28672, 64, 8, 128256},
+    {"qwen2.5-32b", 64, 5120, 27648, 40, 8, 152064},
+    {"qwen2.5-72b", 80, 8192, 29568, 64, 8, 152064},
+}};
+
+std::string join(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
+  return out;
+}
+
+Status positive(double v, const char* field) {
+  if (!(v > 0.0)) return Error::bad_input(std::string(field) + ": must be positive");
+  return {};
+}
+
+Status non_negative(double v, const char* field) {
+  if (!(v >= 0.0)) return Error::bad_input(std::string(field) + ": must not be negative");
+  return {};
+}
+
+Status fraction(double v, const char* field) {
+  if (!(v > 0.0 && v <= 1.0)) return Error::bad_input(std::string(field) + ": must lie in (0, 1]");
+  return {};
+}
+
+}  // namespace
+
+double ModelConfig::params_per_layer() const {
+  const double h = hidden, g = kv_heads, dh = head_dim(), f = ffn;
+  // Q and K/V projections, attention output, SwiGLU gate/up/down.
+  return h * (h + 2.0 * g * dh) + h * h + 3.0 * h * f;
+}
+
+double ModelConfig::total_params() const {
+  return layers * params_per_layer() + 2.0 * static_cast<double>(hidden) * vocab;
+}
+
+std::vector<std::string> model_preset_names() {
+  std::vector<std::string> names;
+  for (const auto& p : kModelPresets) names.emplace_back(p.name);
+  return names;
+}
+
+std::vector<std::string> gpu_preset_names() {
+  return {"a100-80g", "h100-sxm", "h200"};
+}
+
+Expected<ModelConfig> model_preset(const std::string& name) {
+  for (const auto& p : kModelPresets) {
+    if (name != p.name) continue;
+    ModelConfig m;
+    m.name = p.name;
+    m.layers = p.layers;
+    m.hidden = p.hidden;
+    m.ffn = p.ffn;
+    m.heads = p.heads;
+    m.kv_heads = p.kv_heads;
+    m.vocab = p.vocab;
+    return m;
+  }
+  return Error::bad_input("unknown model preset '" + name +
+                          "' (known: " + join(model_preset_names()) + ")");
+}
+
+Expected<GpuSpec> gpu_preset(const std::string& name) {
+  GpuSpec g;  // the defaults are the H100 SXM figures
+  g.name = name;
+  if (name == "h100-sxm") return g;
+  if (name == "h200") {
+    g.memory_bytes = 141e9;
+    return g;
+  }
+  if (name == "a100-80g") {
+    // FlashAttention-2 reaches a somewhat smaller fraction of peak on Ampere than GEMMs do.
+    g.peak_flops = 312e12;
+    g.attn_fwd_efficiency = 0.45;
+    g.attn_bwd_efficiency = 0.35;
+    g.p2p_bandwidth = 25e9;
+    g.dp_bandwidth = 25e9;
+    return g;
+  }
+  return Error::bad_input("unknown GPU preset '" + name + "' (known: " + join(gpu_preset_names()) +
+                          ")");
+}
+
+Status validate(const ModelConfig& m, const ParallelConfig& par) {
+  const std::pair<int, const char*> sizes[] = {
+      {m.layers, "model.layers"},       {m.hidden, "model.hidden"},     {m.ffn, "model.ffn"},
+      {m.heads, "model.heads"},         {m.kv_heads, "model.kv_heads"}, {m.vocab, "model.vocab"},
+      {par.pp, "parallel.pp"},          {par.dp, "parallel.dp"},        {par.tp, "parallel.tp"},
+      {par.vchunks, "parallel.vchunks"}};
+  for (const auto& [v, field] : sizes)
+    if (auto s = positive(v, field); !s) return s;
+  if (m.hidden % m.heads != 0)
+    return Error::bad_input("model.hidden: " + std::to_string(m.hidden) +
+                            " is not divisible by model.heads " + std::to_string(m.heads));
+  if (m.heads % m.kv_heads != 0)
+    return Error::bad_input("model.kv_heads: " + std::to_string(m.kv_heads) +
+                            " does not divide model.heads " + std::to_string(m.heads));
+  if (m.layers % (par.pp * par.vchunks) != 0)
+    return Error::bad_input("model.layers: " + std::to_string(m.layers) +
+                            " is not divisible by parallel.pp * parallel.vchunks = " +
+                            std::to_string(par.pp * par.vchunks));
+  if (m.heads % par.tp != 0)
+    return Error::bad_input("parallel.tp: " + std::to_string(par.tp) +
+                            " does not divide model.heads " + std::to_string(m.heads));
+  return {};
+}
+
+Status validate(const GpuSpec& g) {
+  const std::pair<double, const char*> pos[] = {{g.peak_flops, "gpu.peak_flops"},
+                                                {g.memory_bytes, "gpu.memory_bytes"},
+                                                {g.p2p_bandwidth, "gpu.p2p_bandwidth"},
+                                                {g.dp_bandwidth, "gpu.dp_bandwidth"}};
+  for (const auto& [v, field] : pos)
+    if (auto s = positive(v, field); !s) return s;
+  const std::pair<double, const char*> fractions[] = {
+      {g.linear_efficiency, "gpu.linear_efficiency"},
+      {g.attn_fwd_efficiency, "gpu.attn_fwd_efficiency"},
+      {g.attn_bwd_efficiency, "gpu.attn_bwd_efficiency"}};
+  for (const auto& [v, field] : fractions)
+    if (auto s = fraction(v, field); !s) return s;
+  const std::pair<double, const char*> nonneg[] = {
+      {g.runtime_reserve_bytes, "gpu.runtime_reserve_bytes"},
+      {g.kernel_overhead_s, "gpu.kernel_overhead_s"},
+      {g.p2p_latency_s, "gpu.p2p_latency_s"},
+      {g.dp_latency_s, "gpu.dp_latency_s"}};
+  for (const auto& [v, field] : nonneg)
+    if (auto s = non_negative(v, field); !s) return s;
+  if (g.runtime_reserve_bytes >= g.memory_bytes)
+    return Error::bad_input("gpu.runtime_reserve_bytes: must be below gpu.memory_bytes");
+  return {};
+}
+
+}  // namespace slimpack

@@ -1,0 +1,59 @@
+#pragma once
+// Internal helpers shared by the legality checker's translation units (not part of the public API).
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "plan/legality.h"
+
+namespace slimpack::legality_detail {
+
+// One segment as it sits in a plan: which replica, pass, pack and position.
+struct SegRef {
+  int replica = 0;
+  int pack = 0;
+  int index = 0;  // position inside the pack's segment list
+  const Segment* seg = nullptr;
+};
+
+// Segments of one pass grouped by sequence (every replica's copy included).
+using SegmentsBySeq = std::vector<std::vector<SegRef>>;
+SegmentsBySeq segments_by_sequence(const Plan& plan, Pass pass);
+
+// Collects violations up to a limit and formats the names the messages share.
+class Collector {
+ public:
+  Collector(const Plan& plan, std::size_t max_violations) : plan_(plan), max_(max_violations) {}
+
+  bool full() const { return report_.violations.size() >= max_; }
+  void add(Rule rule, int replica, Pass pass, int pack, SeqIndex seq, std::string message,
+           int stage = -1);
+
+  // "forward pack F3" (1-based, like the paper's F_1..F_M), plus " of replica 1" when d > 1.
+  std::string pack_label(int replica, Pass pass, int pack) const;
+  // "F3" / "B2".
+  static std::string pack_short(Pass pass, int pack);
+  // The sequence's id in quotes-free form, or "#7" when the index is out of range.
+  std::string seq_name(SeqIndex seq) const;
+  static std::string range(Tokens begin, Tokens end);
+  static const char* pass_name(Pass pass) { return pass == Pass::Forward ? "forward" : "backward"; }
+
+  const Plan& plan() const { return plan_; }
+  LegalityReport take() { return std::move(report_); }
+
+ private:
+  const Plan& plan_;
+  std::size_t max_;
+  LegalityReport report_;
+};
+
+// Structure: plan fields and every segment in range. Returns false when segments are unusable
+// (index out of range), in which case no further rule can be evaluated safely.
+bool check_segments(Collector& out);
+// Structure: every token of every sequence in exactly one pack per pass across replicas, DP-merged
+// groups complete, and each replica running backward exactly the tokens it ran forward. Also L6.
+void check_coverage(Collector& out, const SegmentsBySeq& forward, const SegmentsBySeq& backward);
+// L1 and L2 per replica.
+void check_order(Collector& out, const SegmentsBySeq& forward, const SegmentsBySeq& backward);
+
+}  // namespace slimpack::legality_detail
