@@ -19,6 +19,9 @@ struct TimedOp {
   std::int16_t stage = 0;   // stage of the op (the sending stage for P2P)
   std::int8_t chunk = 0;    // virtual chunk (interleaved)
   OpKind kind = OpKind::Forward;
+  // F/B: the pass. P2P: Forward for activations (to the next virtual stage), Backward for
+  // gradients (to the previous one); the direction is not derivable from the stage when p = 2.
+  Pass pass = Pass::Forward;
   double duration() const { return end - start; }
 };
 

@@ -16,6 +16,9 @@ struct SimOptions {
   bool memory_timeline = true;   // fill StageResult::memory
   bool keep_ops = true;          // fill StageResult::ops/comm (off for sweeps that need metrics only)
   bool critical_path = true;
+  // Memory model for the timeline; when null, cost->memory_model() is used (no timeline without
+  // either). Lets explicit-time what-if plans show memory too.
+  const MemoryModel* memory = nullptr;
 };
 
 // `cost` may be null when every pack has an explicit time; then P2P costs plan.p2p_latency per

@@ -1,0 +1,319 @@
+// Builds one replica's DAG: compute nodes F/B(stage, pack, chunk), P2P send nodes, DP sync and
+// optimizer nodes, with edges for data flow, per-stage stream order and last-stage readiness.
+//
+// Modelling choices (documented here because results depend on them):
+// - P2P sends run on a comm stream, not the compute stream. Each stage has one send channel per
+//   direction (activations forward, gradients backward); a channel is FIFO in the order the stage
+//   issues its ops, so a send starts when its op ends and the previous send on the channel ended.
+// - Interleaved plans are p*v virtual stages: chunk c of stage s is virtual stage c*p + s; the last
+//   stage's chunk c sends activations to stage 0's chunk c+1 (and gradients the other way).
+// - A backward op needs the forward op (same stage and chunk) of every forward pack holding its
+//   tokens (their activations live there); on the last virtual stage it also needs the pack holding
+//   the last slice of each of its sequences. Because forwards run in pack order on a stream, one
+//   edge from the highest such pack suffices.
+// - The optimizer step is a zero-duration node after the stage's last op and its DP sync.
+#include <algorithm>
+#include <string>
+
+#include "plan/schedule_order.h"
+#include "sim/dag.h"
+
+namespace slimpack::sim_detail {
+namespace {
+
+// Duration of every pack on every stage, [pack * stages + stage], before the split into chunks.
+Expected<std::vector<double>> pack_durations(const Plan& plan, int replica, Pass pass,
+                                             const std::vector<Pack>& packs,
+                                             const CostModel* cost) {
+  const int p = plan.stages;
+  std::vector<double> out(packs.size() * static_cast<std::size_t>(p));
+  const char* letter = pass == Pass::Forward ? "F" : "B";
+  for (std::size_t m = 0; m < packs.size(); ++m) {
+    const Pack& pack = packs[m];
+    auto where = [&] {
+      return "replica " + std::to_string(replica) + " " +
+             (pass == Pass::Forward ? "forward" : "backward") + " pack " + std::to_string(m) +
+             " (" + letter + std::to_string(m + 1) + ")";
+    };
+    if (!pack.stage_times.empty() && static_cast<int>(pack.stage_times.size()) != p)
+      return Error::bad_input(where() + ": stage_times has " +
+                              std::to_string(pack.stage_times.size()) + " entries, expected " +
+                              std::to_string(p));
+    if (pack.stage_times.empty() && !pack.time && cost == nullptr)
+      return Error::bad_input(where() + ": no explicit time and no cost model to price it");
+    for (int s = 0; s < p; ++s) {
+      double t = 0.0;
+      if (!pack.stage_times.empty())
+        t = pack.stage_times[static_cast<std::size_t>(s)];
+      else if (pack.time)
+        t = *pack.time;
+      else
+        t = cost->pack_time(pass, s, pack);
+      if (!(t >= 0.0))
+        return Error::bad_input(where() + ": negative or invalid time on stage " +
+                                std::to_string(s));
+      out[m * static_cast<std::size_t>(p) + static_cast<std::size_t>(s)] = t;
+    }
+  }
+  return out;
+}
+
+struct ForwardSpan {
+  SeqIndex seq;
+  Tokens begin;
+  Tokens end;
+  std::int32_t pack;
+};
+
+// For every backward pack: the highest forward pack holding any of its tokens (`any`), and that
+// or the pack holding the last slice of one of its sequences, whichever is higher (`last`).
+struct BackwardNeeds {
+  std::vector<std::int32_t> any;
+  std::vector<std::int32_t> last;
+};
+
+Expected<BackwardNeeds> backward_needs(const Plan& plan, int replica) {
+  const ReplicaPlan& rp = plan.replicas[static_cast<std::size_t>(replica)];
+  const auto nseq = static_cast<SeqIndex>(plan.sequences.size());
+  std::vector<ForwardSpan> spans;
+  for (std::size_t m = 0; m < rp.forward.size(); ++m)
+    for (const Segment& seg : rp.forward[m].segments) {
+      if (seg.seq < 0 || seg.seq >= nseq)
+        return Error::bad_input("replica " + std::to_string(replica) + " forward pack " +
+                                std::to_string(m) + ": sequence index " + std::to_string(seg.seq) +
+                                " out of range");
+      spans.push_back({seg.seq, seg.begin, seg.end, static_cast<std::int32_t>(m)});
+    }
+  std::sort(spans.begin(), spans.end(), [](const ForwardSpan& a, const ForwardSpan& b) {
+    return a.seq != b.seq ? a.seq < b.seq : a.begin < b.begin;
+  });
+  std::vector<std::int32_t> last_pack(static_cast<std::size_t>(nseq), -1);
+  std::vector<Tokens> last_end(static_cast<std::size_t>(nseq), -1);
+  for (const ForwardSpan& f : spans) {
+    const auto i = static_cast<std::size_t>(f.seq);
+    if (f.end > last_end[i] || (f.end == last_end[i] && f.pack > last_pack[i])) {
+      last_end[i] = f.end;
+      last_pack[i] = f.pack;
+    }
+  }
+  BackwardNeeds needs;
+  needs.any.assign(rp.backward.size(), -1);
+  needs.last.assign(rp.backward.size(), -1);
+  for (std::size_t b = 0; b < rp.backward.size(); ++b) {
+    std::int32_t any = -1, last = -1;
+    for (const Segment& seg : rp.backward[b].segments) {
+      if (seg.seq < 0 || seg.seq >= nseq)
+        return Error::bad_input("replica " + std::to_string(replica) + " backward pack " +
+                                std::to_string(b) + ": sequence index " + std::to_string(seg.seq) +
+                                " out of range");
+      // Spans of this sequence that overlap [begin, end): spans of one sequence may overlap only
+      // in illegal plans, so scan from the first span that could reach `begin`.
+      auto it = std::lower_bound(spans.begin(), spans.end(), seg.seq,
+                                 [](const ForwardSpan& f, SeqIndex s) { return f.seq < s; });
+      for (; it != spans.end() && it->seq == seg.seq && it->begin < seg.end; ++it)
+        if (it->end > seg.begin) any = std::max(any, it->pack);
+      last = std::max(last, last_pack[static_cast<std::size_t>(seg.seq)]);
+    }
+    needs.any[b] = any;
+    needs.last[b] = std::max(any, last);
+  }
+  return needs;
+}
+
+// First pass: creates the P2P/sync/optimizer nodes and counts out- and in-degrees.
+struct CountSink {
+  ReplicaDag& dag;
+  std::int32_t new_node(const DagNode& node) {
+    dag.nodes.push_back(node);
+    return static_cast<std::int32_t>(dag.nodes.size() - 1);
+  }
+  void add(std::int32_t from, std::int32_t to) {
+    ++dag.succ_begin[static_cast<std::size_t>(from) + 1];
+    ++dag.indegree[static_cast<std::size_t>(to)];
+  }
+};
+
+// Second pass: replays the node ids and writes each edge into its CSR slot.
+struct FillSink {
+  ReplicaDag& dag;
+  std::int32_t next_id;
+  std::vector<std::int32_t> cursor;
+  std::int32_t new_node(const DagNode&) { return next_id++; }
+  void add(std::int32_t from, std::int32_t to) {
+    dag.succ[static_cast<std::size_t>(cursor[static_cast<std::size_t>(from)]++)] = to;
+  }
+};
+
+}  // namespace
+
+Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const CostModel* cost) {
+  const ReplicaPlan& rp = plan.replicas[static_cast<std::size_t>(replica)];
+  const int p = plan.stages;
+  const int mf = static_cast<int>(rp.forward.size());
+  const int mb = static_cast<int>(rp.backward.size());
+
+  std::vector<std::vector<OrderedOp>> orders(static_cast<std::size_t>(p));
+  int v = 1;
+  for (int s = 0; s < p; ++s) {
+    orders[static_cast<std::size_t>(s)] =
+        stage_order(plan.schedule, p, s, mf, mb, plan.warmup_extra, plan.vchunks);
+    for (const OrderedOp& op : orders[static_cast<std::size_t>(s)]) v = std::max(v, op.chunk + 1);
+  }
+
+  auto fdur = pack_durations(plan, replica, Pass::Forward, rp.forward, cost);
+  if (!fdur) return fdur.error();
+  auto bdur = pack_durations(plan, replica, Pass::Backward, rp.backward, cost);
+  if (!bdur) return bdur.error();
+  auto needs = backward_needs(plan, replica);
+  if (!needs) return needs.error();
+
+  ReplicaDag dag;
+  dag.replica = replica;
+  dag.stages = p;
+  dag.vchunks = v;
+  dag.mf = mf;
+  dag.mb = mb;
+  const int nf = p * v * mf;
+  const int nb = p * v * mb;
+  const int virtual_stages = p * v;
+  auto fid = [&](int s, int c, int m) { return (s * v + c) * mf + m; };
+  auto bid = [&](int s, int c, int b) { return nf + (s * v + c) * mb + b; };
+
+  // Compute nodes first at fixed ids, then P2P, DP sync and optimizer nodes as they are created.
+  const std::size_t sends =
+      static_cast<std::size_t>(std::max(0, virtual_stages - 1)) * static_cast<std::size_t>(mf + mb);
+  dag.nodes.reserve(static_cast<std::size_t>(nf + nb) + sends + 2 * static_cast<std::size_t>(p));
+  dag.nodes.resize(static_cast<std::size_t>(nf + nb));
+  const double inv_v = 1.0 / v;
+  for (int s = 0; s < p; ++s)
+    for (int c = 0; c < v; ++c) {
+      for (int m = 0; m < mf; ++m)
+        dag.nodes[static_cast<std::size_t>(fid(s, c, m))] = {
+            (*fdur)[static_cast<std::size_t>(m * p + s)] * inv_v,
+            m,
+            static_cast<std::int16_t>(s),
+            static_cast<std::int8_t>(c),
+            OpKind::Forward,
+            Pass::Forward};
+      for (int b = 0; b < mb; ++b)
+        dag.nodes[static_cast<std::size_t>(bid(s, c, b))] = {
+            (*bdur)[static_cast<std::size_t>(b * p + s)] * inv_v,
+            b,
+            static_cast<std::int16_t>(s),
+            static_cast<std::int8_t>(c),
+            OpKind::Backward,
+            Pass::Backward};
+    }
+
+  auto p2p_time = [&](const Pack& pack) {
+    return cost ? cost->p2p_time(static_cast<double>(pack.tokens())) : plan.p2p_latency;
+  };
+  std::vector<double> fsend_time(static_cast<std::size_t>(mf));
+  std::vector<double> bsend_time(static_cast<std::size_t>(mb));
+  if (virtual_stages > 1) {
+    for (int m = 0; m < mf; ++m)
+      fsend_time[static_cast<std::size_t>(m)] = p2p_time(rp.forward[static_cast<std::size_t>(m)]);
+    for (int b = 0; b < mb; ++b)
+      bsend_time[static_cast<std::size_t>(b)] = p2p_time(rp.backward[static_cast<std::size_t>(b)]);
+  }
+  const bool model_dp_sync = plan.dp() > 1 && cost != nullptr && cost->options().include_dp_sync;
+
+  dag.stage_ops_begin.assign(static_cast<std::size_t>(p) + 1, 0);
+  dag.stage_comm_begin.assign(static_cast<std::size_t>(p) + 1, 0);
+  dag.stage_ops.reserve(static_cast<std::size_t>(nf + nb));
+  dag.stage_comm.reserve(sends);
+  dag.dp_sync.assign(static_cast<std::size_t>(p), -1);
+  dag.optimizer.assign(static_cast<std::size_t>(p), -1);
+
+  std::vector<double> sync_time(static_cast<std::size_t>(p), 0.0);
+  if (model_dp_sync)
+    for (int s = 0; s < p; ++s) sync_time[static_cast<std::size_t>(s)] = cost->dp_sync_time(s);
+
+  // The graph is emitted twice, first counting degrees, then filling the CSR arrays, so that no
+  // edge list is materialised (at a million ops its first-touch page faults cost more than the
+  // second pass). Node ids are assigned in the same order both times.
+  auto emit = [&](auto& sink, bool record) {
+    for (int s = 0; s < p; ++s) {
+      std::int32_t prev = -1, last_fsend = -1, last_bsend = -1, last_b = -1;
+      for (const OrderedOp& op : orders[static_cast<std::size_t>(s)]) {
+        const int c = op.chunk;
+        const int vs = c * p + s;
+        const bool fwd = op.pass == Pass::Forward;
+        const std::int32_t id = fwd ? fid(s, c, op.pack) : bid(s, c, op.pack);
+        if (record) dag.stage_ops.push_back(id);
+        if (prev >= 0) sink.add(prev, id);
+        prev = id;
+        const auto s16 = static_cast<std::int16_t>(s);
+        const auto c8 = static_cast<std::int8_t>(c);
+        if (fwd) {
+          if (vs + 1 < virtual_stages) {
+            const int rs = s + 1 < p ? s + 1 : 0;
+            const int rc = s + 1 < p ? c : c + 1;
+            const std::int32_t send = sink.new_node({fsend_time[static_cast<std::size_t>(op.pack)],
+                                                     op.pack, s16, c8, OpKind::P2P, Pass::Forward});
+            sink.add(id, send);
+            if (last_fsend >= 0) sink.add(last_fsend, send);
+            last_fsend = send;
+            sink.add(send, fid(rs, rc, op.pack));
+            if (record) dag.stage_comm.push_back(send);
+          }
+          continue;
+        }
+        last_b = id;
+        const auto b = static_cast<std::size_t>(op.pack);
+        const std::int32_t need = vs + 1 == virtual_stages ? needs->last[b] : needs->any[b];
+        if (need >= 0) sink.add(fid(s, c, need), id);
+        if (v == 1 && s == p - 1 && mf > 0) {
+          // Last-stage readiness (DESIGN section 6); also implied by the stream order.
+          const int k = forwards_before_backward(plan.schedule, mf, op.pack, plan.warmup_extra);
+          if (k > 0) sink.add(fid(s, 0, k - 1), id);
+        }
+        if (vs > 0) {
+          const int rs = s > 0 ? s - 1 : p - 1;
+          const int rc = s > 0 ? c : c - 1;
+          const std::int32_t send =
+              sink.new_node({bsend_time[b], op.pack, s16, c8, OpKind::P2P, Pass::Backward});
+          sink.add(id, send);
+          if (last_bsend >= 0) sink.add(last_bsend, send);
+          last_bsend = send;
+          sink.add(send, bid(rs, rc, op.pack));
+          if (record) dag.stage_comm.push_back(send);
+        }
+      }
+      const auto s16 = static_cast<std::int16_t>(s);
+      std::int32_t sync = -1;
+      if (model_dp_sync && last_b >= 0) {
+        sync = sink.new_node(
+            {sync_time[static_cast<std::size_t>(s)], -1, s16, 0, OpKind::DpSync, Pass::Backward});
+        sink.add(last_b, sync);
+      }
+      const std::int32_t opt = sink.new_node({0.0, -1, s16, 0, OpKind::Optimizer, Pass::Backward});
+      if (prev >= 0) sink.add(prev, opt);
+      if (sync >= 0) sink.add(sync, opt);
+      if (!record) continue;
+      dag.dp_sync[static_cast<std::size_t>(s)] = sync;
+      dag.optimizer[static_cast<std::size_t>(s)] = opt;
+      dag.stage_ops_begin[static_cast<std::size_t>(s) + 1] =
+          static_cast<std::int32_t>(dag.stage_ops.size());
+      dag.stage_comm_begin[static_cast<std::size_t>(s) + 1] =
+          static_cast<std::int32_t>(dag.stage_comm.size());
+    }
+  };
+  const std::size_t max_nodes =
+      static_cast<std::size_t>(nf + nb) + sends + 2 * static_cast<std::size_t>(p);
+  dag.succ_begin.assign(max_nodes + 1, 0);
+  dag.indegree.assign(max_nodes, 0);
+  CountSink counter{dag};
+  emit(counter, true);
+  const std::size_t n = dag.nodes.size();
+  dag.succ_begin.resize(n + 1);
+  dag.indegree.resize(n);
+  for (std::size_t i = 0; i < n; ++i) dag.succ_begin[i + 1] += dag.succ_begin[i];
+  dag.succ.resize(static_cast<std::size_t>(dag.succ_begin[n]));
+  FillSink filler{dag, static_cast<std::int32_t>(nf + nb),
+                  std::vector<std::int32_t>(dag.succ_begin.begin(), dag.succ_begin.end() - 1)};
+  emit(filler, false);
+  return dag;
+}
+
+}  // namespace slimpack::sim_detail

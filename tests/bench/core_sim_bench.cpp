@@ -1,0 +1,90 @@
+// Simulator throughput: 1F1B plans with explicit times (p = 16, M = 4096 -> 131k compute ops;
+// M = 32768 -> 1M ops) and a cost-model-priced plan. Reports compute ops per second.
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "cost/cost_model.h"
+#include "sim/simulator.h"
+
+namespace slimpack {
+namespace {
+
+Plan bench_plan(int stages, int packs, bool explicit_times) {
+  Plan plan;
+  plan.stages = stages;
+  plan.sequences.reserve(static_cast<std::size_t>(packs));
+  ReplicaPlan rp;
+  rp.forward.reserve(static_cast<std::size_t>(packs));
+  rp.backward.reserve(static_cast<std::size_t>(packs));
+  for (int m = 0; m < packs; ++m) {
+    // Lengths 1k..8k in a fixed pattern so that priced packs differ.
+    const Tokens len = 1024 * (1 + (m * 7) % 8);
+    plan.sequences.push_back({"s" + std::to_string(m), len});
+    Pack f;
+    f.segments.push_back({m, 0, len});
+    Pack b = f;
+    if (explicit_times) {
+      f.time = 1.0 + 0.125 * ((m * 7) % 8);
+      b.time = 2.0 * *f.time;
+    }
+    rp.forward.push_back(std::move(f));
+    rp.backward.push_back(std::move(b));
+  }
+  plan.replicas.push_back(std::move(rp));
+  return plan;
+}
+
+void run(benchmark::State& state, const Plan& plan, const CostModel* cost, SimOptions opts) {
+  opts.check_legality = false;
+  for (auto _ : state) {
+    auto res = simulate(plan, cost, opts);
+    if (!res) state.SkipWithError(res.error().message.c_str());
+    benchmark::DoNotOptimize(res);
+  }
+  const auto ops = 2 * static_cast<std::int64_t>(plan.stages) *
+                   static_cast<std::int64_t>(plan.replicas[0].forward.size());
+  state.SetItemsProcessed(state.iterations() * ops);
+  state.counters["compute_ops"] = static_cast<double>(ops);
+}
+
+void BM_Sim1F1BExplicit(benchmark::State& state) {
+  const Plan plan =
+      bench_plan(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)), true);
+  run(state, plan, nullptr, SimOptions{});
+}
+BENCHMARK(BM_Sim1F1BExplicit)->Args({16, 4096})->Args({16, 32768})->Unit(benchmark::kMillisecond);
+
+// Metrics only (what a solver's candidate sweep asks for).
+void BM_Sim1F1BMetricsOnly(benchmark::State& state) {
+  const Plan plan =
+      bench_plan(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)), true);
+  SimOptions o;
+  o.keep_ops = false;
+  o.memory_timeline = false;
+  o.critical_path = false;
+  run(state, plan, nullptr, o);
+}
+BENCHMARK(BM_Sim1F1BMetricsOnly)
+    ->Args({16, 4096})
+    ->Args({16, 32768})
+    ->Unit(benchmark::kMillisecond);
+
+void BM_Sim1F1BCostModel(benchmark::State& state) {
+  const int p = static_cast<int>(state.range(0));
+  const Plan plan = bench_plan(p, static_cast<int>(state.range(1)), false);
+  auto model = model_preset("llama-3-8b");
+  auto gpu = gpu_preset("h100-sxm");
+  if (!model || !gpu) {
+    state.SkipWithError("missing preset");
+    return;
+  }
+  ParallelConfig par;
+  par.pp = p;
+  const CostModel cost(*model, *gpu, par);
+  run(state, plan, &cost, SimOptions{});
+}
+BENCHMARK(BM_Sim1F1BCostModel)->Args({16, 4096})->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace slimpack

@@ -1,0 +1,108 @@
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "../sim/sim_test_plans.h"
+#include "sim/simulator.h"
+#include "trace/chrome_trace.h"
+
+namespace slimpack {
+namespace {
+
+using Json = nlohmann::json;
+
+TEST(ChromeTrace, EventsAndMetadata) {
+  // p = 2, M = 2 with latency 0.5: 8 F/B events, 2 activation and 2 gradient sends.
+  Plan plan = test::uniform_plan(2, 2, 1.0, 2.0, ScheduleKind::OneFOneB, 0, 1, 0.5);
+  plan.sequences[0].id = "quote\"d";
+  auto res = simulate(plan, nullptr, {});
+  ASSERT_TRUE(res.ok()) << res.error().message;
+  const std::string text = chrome_trace_json(plan, *res);
+  const Json j = Json::parse(text);  // throws (fails the test) on invalid JSON
+  ASSERT_TRUE(j["traceEvents"].is_array());
+  std::map<std::string, int> by_cat, by_meta;
+  std::map<std::pair<int, int>, std::string> thread_names;
+  for (const Json& e : j["traceEvents"]) {
+    const auto ph = e["ph"].get<std::string>();
+    if (ph == "M") {
+      ++by_meta[e["name"].get<std::string>()];
+      if (e["name"] == "thread_name")
+        thread_names[{e["pid"].get<int>(), e["tid"].get<int>()}] =
+            e["args"]["name"].get<std::string>();
+      continue;
+    }
+    ASSERT_EQ(ph, "X");
+    ++by_cat[e["cat"].get<std::string>()];
+  }
+  EXPECT_EQ(by_cat["forward"], 4);
+  EXPECT_EQ(by_cat["backward"], 4);
+  EXPECT_EQ(by_cat["p2p"], 4);
+  EXPECT_EQ(by_meta["process_name"], 1);
+  EXPECT_EQ(by_meta["thread_name"], 4);
+  EXPECT_EQ((thread_names[{0, 0}]), "stage 0");
+  EXPECT_EQ((thread_names[{0, 2}]), "stage 1");
+  EXPECT_EQ((thread_names[{0, 3}]), "stage 1 p2p");
+  EXPECT_EQ(j["otherData"]["us_per_unit"].get<double>(), 1000.0);
+
+  // Stage 1's F1 runs [1.5, 2.5] units -> ts 1500 us, dur 1000 us, with its args.
+  bool found = false;
+  for (const Json& e : j["traceEvents"]) {
+    if (e["ph"] != "X" || e["name"] != "F1" || e["tid"] != 2) continue;
+    found = true;
+    EXPECT_DOUBLE_EQ(e["ts"].get<double>(), 1500.0);
+    EXPECT_DOUBLE_EQ(e["dur"].get<double>(), 1000.0);
+    EXPECT_EQ(e["args"]["pack"].get<int>(), 0);
+    EXPECT_EQ(e["args"]["tokens"].get<int>(), 8);
+    EXPECT_DOUBLE_EQ(e["args"]["attention_pairs"].get<double>(), 36.0);
+    ASSERT_EQ(e["args"]["segments"].size(), 1u);
+    EXPECT_EQ(e["args"]["segments"][0].get<std::string>(), "quote\"d[0:8)");
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(ChromeTrace, LongSegmentListsTruncated) {
+  Plan plan;
+  plan.stages = 1;
+  Pack f;
+  for (int i = 0; i < 100; ++i) {
+    plan.sequences.push_back({"q" + std::to_string(i), 2});
+    f.segments.push_back({i, 0, 2});
+  }
+  f.time = 1.0;
+  Pack b = f;
+  b.time = 2.0;
+  plan.replicas.push_back({{f}, {b}});
+  auto res = simulate(plan, nullptr, {});
+  ASSERT_TRUE(res.ok()) << res.error().message;
+  const Json j = Json::parse(chrome_trace_json(plan, *res));
+  int packs = 0;
+  for (const Json& e : j["traceEvents"]) {
+    if (e["ph"] != "X") continue;
+    ++packs;
+    EXPECT_EQ(e["args"]["segments"].size(), 64u);
+    EXPECT_EQ(e["args"]["segments_total"].get<int>(), 100);
+  }
+  EXPECT_EQ(packs, 2);
+}
+
+TEST(ChromeTrace, WritesFile) {
+  const Plan plan = test::uniform_plan(2, 2, 1.0, 2.0);
+  auto res = simulate(plan, nullptr, {});
+  ASSERT_TRUE(res.ok());
+  const std::string path = ::testing::TempDir() + "slimpack_trace_test.json";
+  ASSERT_TRUE(write_chrome_trace(path, plan, *res).ok());
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  EXPECT_EQ(ss.str(), chrome_trace_json(plan, *res));
+  std::remove(path.c_str());
+  EXPECT_FALSE(write_chrome_trace("/nonexistent-dir/x/trace.json", plan, *res).ok());
+}
+
+}  // namespace
+}  // namespace slimpack
