@@ -1,0 +1,149 @@
+#include "trace/trace_builder.h"
+
+#include <algorithm>
+#include <charconv>
+
+namespace slimpack {
+namespace {
+
+// Numeric text (pids and tids are usually numbers) orders by value, before any other text.
+bool numeric_value(const std::string& s, double& v) {
+  if (s.empty()) return false;
+  const auto res = std::from_chars(s.data(), s.data() + s.size(), v);
+  return res.ec == std::errc() && res.ptr == s.data() + s.size();
+}
+
+bool id_less(const std::string& a, const std::string& b) {
+  double va = 0.0, vb = 0.0;
+  const bool na = numeric_value(a, va), nb = numeric_value(b, vb);
+  if (na != nb) return na;
+  if (na && va != vb) return va < vb;
+  return a < b;
+}
+
+}  // namespace
+
+TraceBuilder::TraceBuilder(bool keep_events) : keep_events_(keep_events) {
+  intern("");  // index 0: the name or category of events that have none
+}
+
+std::int32_t TraceBuilder::intern(std::string_view s) {
+  if (auto it = name_index_.find(s); it != name_index_.end()) return it->second;
+  const auto id = static_cast<std::int32_t>(out_.names.size());
+  out_.names.emplace_back(s);
+  name_index_.emplace(std::string(s), id);
+  return id;
+}
+
+TraceBuilder::LaneState& TraceBuilder::lane(std::string_view pid, std::string_view tid) {
+  if (last_lane_ >= 0) {
+    LaneState& l = lanes_[static_cast<std::size_t>(last_lane_)];
+    if (l.lane.pid == pid && l.lane.tid == tid) return l;
+  }
+  key_scratch_.assign(pid);
+  key_scratch_ += '\0';
+  key_scratch_.append(tid);
+  auto it = lane_index_.find(key_scratch_);
+  if (it == lane_index_.end()) {
+    LaneState l;
+    l.lane.pid = std::string(pid);
+    l.lane.tid = std::string(tid);
+    lanes_.push_back(std::move(l));
+    it = lane_index_.emplace(key_scratch_, static_cast<std::int32_t>(lanes_.size() - 1)).first;
+  }
+  last_lane_ = it->second;
+  return lanes_[static_cast<std::size_t>(it->second)];
+}
+
+void TraceBuilder::complete(LaneState& l, double start, double dur, std::int32_t name,
+                            std::int32_t cat) {
+  ++l.lane.count;
+  if (keep_events_) l.lane.events.push_back({start, dur, name, cat});
+  const double end = start + dur;
+  if (!any_timed_) {
+    first_start_ = start;
+    last_end_ = end;
+    any_timed_ = true;
+  } else {
+    first_start_ = std::min(first_start_, start);
+    last_end_ = std::max(last_end_, end);
+  }
+}
+
+std::string TraceBuilder::add(const RawTraceEvent& ev) {
+  ++out_.events;
+  const std::string_view ph = ev.ph.empty() ? std::string_view("?") : ev.ph;
+  auto pc = std::find_if(phase_counts_.begin(), phase_counts_.end(),
+                         [&](const auto& p) { return p.first == ph; });
+  if (pc == phase_counts_.end()) pc = phase_counts_.insert(pc, {std::string(ph), 0});
+  ++pc->second;
+
+  if (ph.size() != 1) return {};
+  switch (ph[0]) {
+    case 'X': {
+      if (!ev.has_ts) return "\"X\" event has no ts";
+      const double dur = ev.has_dur ? ev.dur : 0.0;  // tolerated: some writers omit a zero dur
+      if (dur < 0.0) return "dur is negative";
+      complete(lane(ev.pid, ev.tid), ev.ts, dur, intern(ev.name), intern(ev.cat));
+      return {};
+    }
+    case 'B': {
+      if (!ev.has_ts) return "\"B\" event has no ts";
+      lane(ev.pid, ev.tid).open.push_back({ev.ts, intern(ev.name), intern(ev.cat)});
+      return {};
+    }
+    case 'E': {
+      if (!ev.has_ts) return "\"E\" event has no ts";
+      LaneState& l = lane(ev.pid, ev.tid);
+      if (l.open.empty()) {
+        ++out_.unmatched;
+        return {};
+      }
+      const Open b = l.open.back();
+      l.open.pop_back();
+      if (ev.ts < b.start_us) return "\"E\" event ends before its \"B\" begins";
+      complete(l, b.start_us, ev.ts - b.start_us, b.name, b.cat);
+      return {};
+    }
+    case 'M':
+      if (ev.name == "process_name") {
+        process_names_[std::string(ev.pid)] = std::string(ev.meta_name);
+      } else if (ev.name == "thread_name") {
+        lane(ev.pid, ev.tid).lane.thread_name = std::string(ev.meta_name);
+      }
+      return {};
+    default:
+      return {};  // instants, counters, flows, async: counted in by_phase only
+  }
+}
+
+ImportedTrace TraceBuilder::finish(std::string source, std::int64_t bytes) {
+  out_.source = std::move(source);
+  out_.bytes = bytes;
+  for (const auto& [ph, n] : phase_counts_) out_.by_phase[ph] = n;
+  out_.span_us = any_timed_ ? last_end_ - first_start_ : 0.0;
+  out_.lanes.reserve(lanes_.size());
+  for (LaneState& l : lanes_) {
+    out_.unmatched += static_cast<std::int64_t>(l.open.size());
+    TraceLane& lane = l.lane;
+    if (auto it = process_names_.find(lane.pid); it != process_names_.end())
+      lane.process_name = it->second;
+    lane.label = lane.process_name.empty() || lane.thread_name.empty()
+                     ? lane.process_name + lane.thread_name
+                     : lane.process_name + " / " + lane.thread_name;
+    // Matched "E" events arrive in end order; nested "X" parents should precede their children.
+    std::stable_sort(
+        lane.events.begin(), lane.events.end(), [](const TraceEvent& a, const TraceEvent& b) {
+          return a.start_us != b.start_us ? a.start_us < b.start_us : a.dur_us > b.dur_us;
+        });
+    out_.lanes.push_back(std::move(lane));
+  }
+  std::stable_sort(out_.lanes.begin(), out_.lanes.end(),
+                   [](const TraceLane& a, const TraceLane& b) {
+                     if (a.pid != b.pid) return id_less(a.pid, b.pid);
+                     return id_less(a.tid, b.tid);
+                   });
+  return std::move(out_);
+}
+
+}  // namespace slimpack

@@ -1,0 +1,65 @@
+#pragma once
+// Accumulates parsed Chrome trace events into an ImportedTrace: phase counts, lanes by (pid, tid),
+// "B"/"E" matching per lane stack, metadata labels and interned names. Parser-independent, so the
+// JSON front end only has to fill a RawTraceEvent per array element.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "trace/trace_import.h"
+
+namespace slimpack {
+
+// One trace event as read; views stay valid until the next add().
+struct RawTraceEvent {
+  std::string_view ph, name, cat;
+  std::string_view pid, tid;   // numbers already printed as text
+  std::string_view meta_name;  // args.name, read for "M" events only
+  double ts = 0.0, dur = 0.0;
+  bool has_ts = false, has_dur = false;
+};
+
+class TraceBuilder {
+ public:
+  explicit TraceBuilder(bool keep_events);
+
+  // Error message without location (the caller prefixes file and event index), or empty.
+  std::string add(const RawTraceEvent& ev);
+  ImportedTrace finish(std::string source, std::int64_t bytes);
+
+ private:
+  struct Open {
+    double start_us;
+    std::int32_t name, cat;
+  };
+  struct LaneState {
+    TraceLane lane;
+    std::vector<Open> open;  // "B" events awaiting their "E"
+  };
+  struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  using StringIndex = std::unordered_map<std::string, std::int32_t, StringHash, std::equal_to<>>;
+
+  std::int32_t intern(std::string_view s);
+  LaneState& lane(std::string_view pid, std::string_view tid);
+  void complete(LaneState& l, double start, double dur, std::int32_t name, std::int32_t cat);
+
+  bool keep_events_;
+  ImportedTrace out_;
+  StringIndex name_index_;
+  StringIndex lane_index_;  // key: pid '\0' tid
+  std::vector<LaneState> lanes_;
+  std::unordered_map<std::string, std::string> process_names_;
+  std::vector<std::pair<std::string, std::int64_t>> phase_counts_;  // a handful: linear search
+  std::string key_scratch_;
+  std::int32_t last_lane_ = -1;  // consecutive events mostly share a lane
+  double first_start_ = 0.0, last_end_ = 0.0;
+  bool any_timed_ = false;
+};
+
+}  // namespace slimpack

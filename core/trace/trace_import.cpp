@@ -1,0 +1,235 @@
+// Chrome trace JSON front end: simdjson On-Demand walks "traceEvents" (or a top-level array) one
+// event at a time without building a DOM; each event's fields are read in one pass in any order.
+#include "trace/trace_import.h"
+
+#include <simdjson.h>
+
+#include <charconv>
+#include <utility>
+
+#include "trace/trace_builder.h"
+#include "trace/trace_file_read.h"
+
+namespace slimpack {
+namespace {
+
+namespace od = simdjson::ondemand;
+
+constexpr std::int64_t kCheckEvery = 1 << 16;  // events between cancel checks / progress reports
+
+class ChromeTraceParser {
+ public:
+  ChromeTraceParser(const char* data, std::size_t size, const std::string& source,
+                    const TraceImportOptions& options, const CancelToken& cancel,
+                    ProgressSink& progress)
+      : data_(data),
+        size_(size),
+        source_(source),
+        builder_(options.keep_events),
+        cancel_(cancel),
+        progress_(progress) {}
+
+  Expected<ImportedTrace> run() {
+    od::parser parser;
+    if (auto e = parser.iterate(data_, size_, size_ + kTracePadding).get(doc_))
+      return json_error(e, false);
+    doc_ready_ = true;
+    od::json_type type{};
+    if (auto e = doc_.type().get(type)) return json_error(e, false);
+    Status s;
+    if (type == od::json_type::array) {
+      od::array arr;
+      if (auto e = doc_.get_array().get(arr)) return json_error(e, false);
+      s = events(arr);
+    } else if (type == od::json_type::object) {
+      s = top_object();
+    } else {
+      return fail("not a Chrome trace: the top level is neither an array nor an object");
+    }
+    if (!s) return s.error();
+    progress_.report("parsing trace", 1.0);
+    return builder_.finish(source_, static_cast<std::int64_t>(size_));
+  }
+
+ private:
+  Error fail(const std::string& reason) const { return Error::bad_input(source_ + ": " + reason); }
+  Error event_fail(const std::string& reason) const {
+    return fail("traceEvents[" + std::to_string(index_) + "]: " + reason);
+  }
+  // Syntax errors carry the byte offset where the parser stopped, when it can tell.
+  Error json_error(simdjson::error_code e, bool in_event) {
+    std::string where;
+    const char* at = nullptr;
+    // Offset 0 means the error was found before the walk began (e.g. unbalanced brackets).
+    if (doc_ready_ && doc_.current_location().get(at) == simdjson::SUCCESS && at > data_)
+      where = " at byte " + std::to_string(at - data_);
+    const std::string reason =
+        std::string("JSON error") + where + ": " + simdjson::error_message(e);
+    return in_event ? event_fail(reason) : fail(reason);
+  }
+
+  Status top_object() {
+    od::object obj;
+    if (auto e = doc_.get_object().get(obj)) return json_error(e, false);
+    bool found = false;
+    for (auto field_result : obj) {
+      od::field field;
+      if (auto e = std::move(field_result).get(field)) return json_error(e, false);
+      if (field.key() != "traceEvents") continue;  // otherData, displayTimeUnit, ...: skipped
+      od::array arr;
+      if (auto e = field.value().get_array().get(arr)) {
+        if (e == simdjson::INCORRECT_TYPE) return fail("\"traceEvents\" is not an array");
+        return json_error(e, false);
+      }
+      if (Status s = events(arr); !s) return s;
+      found = true;
+    }
+    if (!found) return fail("not a Chrome trace: no \"traceEvents\" array");
+    return {};
+  }
+
+  Status events(od::array& arr) {
+    RawTraceEvent ev;
+    for (auto elem : arr) {
+      od::object obj;
+      if (auto e = elem.get_object().get(obj)) {
+        if (e == simdjson::INCORRECT_TYPE) return event_fail("not an object");
+        return json_error(e, true);
+      }
+      ev = RawTraceEvent{};
+      if (Status s = event(obj, ev); !s) return s;
+      if (std::string err = builder_.add(ev); !err.empty()) return event_fail(err);
+      ++index_;
+      if (index_ % kCheckEvery == 0) {
+        const char* at = nullptr;
+        if (doc_.current_location().get(at) == simdjson::SUCCESS && size_ > 0)
+          progress_.report("parsing trace",
+                           static_cast<double>(at - data_) / static_cast<double>(size_));
+        if (cancel_.cancelled()) return Error::cancelled();
+      }
+    }
+    return {};
+  }
+
+  // Reads pid/tid: numbers are printed as text into `buf` so that 3 and "3" name the same lane.
+  Status id_text(od::value& v, const char* what, char* buf, std::size_t cap,
+                 std::string_view& out) {
+    od::json_type type{};
+    if (auto e = v.type().get(type)) return json_error(e, true);
+    if (type == od::json_type::string) {
+      if (auto e = v.get_string().get(out)) return json_error(e, true);
+      return {};
+    }
+    if (type != od::json_type::number)
+      return event_fail(std::string(what) + " is neither a number nor a string");
+    od::number num;
+    if (auto e = v.get_number().get(num)) return json_error(e, true);
+    std::to_chars_result res{};
+    if (num.is_int64())
+      res = std::to_chars(buf, buf + cap, num.get_int64());
+    else if (num.is_uint64())
+      res = std::to_chars(buf, buf + cap, num.get_uint64());
+    else
+      res = std::to_chars(buf, buf + cap, num.get_double());
+    out = std::string_view(buf, static_cast<std::size_t>(res.ptr - buf));
+    return {};
+  }
+
+  Status number(od::value& v, const char* what, double& out) {
+    if (auto e = v.get_double().get(out)) {
+      if (e == simdjson::INCORRECT_TYPE) return event_fail(std::string(what) + " is not a number");
+      return json_error(e, true);
+    }
+    return {};
+  }
+
+  Status text(od::value& v, const char* what, std::string_view& out) {
+    if (auto e = v.get_string().get(out)) {
+      if (e == simdjson::INCORRECT_TYPE) return event_fail(std::string(what) + " is not a string");
+      return json_error(e, true);
+    }
+    return {};
+  }
+
+  // Only "M" events need args: their "name" is the process or thread label.
+  Status meta_args(od::value& v, std::string_view& out) {
+    od::object args;
+    if (v.get_object().get(args) != simdjson::SUCCESS) return {};
+    for (auto field_result : args) {
+      od::field field;
+      if (auto e = std::move(field_result).get(field)) return json_error(e, true);
+      if (field.key() != "name") continue;
+      if (field.value().get_string().get(out) != simdjson::SUCCESS) out = {};
+    }
+    return {};
+  }
+
+  Status event(od::object& obj, RawTraceEvent& ev) {
+    for (auto field_result : obj) {
+      od::field field;
+      if (auto e = std::move(field_result).get(field)) return json_error(e, true);
+      const od::raw_json_string key = field.key();
+      od::value& v = field.value();
+      Status s;
+      if (key == "ph") {
+        s = text(v, "ph", ev.ph);
+      } else if (key == "ts") {
+        s = number(v, "ts", ev.ts);
+        ev.has_ts = true;
+      } else if (key == "dur") {
+        s = number(v, "dur", ev.dur);
+        ev.has_dur = true;
+      } else if (key == "pid") {
+        s = id_text(v, "pid", pid_buf_, sizeof pid_buf_, ev.pid);
+      } else if (key == "tid") {
+        s = id_text(v, "tid", tid_buf_, sizeof tid_buf_, ev.tid);
+      } else if (key == "name") {
+        s = text(v, "name", ev.name);
+      } else if (key == "cat") {
+        s = text(v, "cat", ev.cat);
+      } else if (key == "args") {
+        // Writers put "ph" before "args"; when one does not, args is read just in case.
+        if (ev.ph.empty() || ev.ph == "M") s = meta_args(v, ev.meta_name);
+      }
+      if (!s) return s;
+    }
+    return {};
+  }
+
+  const char* data_;
+  std::size_t size_;
+  const std::string& source_;
+  TraceBuilder builder_;
+  const CancelToken& cancel_;
+  ProgressSink& progress_;
+  od::document doc_;
+  bool doc_ready_ = false;  // a document whose iterate() failed must not be asked its location
+  std::int64_t index_ = 0;
+  char pid_buf_[32] = {};
+  char tid_buf_[32] = {};
+};
+
+}  // namespace
+
+Expected<ImportedTrace> import_chrome_trace_text(const std::string& json,
+                                                 const std::string& source_name,
+                                                 const TraceImportOptions& options,
+                                                 const CancelToken& cancel,
+                                                 ProgressSink& progress) {
+  if (cancel.cancelled()) return Error::cancelled();
+  // simdjson reads past the end of the text: copy into a padded buffer.
+  const simdjson::padded_string padded(json);
+  return ChromeTraceParser(padded.data(), padded.size(), source_name, options, cancel, progress)
+      .run();
+}
+
+Expected<ImportedTrace> import_chrome_trace(const std::string& path,
+                                            const TraceImportOptions& options,
+                                            const CancelToken& cancel, ProgressSink& progress) {
+  if (cancel.cancelled()) return Error::cancelled();
+  auto text = read_trace_text(path, cancel, progress);
+  if (!text) return text.error();
+  return ChromeTraceParser(text->data(), text->size, path, options, cancel, progress).run();
+}
+
+}  // namespace slimpack

@@ -1,0 +1,62 @@
+#pragma once
+// Import of Chrome Trace Event files (our own exports, Kineto / PyTorch profiler traces, other
+// Chrome traces; plain or gzipped; large files streamed) for comparison with simulated schedules.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/cancel.h"
+#include "common/progress.h"
+#include "common/status.h"
+
+namespace slimpack {
+
+// One complete event ("X", or a matched "B"/"E" pair) on one lane.
+struct TraceEvent {
+  double start_us = 0.0;
+  double dur_us = 0.0;
+  std::int32_t name = 0;  // index into ImportedTrace::names
+  std::int32_t cat = 0;   // index into ImportedTrace::names
+};
+
+struct TraceLane {
+  std::string pid;  // as in the file (numbers printed as text)
+  std::string tid;
+  std::string label;         // from "M" process_name/thread_name metadata when present
+  std::string process_name;  // the parts of `label`, kept apart for lane mappings
+  std::string thread_name;
+  std::vector<TraceEvent> events;  // sorted by start (ties: longer first, so parents precede)
+  std::int64_t count = 0;          // complete events on this lane (also when not kept)
+};
+
+struct ImportedTrace {
+  std::string source;
+  std::vector<std::string> names;  // interned event names and categories
+  std::vector<TraceLane> lanes;
+  std::map<std::string, std::int64_t> by_phase;  // count of events per "ph"
+  std::int64_t events = 0;                       // all trace events read
+  double span_us = 0.0;                          // last end - first start over timed events
+  std::int64_t unmatched = 0;  // "B" without a later "E" and "E" without an open "B"
+  std::int64_t bytes = 0;      // JSON text size (decompressed for .gz)
+};
+
+struct TraceImportOptions {
+  bool keep_events = true;  // false: count only (trace info)
+};
+
+// Reads a trace file (".json" or ".json.gz"): a JSON array of events or an object with
+// "traceEvents". Errors name the file and the reason (for JSON syntax, the byte offset).
+Expected<ImportedTrace> import_chrome_trace(const std::string& path,
+                                            const TraceImportOptions& options = {},
+                                            const CancelToken& cancel = CancelToken::none(),
+                                            ProgressSink& progress = ProgressSink::none());
+
+// The same for JSON text already in memory; `source_name` prefixes error messages.
+Expected<ImportedTrace> import_chrome_trace_text(const std::string& json,
+                                                 const std::string& source_name,
+                                                 const TraceImportOptions& options = {},
+                                                 const CancelToken& cancel = CancelToken::none(),
+                                                 ProgressSink& progress = ProgressSink::none());
+
+}  // namespace slimpack
