@@ -1,0 +1,76 @@
+// solve(): parameter validation and dispatch to the strategies of DESIGN section 5.
+#include <chrono>
+
+#include "solver/pack_builder.h"
+#include "solver/strategies.h"
+#include "solver/strategy.h"
+
+namespace slimpack {
+namespace {
+
+using Solver = Expected<SolveResult> (*)(const SolveInput&, const CancelToken&, ProgressSink&);
+
+struct Entry {
+  const char* name;
+  Solver fn;
+};
+
+constexpr Entry kStrategies[] = {
+    {"fixed", &solver_detail::solve_fixed},
+    {"balanced", &solver_detail::solve_balanced},
+    {"sliced", &solver_detail::solve_sliced},
+    {"slimpack", &solver_detail::solve_slimpack},
+};
+
+Status validate(const std::string& strategy, const SolveInput& in) {
+  const StrategyParams& p = in.params;
+  if (in.cost == nullptr) return Error::bad_input("solve: a cost model is required");
+  if (in.batch.sequences.empty()) return Error::bad_input("solve: the batch has no sequences");
+  for (std::size_t i = 0; i < in.batch.sequences.size(); ++i) {
+    if (in.batch.sequences[i].length <= 0)
+      return Error::bad_input("batch.sequences[" + std::to_string(i) + "] ('" +
+                              in.batch.sequences[i].id + "'): length must be positive");
+  }
+  const ParallelConfig& par = in.cost->parallel();
+  if (par.pp < 1 || par.dp < 1) return Error::bad_input("solve: pp and dp must be at least 1");
+  if (p.slice_size < 0) return Error::bad_input("params.slice_size: must not be negative");
+  if (p.packs < 0) return Error::bad_input("params.packs: must not be negative");
+  if (p.pack_tokens < 0) return Error::bad_input("params.pack_tokens: must not be negative");
+  if (p.vchunks < 1) return Error::bad_input("params.vchunks: must be at least 1");
+  if (!(p.time_limit_s > 0.0)) return Error::bad_input("params.time_limit_s: must be positive");
+  const bool sliced = strategy == "sliced" || strategy == "slimpack";
+  if (sliced && p.schedule == ScheduleKind::Interleaved)
+    return Error::bad_input(
+        "params.schedule: 'interleaved' is for unsliced plans (fixed, "
+        "balanced); '" +
+        strategy + "' needs '1f1b' or 'gpipe'");
+  return Status::success();
+}
+
+}  // namespace
+
+std::vector<std::string> strategy_names() {
+  std::vector<std::string> names;
+  for (const Entry& e : kStrategies) names.emplace_back(e.name);
+  return names;
+}
+
+Expected<SolveResult> solve(const std::string& strategy, const SolveInput& input,
+                            const CancelToken& cancel, ProgressSink& progress) {
+  const Entry* entry = nullptr;
+  for (const Entry& e : kStrategies)
+    if (strategy == e.name) entry = &e;
+  if (entry == nullptr) {
+    std::string known;
+    for (const Entry& e : kStrategies) known += (known.empty() ? "" : ", ") + std::string(e.name);
+    return Error::bad_input("unknown strategy '" + strategy + "' (known: " + known + ")");
+  }
+  if (Status s = validate(strategy, input); !s) return s.error();
+  if (cancel.cancelled()) return Error::cancelled();
+  const auto start = std::chrono::steady_clock::now();
+  Expected<SolveResult> out = entry->fn(input, cancel, progress);
+  if (out) out->stats.total_seconds = solver_detail::seconds_since(start);
+  return out;
+}
+
+}  // namespace slimpack

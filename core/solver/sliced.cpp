@@ -1,0 +1,86 @@
+// `sliced`: Seq1F1B/ChunkFlow-like symmetric slicing. Sequences are cut into slices of S tokens
+// (params.slice_size, auto = kDefaultSliceSize); each replica's slices, in batch order, are cut
+// into M contiguous packs balanced on forward time (so a sequence's slices sit in order, L1).
+// Backward packs are the same packs: each run of packs chained by a sequence spanning them is
+// replayed in reverse (L2), and w is the smallest extra warm-up that makes that legal (a run [a, c]
+// needs w >= c - a, L3), at most Mf - 1.
+//
+// M is params.packs when given, else balanced_pack_count() (M* = sqrt((p - 1) W / c0), at least
+// max(pp, ceil(replica tokens / capacity)) with capacity the biggest pack that fits stage 0's
+// activation memory with pp packs in flight (and the token cap), at least S). With d > 1, sequences
+// go to replicas by LPT on estimated forward + backward time.
+#include <algorithm>
+#include <chrono>
+
+#include "slicer/slicer.h"
+#include "solver/pack_builder.h"
+#include "solver/sliced_layout.h"
+#include "solver/strategies.h"
+
+namespace slimpack::solver_detail {
+
+Expected<SolveResult> solve_sliced(const SolveInput& in, const CancelToken& cancel,
+                                   ProgressSink& progress) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const Tokens slice = in.params.slice_size > 0 ? in.params.slice_size : kDefaultSliceSize;
+  const Limits lim = limits_of(*in.cost);
+  if (Status s = check_sequences_fit(in.batch, lim, 1, slice); !s) return s.error();
+  const auto& seqs = in.batch.sequences;
+  const TimeLines lines = time_lines(*in.cost);
+  SolveResult out;
+  out.plan = plan_skeleton(in, "sliced", slice);
+  Plan& plan = out.plan;
+
+  std::vector<double> work(seqs.size());
+  for (std::size_t i = 0; i < seqs.size(); ++i) {
+    const double n = static_cast<double>(seqs[i].length);
+    const double a = pairs_of(0, seqs[i].length);
+    work[i] = lines.fwd.work(n, a) + lines.bwd.work(n, a);
+  }
+  progress.report("sliced: assigning replicas", 0.0);
+  const auto replicas = assign_lpt(work, plan.dp());
+  Tokens capacity = lim.memory_pack_tokens > 0 ? std::max(lim.memory_pack_tokens, slice) : 0;
+  if (lim.token_cap > 0)
+    capacity = capacity > 0 ? std::min(capacity, lim.token_cap) : lim.token_cap;
+  Tokens most = 0;
+  double most_work = 0.0;
+  for (const auto& list : replicas) {
+    Tokens t = 0;
+    double w = 0.0;
+    for (SeqIndex i : list)
+      t += seqs[static_cast<std::size_t>(i)].length, w += work[static_cast<std::size_t>(i)];
+    most = std::max(most, t);
+    most_work = std::max(most_work, w);
+  }
+  const int m = in.params.packs > 0
+                    ? in.params.packs
+                    : balanced_pack_count(most_work, lines.fwd.c0 + lines.bwd.c0, plan.stages,
+                                          auto_pack_count(most, capacity, plan.stages), 1 << 20);
+  const double t_assign = seconds_since(t0);
+
+  std::string notes;
+  for (std::size_t r = 0; r < replicas.size(); ++r) {
+    if (cancel.cancelled()) return Error::cancelled();
+    progress.report("sliced: packing", static_cast<double>(r) / static_cast<double>(plan.dp()));
+    plan.replicas[r].forward = contiguous_packs(seqs, replicas[r], slice, m, capacity, lines.fwd);
+    if (!replicas[r].empty() && plan.replicas[r].forward.size() < static_cast<std::size_t>(m) &&
+        notes.empty()) {
+      notes = "M=" + std::to_string(m) + " clamped to " +
+              std::to_string(plan.replicas[r].forward.size()) + " on some replica; ";
+    }
+  }
+  plan.warmup_extra = make_symmetric_backward(plan, false);
+  const double t_pack = seconds_since(t0) - t_assign;
+  if (cancel.cancelled()) return Error::cancelled();
+  progress.report("sliced: legality", 1.0);
+  if (Status s = gate_legality(plan, lim); !s) return s.error();
+  const double t_check = seconds_since(t0) - t_assign - t_pack;
+
+  out.stats.phase_seconds = {{"assign", t_assign}, {"pack", t_pack}, {"legality", t_check}};
+  fill_objective(plan, lines, out.stats);
+  out.stats.notes = notes + "S=" + std::to_string(slice) + " capacity=" + std::to_string(capacity) +
+                    " " + describe_counts(plan);
+  return out;
+}
+
+}  // namespace slimpack::solver_detail

@@ -1,0 +1,229 @@
+// Phase 2, forward side: pinned DP-merged slices, long sequences' slices early, short sequences
+// filling each pack to the forward-time budget.
+#include <algorithm>
+#include <numeric>
+#include <queue>
+
+#include "plan/schedule_order.h"
+#include "solver/slimpack/model.h"
+
+namespace slimpack::solver_detail::sp {
+
+double Layout::zf() const {
+  return fload.empty() ? 0.0 : *std::max_element(fload.begin(), fload.end());
+}
+double Layout::zb() const {
+  return bload.empty() ? 0.0 : *std::max_element(bload.begin(), bload.end());
+}
+
+std::vector<double> stage_token_room(const Limits& lim, Tokens dkdv_context) {
+  const MemoryModel& mm = lim.memory;
+  std::vector<double> room(mm.static_bytes.size(), 1e300);
+  if (mm.capacity_bytes <= 0.0) return room;
+  for (std::size_t s = 0; s < room.size(); ++s) {
+    const double free_bytes = mm.capacity_bytes - mm.static_bytes[s] -
+                              mm.dkdv_per_context_token[s] * static_cast<double>(dkdv_context);
+    room[s] = free_bytes / mm.activation_per_token[s];
+  }
+  return room;
+}
+
+std::vector<std::vector<int>> forwards_before(const Shape& shape) {
+  std::vector<std::vector<int>> fb(static_cast<std::size_t>(shape.stages));
+  for (int s = 0; s < shape.stages; ++s) {
+    auto& row = fb[static_cast<std::size_t>(s)];
+    row.assign(static_cast<std::size_t>(shape.mb), shape.mf);
+    int issued = 0;
+    for (const OrderedOp& op :
+         stage_order(shape.schedule, shape.stages, s, shape.mf, shape.mb, shape.w, 1)) {
+      if (op.pass == Pass::Forward)
+        ++issued;
+      else
+        row[static_cast<std::size_t>(op.pack)] = issued;
+    }
+  }
+  return fb;
+}
+
+namespace {
+
+// First pack in [from, count) whose load stays within `limit` (by `load_of`), else the least
+// loaded one in that range.
+template <class LoadOf>
+int first_fit_or_lightest(int from, int count, double add, double limit, LoadOf load_of) {
+  int lightest = from;
+  for (int m = from; m < count; ++m) {
+    const double l = load_of(m);
+    if (l + add <= limit) return m;
+    if (l < load_of(lightest)) lightest = m;
+  }
+  return lightest;
+}
+
+}  // namespace
+
+Pins make_pins(const std::vector<std::vector<Item>>& items, const Phase1& p1, const Shape& shape,
+               Tokens token_cap) {
+  const std::size_t d = items.size();
+  std::vector<double> tf(d, 0.0), tb(d, 0.0);
+  for (std::size_t r = 0; r < d; ++r) {
+    for (const Item& it : items[r]) tf[r] += it.f_total, tb[r] += it.b_total;
+    tf[r] /= shape.mf;
+    tb[r] /= shape.mb;
+  }
+  std::vector<std::vector<double>> pf(d, std::vector<double>(static_cast<std::size_t>(shape.mf)));
+  std::vector<std::vector<double>> pb(d, std::vector<double>(static_cast<std::size_t>(shape.mb)));
+  std::vector<std::vector<double>> tf_tok(d,
+                                          std::vector<double>(static_cast<std::size_t>(shape.mf)));
+  Pins pins;
+  pins.fpack.resize(p1.merged.size());
+  pins.bpack.resize(p1.merged.size());
+  for (std::size_t m = 0; m < p1.merged.size(); ++m) {
+    const MergedSeq& ms = p1.merged[m];
+    const auto first = static_cast<std::size_t>(ms.first);
+    const Item* item = nullptr;
+    for (const Item& it : items[first])
+      if (it.merged == static_cast<int>(m)) item = &it;
+    if (item == nullptr) continue;
+    double budget_f = 1e300, budget_b = 1e300;
+    for (std::size_t r = first; r < first + static_cast<std::size_t>(ms.shards); ++r)
+      budget_f = std::min(budget_f, tf[r] * shape.long_share), budget_b = std::min(budget_b, tb[r]);
+    auto group_max = [&](std::vector<std::vector<double>>& loads, int pack) {
+      double l = 0.0;
+      for (std::size_t r = first; r < first + static_cast<std::size_t>(ms.shards); ++r)
+        l = std::max(l, loads[r][static_cast<std::size_t>(pack)]);
+      return l;
+    };
+    auto add = [&](std::vector<std::vector<double>>& loads, int pack, double v) {
+      for (std::size_t r = first; r < first + static_cast<std::size_t>(ms.shards); ++r)
+        loads[r][static_cast<std::size_t>(pack)] += v;
+    };
+    const int k = item->slices();
+    auto& fp = pins.fpack[m];
+    auto& bp = pins.bpack[m];
+    fp.assign(static_cast<std::size_t>(k), 0);
+    bp.assign(static_cast<std::size_t>(k), 0);
+    int prev = 0;
+    for (int j = 0; j < k; ++j) {
+      const double f = item->f[static_cast<std::size_t>(j)];
+      const double t = static_cast<double>(item->tok[static_cast<std::size_t>(j)]);
+      // A pack whose tokens would pass the cap looks full (memory: early packs are in flight
+      // together on stage 0).
+      prev = first_fit_or_lightest(prev, shape.mf, f, budget_f, [&](int p) {
+        if (token_cap > 0 && group_max(tf_tok, p) + t > static_cast<double>(token_cap))
+          return 1e300;
+        return group_max(pf, p);
+      });
+      fp[static_cast<std::size_t>(j)] = prev;
+      add(pf, prev, f);
+      add(tf_tok, prev, t);
+    }
+    const int last = fp.back();
+    int b0 = 0;
+    while (b0 < shape.mb - 1 &&
+           forwards_before_backward(shape.schedule, shape.mf, b0, shape.w) <= last)
+      ++b0;
+    prev = b0;
+    for (int j = k - 1; j >= 0; --j) {
+      const double b = item->b[static_cast<std::size_t>(j)];
+      prev = first_fit_or_lightest(prev, shape.mb, b, budget_b,
+                                   [&](int p) { return group_max(pb, p); });
+      bp[static_cast<std::size_t>(j)] = prev;
+      add(pb, prev, b);
+    }
+  }
+  return pins;
+}
+
+void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
+                   Tokens token_cap, Layout& out) {
+  const int mf = shape.mf;
+  out.mf = mf;
+  out.fpack.assign(items.size(), {});
+  out.fload.assign(static_cast<std::size_t>(mf), 0.0);
+  out.ftok.assign(static_cast<std::size_t>(mf), 0);
+  double total = 0.0;
+  std::vector<std::size_t> longs, shorts;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const Item& it = items[i];
+    total += it.f_total;
+    out.fpack[i].assign(static_cast<std::size_t>(it.slices()), 0);
+    if (it.merged >= 0) {
+      for (int j = 0; j < it.slices(); ++j) {
+        const int p = pins.fpack[static_cast<std::size_t>(it.merged)][static_cast<std::size_t>(j)];
+        out.fpack[i][static_cast<std::size_t>(j)] = p;
+        out.fload[static_cast<std::size_t>(p)] += it.f[static_cast<std::size_t>(j)];
+        out.ftok[static_cast<std::size_t>(p)] += it.tok[static_cast<std::size_t>(j)];
+      }
+    } else if (it.is_long()) {
+      longs.push_back(i);
+    } else {
+      shorts.push_back(i);
+    }
+  }
+  const double budget = total / mf;
+  auto heavier = [&](std::size_t a, std::size_t b) {
+    return items[a].f_total > items[b].f_total || (items[a].f_total == items[b].f_total && a < b);
+  };
+  std::sort(longs.begin(), longs.end(), heavier);
+  std::sort(shorts.begin(), shorts.end(), heavier);
+  auto tok_ok = [&](int p, Tokens t) {
+    return token_cap <= 0 || out.ftok[static_cast<std::size_t>(p)] + t <= token_cap;
+  };
+  // Long sequences first, each from pack 0: their last slices land early so that their backward
+  // can start with a small warm-up, and their K/V prefix grows pack by pack (L1).
+  const double long_limit = budget * shape.long_share;
+  for (std::size_t i : longs) {
+    const Item& it = items[i];
+    int prev = 0;
+    for (int j = 0; j < it.slices(); ++j) {
+      const double f = it.f[static_cast<std::size_t>(j)];
+      const Tokens t = it.tok[static_cast<std::size_t>(j)];
+      int pick = -1;
+      for (int p = prev; p < mf && pick < 0; ++p)
+        if (out.fload[static_cast<std::size_t>(p)] + f <= long_limit && tok_ok(p, t)) pick = p;
+      if (pick < 0) {
+        pick = prev;
+        for (int p = prev; p < mf; ++p) {
+          const bool better_tok = tok_ok(p, t) && !tok_ok(pick, t);
+          const bool same_tok = tok_ok(p, t) == tok_ok(pick, t);
+          if (better_tok || (same_tok && out.fload[static_cast<std::size_t>(p)] <
+                                             out.fload[static_cast<std::size_t>(pick)]))
+            pick = p;
+        }
+      }
+      out.fpack[i][static_cast<std::size_t>(j)] = pick;
+      out.fload[static_cast<std::size_t>(pick)] += f;
+      out.ftok[static_cast<std::size_t>(pick)] += t;
+      prev = pick;
+    }
+  }
+  // Short sequences by LPT into the lightest pack that keeps the token cap.
+  using Entry = std::pair<double, int>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
+  for (int p = 0; p < mf; ++p) heap.push({out.fload[static_cast<std::size_t>(p)], p});
+  std::vector<Entry> skipped;
+  for (std::size_t i : shorts) {
+    const Tokens t = items[i].tok[0];
+    skipped.clear();
+    int pick = -1;
+    while (!heap.empty()) {
+      Entry e = heap.top();
+      heap.pop();
+      if (tok_ok(e.second, t)) {
+        pick = e.second;
+        break;
+      }
+      skipped.push_back(e);
+    }
+    if (pick < 0) pick = skipped.front().second;
+    for (const Entry& e : skipped)
+      if (e.second != pick) heap.push(e);
+    out.fpack[i][0] = pick;
+    out.fload[static_cast<std::size_t>(pick)] += items[i].f[0];
+    out.ftok[static_cast<std::size_t>(pick)] += t;
+    heap.push({out.fload[static_cast<std::size_t>(pick)], pick});
+  }
+}
+
+}  // namespace slimpack::solver_detail::sp

@@ -1,0 +1,120 @@
+#pragma once
+// Internal data of the two-phase SlimPack solver (DESIGN section 5, issue 3): phase-1 replica
+// assignment, per-replica work items cut in slices, pack layouts and candidates.
+#include <string>
+#include <vector>
+
+#include "common/cancel.h"
+#include "common/sequence.h"
+#include "common/status.h"
+#include "cost/cost_model.h"
+#include "plan/plan.h"
+#include "solver/pack_builder.h"
+
+namespace slimpack::solver_detail::sp {
+
+// A sequence split across a group of replicas (DP-Merge, rule L6): replicas [first, first+shards).
+struct MergedSeq {
+  SeqIndex seq = 0;
+  int first = 0;
+  int shards = 2;
+};
+
+struct Phase1 {
+  std::vector<std::vector<SeqIndex>> replicas;  // unmerged sequences of each replica
+  std::vector<MergedSeq> merged;
+  std::vector<SeqIndex>
+      outliers;              // sequences whose work exceeds kOutlierShare of a replica's share
+  std::vector<double> load;  // estimated fwd+bwd work per replica after assignment
+  int swaps = 0;             // improving moves/swaps applied
+};
+
+// Share of the mean replica work above which a sequence is an outlier.
+inline constexpr double kOutlierShare = 0.5;
+
+struct Phase1Options {
+  bool dp_aware = true;
+  bool dp_merge = true;
+  int max_shards = 8;
+  int swap_ops = 256;  // bound on improving moves (deterministic)
+};
+
+// `work` is the estimated forward+backward work of each sequence of the batch.
+Phase1 run_phase1(const Batch& batch, const std::vector<double>& work, const Limits& lim,
+                  int replicas, const Phase1Options& opt);
+
+// One sequence (or this replica's shard of a merged one) cut in slices.
+struct Item {
+  SeqIndex seq = 0;
+  int shards = 1;
+  int shard = 0;
+  int merged = -1;           // index into Phase1::merged, -1 when not merged
+  std::vector<Tokens> cut;   // slice j covers [cut[j], cut[j+1])
+  std::vector<double> f, b;  // per-slice work of this replica (per shard, merge traffic included)
+  std::vector<Tokens> tok;   // per-slice tokens of this replica's shard
+  double f_total = 0.0, b_total = 0.0;
+  int slices() const { return static_cast<int>(f.size()); }
+  bool is_long() const { return f.size() > 1; }
+};
+
+std::vector<Item> make_items(const Batch& batch, const Phase1& p1, int replica, Tokens slice_size,
+                             const CostModel& cost, const TimeLines& lines);
+
+// Where every slice of every item of one replica runs.
+struct Layout {
+  int mf = 1, mb = 1;
+  std::vector<std::vector<int>> fpack, bpack;  // [item][slice]
+  std::vector<double> fload, bload;            // work per pack (without the per-pack constant)
+  std::vector<Tokens> ftok, btok;              // tokens per pack
+
+  double zf() const;
+  double zb() const;
+};
+
+// Pack positions of merged items, identical on every replica of their group (L6).
+struct Pins {
+  std::vector<std::vector<int>> fpack, bpack;  // [merged][slice]
+};
+
+struct Shape {
+  Tokens slice = 0;
+  int mf = 1, mb = 1, w = 0;
+  double long_share = 1.0;  // cap of long slices per forward pack as a fraction of the budget
+  ScheduleKind schedule = ScheduleKind::OneFOneB;
+  int stages = 1;
+};
+
+// Token headroom of each stage for activations (capacity - static - dK/dV margin) / bytes per
+// token, or a huge value without a cap.
+std::vector<double> stage_token_room(const Limits& lim, Tokens dkdv_context);
+
+// For each stage s and backward pack b: forward packs issued on s before B_b (section 4 order).
+std::vector<std::vector<int>> forwards_before(const Shape& shape);
+
+Pins make_pins(const std::vector<std::vector<Item>>& items, const Phase1& p1, const Shape& shape,
+               Tokens token_cap);
+
+// Forward packs of one replica: pinned merged slices first, then long sequences' slices early
+// (first fit, nondecreasing packs, up to long_share of the budget), then short sequences by LPT.
+void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
+                   Tokens token_cap, Layout& out);
+
+// Backward packs built independently from the ready pool. False (with a reason) when some pack
+// would stay empty or memory cannot be kept under the room (the caller raises w).
+bool build_backward(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
+                    Tokens token_cap, const std::vector<double>& room,
+                    const std::vector<std::vector<int>>& fb, Layout& out, std::string* why);
+
+// Peak activation tokens per stage minus the room: <= 0 everywhere when memory fits.
+bool memory_fits(const Layout& lay, const std::vector<double>& room,
+                 const std::vector<std::vector<int>>& fb);
+
+// Bounded improving moves and swaps of short sequences on zF + zB (op count, not wall time).
+int local_search(const std::vector<Item>& items, const Shape& shape, Tokens token_cap,
+                 const std::vector<double>& room, const std::vector<std::vector<int>>& fb,
+                 int max_ops, Layout& lay);
+
+// The replica's packs as plan segments.
+ReplicaPlan to_replica_plan(const std::vector<Item>& items, const Layout& lay);
+
+}  // namespace slimpack::solver_detail::sp
