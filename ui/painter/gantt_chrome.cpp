@@ -1,0 +1,160 @@
+#include "painter/gantt_chrome.h"
+
+#include <QFontMetrics>
+#include <algorithm>
+#include <cmath>
+
+#include "render/time_axis.h"
+
+namespace slimpack {
+namespace {
+
+QString q(const std::string& s) {
+  return QString::fromStdString(s);
+}
+
+}  // namespace
+
+bool has_sync_bars(const GanttModel& model) {
+  return model.has_sync();
+}
+
+void paint_lane_labels(QPainter& p, const GanttModel& model, const GanttLayout& layout,
+                       const GanttPalette& palette) {
+  p.fillRect(layout.labels, palette.label_background);
+  const QFontMetrics fm(p.font());
+  const int pad = fm.averageCharWidth();
+  p.setPen(palette.text);
+  for (int l = 0; l < model.lane_count(); ++l) {
+    const QRect row(layout.labels.left() + pad, layout.lane_top[static_cast<std::size_t>(l)],
+                    layout.labels.width() - 2 * pad, layout.lane_height);
+    if (layout.lane_height >= fm.ascent())
+      p.drawText(row, Qt::AlignVCenter | Qt::AlignLeft,
+                 fm.elidedText(lane_label(model, l), Qt::ElideRight, row.width()));
+    // Separator under each lane; a stronger one closes a replica group.
+    const bool group_end =
+        l + 1 == model.lane_count() || model.lane(l + 1).replica != model.lane(l).replica;
+    if (layout.lane_height >= 10 || group_end) {
+      const int y = layout.lane_top[static_cast<std::size_t>(l)] + layout.lane_height - 1;
+      p.fillRect(QRect(layout.labels.left(), y, layout.plot.right() + 1 - layout.labels.left(), 1),
+                 group_end ? palette.lane_separator : palette.grid);
+    }
+  }
+}
+
+void paint_grid(QPainter& p, const GanttModel& model, const GanttLayout& layout,
+                const TimeScale& scale, const GanttPalette& palette) {
+  const TimeAxis axis = compute_time_axis(scale, model.time_unit());
+  for (const AxisTick& t : axis.ticks) {
+    const int x = static_cast<int>(std::lround(t.x));
+    if (x < layout.plot.left() || x > layout.plot.right()) continue;
+    p.fillRect(QRect(x, layout.plot.top(), 1, layout.plot.height()), palette.grid);
+  }
+}
+
+void paint_axis(QPainter& p, const GanttModel& model, const GanttLayout& layout,
+                const TimeScale& scale, const GanttPalette& palette) {
+  const TimeAxis axis = compute_time_axis(scale, model.time_unit());
+  const QFontMetrics fm(p.font());
+  p.fillRect(QRect(layout.plot.left(), layout.axis.top(), layout.plot.width(), 1),
+             palette.lane_separator);
+  p.setPen(palette.text_dim);
+  for (const AxisTick& t : axis.ticks) {
+    const int x = static_cast<int>(std::lround(t.x));
+    if (x < layout.plot.left() || x > layout.plot.right()) continue;
+    p.fillRect(QRect(x, layout.axis.top(), 1, 4), palette.lane_separator);
+    const QString label = q(t.label);
+    const int w = fm.horizontalAdvance(label);
+    p.drawText(QRect(x - w / 2 - 2, layout.axis.top() + 4, w + 4, fm.height()), Qt::AlignCenter,
+               label);
+  }
+  if (model.time_unit() != "s") {
+    // Abstract plans: say what the numbers are once, in the label column.
+    p.drawText(QRect(layout.labels.left() + 4, layout.axis.top() + 4, layout.labels.width() - 8,
+                     fm.height()),
+               Qt::AlignLeft | Qt::AlignVCenter,
+               fm.elidedText(QStringLiteral("units"), Qt::ElideRight,
+                             std::max(0, layout.labels.width() - 8 - fm.averageCharWidth() * 2)));
+  }
+}
+
+void paint_header(QPainter& p, const QRect& header, const QString& title, bool legend,
+                  bool with_sync, bool with_memory, const GanttPalette& palette) {
+  p.fillRect(header, palette.background);
+  const QFontMetrics fm(p.font());
+  int legend_left = header.right();
+  if (legend) {
+    struct Entry {
+      QColor color;
+      QString text;
+    };
+    std::vector<Entry> entries = {{palette.forward[0], QStringLiteral("Forward pack")},
+                                  {palette.backward[0], QStringLiteral("Backward pack")},
+                                  {palette.bubble_tint, QStringLiteral("Bubble (idle)")},
+                                  {palette.fold(0.5), QStringLiteral("Folded run (×n)")},
+                                  {palette.highlight, QStringLiteral("Highlighted sequence")}};
+    if (with_sync) entries.push_back({palette.sync, QStringLiteral("DP sync / optimizer")});
+    if (with_memory) entries.push_back({palette.memory_fill, QStringLiteral("Memory")});
+    const int sw = fm.height();
+    int x = header.right() - 6;
+    const int y = header.bottom() + 1 - fm.height() - 4;
+    for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
+      const int tw = fm.horizontalAdvance(it->text);
+      x -= tw;
+      p.setPen(palette.text);
+      p.drawText(QRect(x, y, tw, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, it->text);
+      x -= sw + 4;
+      p.fillRect(QRect(x, y + 2, sw, fm.height() - 4), palette.lane_separator);
+      p.fillRect(QRect(x + 1, y + 3, sw - 2, fm.height() - 6), it->color);
+      x -= 14;
+    }
+    legend_left = x;
+  }
+  if (!title.isEmpty()) {
+    QFont f = p.font();
+    f.setBold(true);
+    f.setPointSizeF(f.pointSizeF() > 0 ? f.pointSizeF() * 1.35 : 12.0);
+    p.save();
+    p.setFont(f);
+    p.setPen(palette.text);
+    const QFontMetrics tfm(f);
+    const QRect r(header.left() + 6, header.top() + 2,
+                  std::max(0, legend_left - header.left() - 12), header.height() - 4);
+    // The legend sits on the bottom line; the title takes the top line (or shares the row).
+    p.drawText(r, Qt::AlignLeft | Qt::AlignTop, tfm.elidedText(title, Qt::ElideRight, r.width()));
+    p.restore();
+  }
+}
+
+QString metrics_text(const GanttModel& model) {
+  const SimResult& m = model.metrics();
+  const std::string& unit = model.time_unit();
+  QStringList parts;
+  parts << QStringLiteral("Iteration %1").arg(q(format_time(m.iteration_time, unit)));
+  parts << QStringLiteral("Makespan %1").arg(q(format_time(m.makespan, unit)));
+  parts << QStringLiteral("Bubble %1%").arg(m.bubble_ratio * 100.0, 0, 'f', 1);
+  if (m.tokens_per_second > 0) {
+    const double k = m.tokens_per_second;
+    parts << (k >= 1e6 ? QStringLiteral("%1 M tokens/s").arg(k / 1e6, 0, 'f', 2)
+                       : QStringLiteral("%1 k tokens/s").arg(k / 1e3, 0, 'f', 1));
+  }
+  if (m.mfu > 0) parts << QStringLiteral("MFU %1%").arg(m.mfu * 100.0, 0, 'f', 1);
+  if (m.peak_memory_bytes > 0)
+    parts << QStringLiteral("Peak memory %1").arg(q(format_bytes(m.peak_memory_bytes)));
+  parts << QStringLiteral("%1 bars").arg(model.bar_count());
+  if (!m.legal) parts << QStringLiteral("ILLEGAL: %1").arg(q(m.legality_message));
+  return parts.join(QStringLiteral("   ·   "));
+}
+
+void paint_metrics(QPainter& p, const QRect& box, const QString& text,
+                   const GanttPalette& palette) {
+  p.fillRect(box, palette.lane_separator);
+  p.fillRect(box.adjusted(1, 1, -1, -1), palette.metrics_background);
+  const QFontMetrics fm(p.font());
+  p.setPen(palette.text);
+  const QRect inner = box.adjusted(8, 0, -8, 0);
+  p.drawText(inner, Qt::AlignLeft | Qt::AlignVCenter,
+             fm.elidedText(text, Qt::ElideRight, inner.width()));
+}
+
+}  // namespace slimpack

@@ -1,0 +1,31 @@
+#pragma once
+// Everything around the bars: lane labels, time axis and grid, header with title and legend, and
+// the key metrics box. Free functions so the single and the comparison exports share them.
+#include <QPainter>
+#include <QString>
+
+#include "painter/gantt_layout.h"
+#include "painter/gantt_options.h"
+#include "painter/gantt_palette.h"
+#include "render/gantt_model.h"
+#include "render/time_scale.h"
+
+namespace slimpack {
+
+void paint_lane_labels(QPainter& p, const GanttModel& model, const GanttLayout& layout,
+                       const GanttPalette& palette);
+// Vertical grid lines through the plot (drawn under the bars).
+void paint_grid(QPainter& p, const GanttModel& model, const GanttLayout& layout,
+                const TimeScale& scale, const GanttPalette& palette);
+void paint_axis(QPainter& p, const GanttModel& model, const GanttLayout& layout,
+                const TimeScale& scale, const GanttPalette& palette);
+// Title on the left of `header`, legend on the right (when `legend`).
+void paint_header(QPainter& p, const QRect& header, const QString& title, bool legend,
+                  bool with_sync, bool with_memory, const GanttPalette& palette);
+// One line: iteration time, makespan, bubble ratio, tokens/s, MFU (when modelled), peak memory.
+QString metrics_text(const GanttModel& model);
+void paint_metrics(QPainter& p, const QRect& box, const QString& text, const GanttPalette& palette);
+// Whether the model has DP sync or optimizer bars (the legend shows them only then).
+bool has_sync_bars(const GanttModel& model);
+
+}  // namespace slimpack

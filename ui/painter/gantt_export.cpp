@@ -1,0 +1,309 @@
+#include "painter/gantt_export.h"
+
+#include <QFileInfo>
+#include <QFontMetrics>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <algorithm>
+#include <memory>
+
+#include "painter/gantt_chrome.h"
+#include "painter/gantt_painter.h"
+#include "painter/gui_app.h"
+#include "render/time_axis.h"
+
+namespace slimpack {
+namespace {
+
+constexpr int kMargin = 8;
+
+QString default_title(const GanttModel& m) {
+  const QString strategy = m.strategy().empty() ? QStringLiteral("Pipeline schedule")
+                                                : QString::fromStdString(m.strategy());
+  return QStringLiteral("%1 · %2 · p=%3 · d=%4")
+      .arg(strategy, QString::fromLatin1(schedule_name(m.schedule())))
+      .arg(m.stages())
+      .arg(m.replicas());
+}
+
+// Everything needed to paint the picture, computed once for sizing and painting.
+struct Scene {
+  std::vector<GanttCompareModel> items;
+  GanttExportOptions opt;
+  QFont font;
+  TimeRange range;
+  int label_w = 0;
+  bool single = true;
+  int header_h = 0;
+  std::vector<int> section_h;  // compare: height of each section including its label line
+  QSize size;
+};
+
+GanttPaintOptions section_options(const Scene& s) {
+  GanttPaintOptions o;
+  o.theme = s.opt.theme;
+  o.font = s.font;
+  o.bubble_tint = s.opt.bubble_tint;
+  o.memory_strip = s.opt.memory_strip;
+  o.memory_cap_bytes = s.opt.memory_cap_bytes;
+  // The memory strip shares the row with the bars: give rows more room so both stay readable.
+  const int lane_h = s.opt.memory_strip ? s.opt.lane_height * 3 / 2 : s.opt.lane_height;
+  o.lane_height = s.opt.height > 0 ? 0 : lane_h;
+  o.max_lane_height = s.opt.height > 0 ? 400 : o.max_lane_height;
+  o.label_width = s.label_w;
+  if (s.single) {
+    o.title = s.opt.title.isEmpty() ? default_title(*s.items.front().model) : s.opt.title;
+    o.legend = s.opt.legend;
+    o.metrics = s.opt.metrics;
+  }
+  return o;
+}
+
+// Height a layout actually uses when lanes have a fixed height.
+int used_height(const GanttLayout& l) {
+  int bottom = l.plot.bottom();
+  if (!l.axis.isEmpty()) bottom = std::max(bottom, l.axis.bottom());
+  if (!l.metrics.isEmpty()) bottom = std::max(bottom, l.metrics.bottom());
+  return bottom - l.area.top() + 1 + 4;
+}
+
+Scene make_scene(const std::vector<GanttCompareModel>& items, const GanttExportOptions& opt) {
+  Scene s;
+  s.items = items;
+  s.opt = opt;
+  s.single = items.size() == 1;
+  s.font = QFont(QStringLiteral("DejaVu Sans"));
+  s.font.setPointSizeF(opt.font_point_size);
+  const QFontMetrics fm(s.font);
+  double end = 0.0;
+  for (const auto& it : items) {
+    end = std::max(end, it.model->time_extent().t1);
+    s.label_w = std::max(s.label_w, natural_label_width(*it.model, fm));
+  }
+  s.range = opt.range ? *opt.range : TimeRange{0.0, end};
+  const int w = std::max(200, opt.width);
+  const int tall = 1 << 20;
+  if (s.single) {
+    const GanttPainter gp(*items.front().model, section_options(s));
+    const int h = opt.height > 0 ? opt.height : used_height(gp.layout(QRect(0, 0, w, tall)));
+    s.size = QSize(w, h);
+    return s;
+  }
+  s.header_h = (fm.height() + 4) * 2 + 8;
+  const int label_line = fm.height() + 10;
+  int total = s.header_h;
+  for (const auto& it : items) {
+    const GanttPainter gp(*it.model, section_options(s));
+    const int h = label_line + used_height(gp.layout(QRect(0, 0, w, tall)));
+    s.section_h.push_back(h);
+    total += h;
+  }
+  if (opt.height > 0) {  // share a fixed height equally
+    const int each = std::max(40, (opt.height - s.header_h) / static_cast<int>(items.size()));
+    std::fill(s.section_h.begin(), s.section_h.end(), each);
+    total = opt.height;
+  }
+  s.size = QSize(w, total + kMargin);
+  return s;
+}
+
+QString section_summary(const GanttModel& m, const GanttModel& first) {
+  const SimResult& r = m.metrics();
+  QString text = QStringLiteral("iteration %1 · bubble %2%")
+                     .arg(QString::fromStdString(format_time(r.iteration_time, m.time_unit())))
+                     .arg(r.bubble_ratio * 100.0, 0, 'f', 1);
+  if (&m != &first && r.iteration_time > 0)
+    text += QStringLiteral(" · speed-up %1× vs first")
+                .arg(first.metrics().iteration_time / r.iteration_time, 0, 'f', 2);
+  if (r.peak_memory_bytes > 0)
+    text += QStringLiteral(" · peak memory %1")
+                .arg(QString::fromStdString(format_bytes(r.peak_memory_bytes)));
+  return text;
+}
+
+void paint_scene(QPainter& p, const Scene& s) {
+  p.setRenderHint(QPainter::Antialiasing, false);
+  p.setFont(s.font);
+  const GanttPalette palette = GanttPalette::make(s.opt.theme);
+  const QRect all(QPoint(0, 0), s.size);
+  p.fillRect(all, palette.background);
+  if (s.single) {
+    const GanttPainter gp(*s.items.front().model, section_options(s));
+    gp.paint(p, all, s.range, s.opt.highlight);
+    return;
+  }
+  const GanttModel& first = *s.items.front().model;
+  QString title = s.opt.title;
+  if (title.isEmpty()) {
+    QStringList labels;
+    for (const auto& it : s.items) labels << it.label;
+    title = QStringLiteral("Comparison: %1").arg(labels.join(QStringLiteral(" vs ")));
+  }
+  paint_header(p, QRect(0, 0, s.size.width(), s.header_h), title, s.opt.legend, false,
+               s.opt.memory_strip, palette);
+  const QFontMetrics fm(s.font);
+  int y = s.header_h;
+  for (std::size_t i = 0; i < s.items.size(); ++i) {
+    const GanttModel& m = *s.items[i].model;
+    const int label_line = fm.height() + 10;
+    QFont bold = s.font;
+    bold.setBold(true);
+    p.setFont(bold);
+    p.setPen(palette.text);
+    const QRect line(kMargin, y + 4, s.size.width() - 2 * kMargin, label_line - 6);
+    const int lw = QFontMetrics(bold).horizontalAdvance(s.items[i].label) + 12;
+    p.drawText(line, Qt::AlignLeft | Qt::AlignVCenter, s.items[i].label);
+    p.setFont(s.font);
+    p.setPen(palette.text_dim);
+    p.drawText(line.adjusted(lw, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+               section_summary(m, first));
+    const GanttPainter gp(m, section_options(s));
+    gp.paint(p, QRect(0, y + label_line, s.size.width(), s.section_h[i] - label_line), s.range,
+             s.opt.highlight);
+    y += s.section_h[i];
+  }
+}
+
+Status no_app_error(const std::string& path) {
+  return Error::internal(path + ": image export needs a QGuiApplication (call ensure_gui_app())");
+}
+
+Status commit(QSaveFile& file, const std::string& path) {
+  if (!file.commit())
+    return Error::bad_input(path + ": cannot write: " + file.errorString().toStdString());
+  return Status::success();
+}
+
+Status write_scene(const Scene& s, const std::string& path) {
+  if (!have_gui_app()) return no_app_error(path);
+  const QString qpath = QString::fromStdString(path);
+  const QString ext = QFileInfo(qpath).suffix().toLower();
+  if (ext != QLatin1String("png") && ext != QLatin1String("svg") && ext != QLatin1String("pdf"))
+    return Error::bad_input(path + ": unknown image format '" + ext.toStdString() +
+                            "' (use .png, .svg or .pdf)");
+  QSaveFile file(qpath);
+  if (!file.open(QIODevice::WriteOnly))
+    return Error::bad_input(path +
+                            ": cannot open for writing: " + file.errorString().toStdString());
+  if (ext == QLatin1String("png")) {
+    const double scale = s.opt.scale > 0 ? s.opt.scale : 1.0;
+    QImage image(s.size * scale, QImage::Format_RGB32);
+    image.setDevicePixelRatio(scale);
+    {
+      QPainter p(&image);
+      paint_scene(p, s);
+    }
+    if (!image.save(&file, "PNG")) {
+      file.cancelWriting();
+      return Error::internal(path + ": PNG encoding failed");
+    }
+  } else if (ext == QLatin1String("svg")) {
+    QSvgGenerator svg;
+    svg.setOutputDevice(&file);
+    svg.setSize(s.size);
+    svg.setViewBox(QRect(QPoint(0, 0), s.size));
+    svg.setResolution(96);
+    svg.setTitle(s.opt.title.isEmpty() ? QStringLiteral("SlimPack Gantt") : s.opt.title);
+    QPainter p;
+    if (!p.begin(&svg)) {
+      file.cancelWriting();
+      return Error::internal(path + ": cannot start the SVG painter");
+    }
+    paint_scene(p, s);
+    p.end();
+  } else {
+    QPdfWriter pdf(&file);
+    pdf.setResolution(96);
+    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+    pdf.setPageSize(QPageSize(QSizeF(s.size.width() * 72.0 / 96.0, s.size.height() * 72.0 / 96.0),
+                              QPageSize::Point));
+    pdf.setTitle(s.opt.title.isEmpty() ? QStringLiteral("SlimPack Gantt") : s.opt.title);
+    QPainter p;
+    if (!p.begin(&pdf)) {
+      file.cancelWriting();
+      return Error::internal(path + ": cannot start the PDF painter");
+    }
+    paint_scene(p, s);
+    p.end();
+  }
+  return commit(file, path);
+}
+
+Status export_single(const Plan& plan, const SimResult& result, const std::string& path,
+                     const GanttExportOptions& options) {
+  const GanttModel model = GanttModel::build(plan, result);
+  return export_gantt_models({{QString(), &model}}, path, options);
+}
+
+Status check_ext(const std::string& path, const char* want) {
+  const QString ext = QFileInfo(QString::fromStdString(path)).suffix().toLower();
+  if (ext != QLatin1String(want))
+    return Error::bad_input(path + ": expected a ." + want + " file name");
+  return Status::success();
+}
+
+}  // namespace
+
+Status export_gantt_png(const Plan& plan, const SimResult& result, const std::string& path,
+                        const GanttExportOptions& options) {
+  if (Status s = check_ext(path, "png"); !s) return s;
+  return export_single(plan, result, path, options);
+}
+
+Status export_gantt_svg(const Plan& plan, const SimResult& result, const std::string& path,
+                        const GanttExportOptions& options) {
+  if (Status s = check_ext(path, "svg"); !s) return s;
+  return export_single(plan, result, path, options);
+}
+
+Status export_gantt_pdf(const Plan& plan, const SimResult& result, const std::string& path,
+                        const GanttExportOptions& options) {
+  if (Status s = check_ext(path, "pdf"); !s) return s;
+  return export_single(plan, result, path, options);
+}
+
+Status export_gantt(const Plan& plan, const SimResult& result, const std::string& path,
+                    const GanttExportOptions& options) {
+  return export_single(plan, result, path, options);
+}
+
+Status export_gantt_compare(const std::vector<GanttCompareEntry>& entries, const std::string& path,
+                            const GanttExportOptions& options) {
+  if (entries.empty()) return Error::bad_input(path + ": nothing to compare");
+  std::vector<std::unique_ptr<GanttModel>> models;
+  std::vector<GanttCompareModel> items;
+  for (const auto& e : entries) {
+    if (!e.plan || !e.result)
+      return Error::bad_input(path + ": comparison entry '" + e.label + "' has no plan or result");
+    models.push_back(std::make_unique<GanttModel>(GanttModel::build(*e.plan, *e.result)));
+    items.push_back({QString::fromStdString(e.label), models.back().get()});
+  }
+  return export_gantt_models(items, path, options);
+}
+
+Status export_gantt_models(const std::vector<GanttCompareModel>& items, const std::string& path,
+                           const GanttExportOptions& options) {
+  if (items.empty()) return Error::bad_input(path + ": nothing to export");
+  for (const auto& it : items)
+    if (!it.model) return Error::bad_input(path + ": an export item has no model");
+  if (!have_gui_app()) return no_app_error(path);
+  return write_scene(make_scene(items, options), path);
+}
+
+QImage render_gantt_image(const std::vector<GanttCompareModel>& items,
+                          const GanttExportOptions& options) {
+  if (items.empty() || !have_gui_app()) return {};
+  for (const auto& it : items)
+    if (!it.model) return {};
+  const Scene s = make_scene(items, options);
+  const double scale = options.scale > 0 ? options.scale : 1.0;
+  QImage image(s.size * scale, QImage::Format_RGB32);
+  image.setDevicePixelRatio(scale);
+  QPainter p(&image);
+  paint_scene(p, s);
+  return image;
+}
+
+}  // namespace slimpack

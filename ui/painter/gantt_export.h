@@ -1,0 +1,74 @@
+#pragma once
+// Export of the Gantt (one plan) or a comparison (two or more plans on a shared time axis) to PNG,
+// SVG and PDF with title, legend and key metrics. Used by the CLI (--png/--svg) and the GUI.
+//
+// A QGuiApplication must exist (the CLI calls ensure_gui_app() from painter/gui_app.h first, which
+// picks the offscreen platform on headless machines); without one these return an Internal error.
+// Files are written through QSaveFile: a failed export leaves no partial file.
+#include <QImage>
+#include <QString>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/status.h"
+#include "painter/gantt_palette.h"
+#include "plan/plan.h"
+#include "render/gantt_model.h"
+#include "render/time_scale.h"
+#include "sim/sim_result.h"
+
+namespace slimpack {
+
+struct GanttExportOptions {
+  int width = 1600;    // logical pixels (SVG/PDF: 96 per inch)
+  int height = 0;      // 0 = as tall as the lanes need
+  double scale = 1.0;  // PNG device pixel ratio, e.g. 2 for slides; SVG/PDF are vector
+  GanttTheme theme = GanttTheme::Light;
+  QString title;  // empty = "<strategy> · <schedule> · p=<stages> d=<replicas>"
+  bool legend = true;
+  bool metrics = true;
+  bool memory_strip = false;
+  bool bubble_tint = true;
+  SeqIndex highlight = -1;         // sequence whose slices are highlighted, -1 = none
+  std::optional<TimeRange> range;  // default: the whole iteration (of the longest plan)
+  int lane_height = 26;
+  double font_point_size = 9.0;
+  double memory_cap_bytes = 0;
+};
+
+// One plan of a comparison. Pointers must stay valid during the call.
+struct GanttCompareEntry {
+  std::string label;  // e.g. "fixed", "slimpack"
+  const Plan* plan = nullptr;
+  const SimResult* result = nullptr;
+};
+
+// A comparison item over an already built model (what the GUI holds).
+struct GanttCompareModel {
+  QString label;
+  const GanttModel* model = nullptr;
+};
+
+Status export_gantt_png(const Plan& plan, const SimResult& result, const std::string& path,
+                        const GanttExportOptions& options = {});
+Status export_gantt_svg(const Plan& plan, const SimResult& result, const std::string& path,
+                        const GanttExportOptions& options = {});
+Status export_gantt_pdf(const Plan& plan, const SimResult& result, const std::string& path,
+                        const GanttExportOptions& options = {});
+// Picks the format from the extension (.png, .svg, .pdf); other extensions are BadInput.
+Status export_gantt(const Plan& plan, const SimResult& result, const std::string& path,
+                    const GanttExportOptions& options = {});
+
+// Comparison: one section per entry (label and its metrics, lanes, axis) on one time axis.
+Status export_gantt_compare(const std::vector<GanttCompareEntry>& entries, const std::string& path,
+                            const GanttExportOptions& options = {});
+
+// Model-based forms for the GUI (no rebuild of the models); format from the extension.
+Status export_gantt_models(const std::vector<GanttCompareModel>& items, const std::string& path,
+                           const GanttExportOptions& options = {});
+// The picture as an image (clipboard, previews). One item = a single Gantt, more = a comparison.
+QImage render_gantt_image(const std::vector<GanttCompareModel>& items,
+                          const GanttExportOptions& options = {});
+
+}  // namespace slimpack

@@ -1,0 +1,237 @@
+#include "painter/gantt_painter.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "painter/gantt_chrome.h"
+
+namespace slimpack {
+namespace {
+
+// Integer pixel span of [x0, x1): rounded edges so touching bars stay touching, at least 1 px.
+std::pair<int, int> span_px(double x0, double x1) {
+  const int a = static_cast<int>(std::lround(x0));
+  const int b = std::max(a + 1, static_cast<int>(std::lround(x1)));
+  return {a, b};
+}
+
+}  // namespace
+
+QString bar_label(const GanttBar& bar) {
+  switch (bar.kind) {
+    case BarKind::Forward:
+      return QStringLiteral("F%1").arg(bar.pack + 1);
+    case BarKind::Backward:
+      return QStringLiteral("B%1").arg(bar.pack + 1);
+    case BarKind::DpSync:
+      return QStringLiteral("sync");
+    case BarKind::Optimizer:
+      return QStringLiteral("opt");
+  }
+  return {};
+}
+
+GanttPainter::GanttPainter(const GanttModel& model, GanttPaintOptions options)
+    : model_(model), options_(std::move(options)), palette_(GanttPalette::make(options_.theme)) {}
+
+GanttLayout GanttPainter::layout(const QRect& area) const {
+  return compute_layout(model_, area, options_, QFontMetrics(options_.font));
+}
+
+GanttGeometry GanttPainter::geometry(const GanttLayout& layout, TimeRange range) const {
+  GanttGeometry g;
+  g.plot = layout.plot;
+  g.scale = TimeScale(range, layout.plot.left(), layout.plot.width());
+  g.lanes = build_draw_lists(model_, g.scale);
+  for (const auto& l : g.lanes) g.item_count += l.size();
+  if (layout.memory_height <= 0) return g;
+
+  // Per plot column the highest memory reached inside the column's time interval.
+  const double top = std::max(model_.peak_memory(), options_.memory_cap_bytes);
+  const int cols = layout.plot.width();
+  g.memory.resize(static_cast<std::size_t>(model_.lane_count()));
+  for (int l = 0; l < model_.lane_count(); ++l) {
+    const auto& pts = model_.lane(l).memory;
+    auto& col = g.memory[static_cast<std::size_t>(l)];
+    if (pts.empty() || top <= 0.0) continue;
+    col.assign(static_cast<std::size_t>(cols), 0.0f);
+    const double t_start = g.scale.t_of(layout.plot.left());
+    auto it = std::upper_bound(pts.begin(), pts.end(), t_start,
+                               [](double v, const MemoryPoint& m) { return v < m.time; });
+    double current = it == pts.begin() ? 0.0 : std::prev(it)->bytes;
+    for (int c = 0; c < cols; ++c) {
+      const double t_end = g.scale.t_of(layout.plot.left() + c + 1);
+      double peak = current;
+      for (; it != pts.end() && it->time < t_end; ++it) {
+        current = it->bytes;
+        peak = std::max(peak, current);
+      }
+      col[static_cast<std::size_t>(c)] = static_cast<float>(peak / top);
+    }
+  }
+  return g;
+}
+
+void GanttPainter::paint_lane(QPainter& p, const GanttLayout& layout, const GanttGeometry& geo,
+                              int lane) const {
+  const QRect band = layout.bar_band(lane);
+  const GanttLane& l = model_.lane(lane);
+  if (options_.bubble_tint && !l.bars.empty()) {
+    // Idle time inside the replica's makespan: the bars are painted over it, gaps stay tinted.
+    const double end = model_.metrics().makespan > 0 ? model_.metrics().makespan : l.max_end.back();
+    const auto [a, b] = span_px(std::max(geo.scale.x_of(0.0), double(band.left())),
+                                std::min(geo.scale.x_of(end), double(band.right() + 1)));
+    if (b > a && geo.scale.x_of(end) > band.left()) {
+      p.fillRect(QRect(a, band.top(), b - a, band.height()), palette_.bubble_tint);
+    }
+  }
+  const QFontMetrics fm(options_.font);
+  const bool labels = options_.bar_labels && band.height() >= fm.ascent();
+  const int min_label_w = fm.horizontalAdvance(QStringLiteral("F8")) + 4;
+  p.setPen(palette_.bar_text);
+  for (const DrawItem& d : geo.lanes[static_cast<std::size_t>(lane)]) {
+    const auto [a, b] = span_px(d.x0, d.x1);
+    const QRect r(a, band.top(), b - a, band.height());
+    if (d.folded()) {
+      p.fillRect(r, palette_.fold(double(d.forward) / d.count));
+      if (labels && r.width() >= min_label_w + 8) {
+        const QString text = QStringLiteral("×%1").arg(d.count);
+        if (fm.horizontalAdvance(text) + 4 <= r.width()) p.drawText(r, Qt::AlignCenter, text);
+      }
+      continue;
+    }
+    const GanttBar& bar = l.bars[static_cast<std::size_t>(d.first)];
+    const int shade = bar.pack & 1;
+    const QColor& c = bar.kind == BarKind::Forward    ? palette_.forward[shade]
+                      : bar.kind == BarKind::Backward ? palette_.backward[shade]
+                                                      : palette_.sync;
+    p.fillRect(r, c);
+    if (labels && r.width() >= min_label_w) {
+      const QString text = bar_label(bar);
+      if (fm.horizontalAdvance(text) + 4 <= r.width()) p.drawText(r, Qt::AlignCenter, text);
+    }
+  }
+}
+
+void GanttPainter::paint_memory(QPainter& p, const GanttLayout& layout, const GanttGeometry& geo,
+                                int lane) const {
+  if (layout.memory_height <= 0 || geo.memory.empty()) return;
+  const auto& col = geo.memory[static_cast<std::size_t>(lane)];
+  if (col.empty()) return;
+  const QRect band = layout.memory_band(lane);
+  const int h = band.height();
+  // Runs of equal column height become one fillRect.
+  int run_start = 0;
+  int run_h = -1;
+  auto flush = [&](int end_col) {
+    if (run_h <= 0) return;
+    const QRect r(band.left() + run_start, band.bottom() + 1 - run_h, end_col - run_start, run_h);
+    p.fillRect(r, palette_.memory_fill);
+    p.fillRect(QRect(r.left(), r.top(), r.width(), 1), palette_.memory_line);  // the step's edge
+  };
+  for (int c = 0; c < static_cast<int>(col.size()); ++c) {
+    const int ch = std::clamp(static_cast<int>(std::lround(col[c] * h)), 0, h);
+    if (ch != run_h) {
+      flush(c);
+      run_start = c;
+      run_h = ch;
+    }
+  }
+  flush(static_cast<int>(col.size()));
+  const double top = std::max(model_.peak_memory(), options_.memory_cap_bytes);
+  if (options_.memory_cap_bytes > 0 && top > 0) {
+    const int y =
+        band.bottom() + 1 - static_cast<int>(std::lround(options_.memory_cap_bytes / top * h));
+    p.fillRect(QRect(band.left(), std::max(band.top(), y), band.width(), 1), palette_.memory_line);
+  }
+}
+
+void GanttPainter::paint_base(QPainter& p, const GanttLayout& layout,
+                              const GanttGeometry& geo) const {
+  p.save();
+  p.setRenderHint(QPainter::Antialiasing, false);
+  p.setFont(options_.font);
+  p.fillRect(layout.area, palette_.background);
+  paint_grid(p, model_, layout, geo.scale, palette_);
+  p.save();
+  p.setClipRect(layout.plot);
+  for (int l = 0; l < model_.lane_count(); ++l) {
+    paint_lane(p, layout, geo, l);
+    paint_memory(p, layout, geo, l);
+  }
+  p.restore();
+  paint_lane_labels(p, model_, layout, palette_);
+  if (options_.axis) paint_axis(p, model_, layout, geo.scale, palette_);
+  if (!layout.header.isEmpty())
+    paint_header(p, layout.header, options_.title, options_.legend, model_.has_sync(),
+                 layout.memory_height > 0, palette_);
+  if (!layout.metrics.isEmpty()) paint_metrics(p, layout.metrics, metrics_text(model_), palette_);
+  p.restore();
+}
+
+QRect GanttPainter::bar_rect(const GanttLayout& layout, const GanttGeometry& geo,
+                             BarRef ref) const {
+  const GanttBar& bar = model_.bar(ref);
+  const QRect band = layout.bar_band(ref.lane);
+  const double lo = band.left() - 2.0;
+  const double hi = band.right() + 3.0;
+  const auto [a, b] = span_px(std::clamp(geo.scale.x_of(bar.start), lo, hi),
+                              std::clamp(geo.scale.x_of(bar.end), lo, hi));
+  return QRect(a, band.top(), b - a, band.height());
+}
+
+void GanttPainter::paint_overlay(QPainter& p, const GanttLayout& layout, const GanttGeometry& geo,
+                                 SeqIndex highlight, BarRef hovered) const {
+  p.save();
+  p.setRenderHint(QPainter::Antialiasing, false);
+  p.setClipRect(layout.plot);
+  p.setFont(options_.font);
+  const QFontMetrics fm(options_.font);
+  const TimeRange& range = geo.scale.range();
+  for (const BarRef& ref : model_.sequence_bars(highlight)) {
+    const GanttBar& bar = model_.bar(ref);
+    if (bar.end < range.t0 || bar.start > range.t1) continue;
+    QRect r = bar_rect(layout, geo, ref);
+    if (r.width() < 2) r.setWidth(2);  // thin highlighted slices must stay findable
+    if (r.width() >= 5 && r.height() >= 5) {
+      p.fillRect(r, palette_.highlight_outline);
+      p.fillRect(r.adjusted(1, 1, -1, -1), palette_.highlight);
+    } else {
+      p.fillRect(r, palette_.highlight);
+    }
+    const QString text = bar_label(bar);
+    if (options_.bar_labels && r.height() >= fm.ascent() &&
+        fm.horizontalAdvance(text) + 4 <= r.width()) {
+      p.setPen(palette_.bar_text);
+      p.drawText(r, Qt::AlignCenter, text);
+    }
+  }
+  if (hovered.valid() && hovered.lane < model_.lane_count()) {
+    const QRect r = bar_rect(layout, geo, hovered).adjusted(-1, -1, 1, 1);
+    const QColor& c = palette_.hover_outline;
+    p.fillRect(QRect(r.left(), r.top(), r.width(), 1), c);
+    p.fillRect(QRect(r.left(), r.bottom(), r.width(), 1), c);
+    p.fillRect(QRect(r.left(), r.top(), 1, r.height()), c);
+    p.fillRect(QRect(r.right(), r.top(), 1, r.height()), c);
+  }
+  p.restore();
+}
+
+void GanttPainter::paint(QPainter& p, const QRect& area, TimeRange range,
+                         SeqIndex highlight) const {
+  const GanttLayout l = layout(area);
+  const GanttGeometry g = geometry(l, range);
+  paint_base(p, l, g);
+  if (highlight >= 0) paint_overlay(p, l, g, highlight, BarRef{});
+}
+
+BarRef GanttPainter::hit(const GanttLayout& layout, const GanttGeometry& geo, QPoint pos) const {
+  if (pos.x() < layout.plot.left() - 2 || pos.x() > layout.plot.right() + 2) return {};
+  const int lane = layout.lane_at(pos.y());
+  if (lane < 0) return {};
+  const double t = geo.scale.t_of(pos.x() + 0.5);
+  const auto bar = model_.hit(lane, t, 2.0 * geo.scale.time_per_px());
+  return bar ? BarRef{lane, *bar} : BarRef{};
+}
+
+}  // namespace slimpack

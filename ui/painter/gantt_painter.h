@@ -1,0 +1,67 @@
+#pragma once
+// The Gantt painter: paints a GanttModel view onto any QPainter (widget, QImage, SVG, PDF) with
+// fillRect and antialiasing off. Painting is split in three steps so the widget can cache:
+//   layout(area)              -> GanttLayout   (depends on size and options)
+//   geometry(layout, range)   -> GanttGeometry (draw lists and memory columns; per range and width)
+//   paint_base / paint_overlay                 (overlay = highlighted sequence and hovered bar)
+// Hover only repaints the overlay over the cached base; it never rebuilds geometry.
+#include <QPainter>
+#include <QRect>
+#include <QString>
+#include <vector>
+
+#include "painter/gantt_layout.h"
+#include "painter/gantt_options.h"
+#include "painter/gantt_palette.h"
+#include "render/gantt_lod.h"
+#include "render/gantt_model.h"
+#include "render/time_scale.h"
+
+namespace slimpack {
+
+struct GanttGeometry {
+  TimeScale scale;
+  QRect plot;                                // the plot rect the geometry was built for
+  std::vector<std::vector<DrawItem>> lanes;  // per lane, after level of detail
+  std::vector<std::vector<float>> memory;    // per lane, per plot column: memory / scale max
+  std::size_t item_count = 0;
+};
+
+// "F3" / "B2" (1-based pack number), "sync", "opt".
+QString bar_label(const GanttBar& bar);
+
+class GanttPainter {
+ public:
+  // The model must outlive the painter.
+  GanttPainter(const GanttModel& model, GanttPaintOptions options);
+
+  const GanttModel& model() const { return model_; }
+  const GanttPaintOptions& options() const { return options_; }
+  const GanttPalette& palette() const { return palette_; }
+
+  GanttLayout layout(const QRect& area) const;
+  GanttGeometry geometry(const GanttLayout& layout, TimeRange range) const;
+
+  void paint_base(QPainter& p, const GanttLayout& layout, const GanttGeometry& geo) const;
+  // Bars of sequence `highlight` (-1 = none) and an outline around `hovered` (invalid = none).
+  void paint_overlay(QPainter& p, const GanttLayout& layout, const GanttGeometry& geo,
+                     SeqIndex highlight, BarRef hovered) const;
+  // Everything in one call (exports, tests, the benchmark).
+  void paint(QPainter& p, const QRect& area, TimeRange range, SeqIndex highlight = -1) const;
+
+  // The bar under a point (lane row and +-2 px horizontally), or an invalid ref.
+  BarRef hit(const GanttLayout& layout, const GanttGeometry& geo, QPoint pos) const;
+  // Pixel rect of a bar in its lane band, at least 1 px wide (clamped to the plot).
+  QRect bar_rect(const GanttLayout& layout, const GanttGeometry& geo, BarRef ref) const;
+
+ private:
+  void paint_lane(QPainter& p, const GanttLayout& layout, const GanttGeometry& geo, int lane) const;
+  void paint_memory(QPainter& p, const GanttLayout& layout, const GanttGeometry& geo,
+                    int lane) const;
+
+  const GanttModel& model_;
+  GanttPaintOptions options_;
+  GanttPalette palette_;
+};
+
+}  // namespace slimpack

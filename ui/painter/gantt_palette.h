@@ -1,0 +1,35 @@
+#pragma once
+// Colors of the Gantt for the light, dark and high-contrast (presentation) themes. Forward and
+// backward packs use two color families (blue and orange) with two shades each, alternating by pack
+// index so that neighbouring packs stay distinguishable without outlines.
+#include <QColor>
+
+namespace slimpack {
+
+enum class GanttTheme { Light, Dark, HighContrast };
+
+struct GanttPalette {
+  QColor background;
+  QColor label_background;  // lane label column and header
+  QColor text;
+  QColor text_dim;
+  QColor grid;
+  QColor lane_separator;
+  QColor forward[2];
+  QColor backward[2];
+  QColor bar_text;     // labels drawn on bars
+  QColor sync;         // DP sync and optimizer bars
+  QColor bubble_tint;  // idle time inside the makespan
+  QColor highlight;    // bars of the highlighted sequence
+  QColor highlight_outline;
+  QColor hover_outline;
+  QColor memory_fill;
+  QColor memory_line;
+  QColor metrics_background;
+
+  static GanttPalette make(GanttTheme theme);
+  // Color of a folded run: forward and backward shades mixed by the run's forward share.
+  QColor fold(double forward_share) const;
+};
+
+}  // namespace slimpack
