@@ -38,6 +38,12 @@ bool fail(std::string* violation, const std::string& why) {
   return false;
 }
 
+// The checker's verdict for a rejected solution: +infinity, with the reason recorded.
+double reject(std::string* violation, const std::string& why) {
+  fail(violation, why);
+  return std::numeric_limits<double>::infinity();
+}
+
 bool nonneg_finite(double v) {
   return std::isfinite(v) && v >= 0.0;
 }
@@ -77,9 +83,10 @@ bool check_shape(const MilpPhase2Input& in, const MilpPhase2Solution& sol, std::
       return fail(v, "bucket " + std::to_string(k) + " has a count row of the wrong size");
     }
     long fs = 0, bs = 0;
-    for (int c : f) fs += c < 0 ? -1'000'000'000L : c;
-    for (int c : b) bs += c < 0 ? -1'000'000'000L : c;
-    if (fs != in.buckets[k].count || bs != in.buckets[k].count) {
+    bool negative = false;
+    for (int c : f) fs += c, negative |= c < 0;
+    for (int c : b) bs += c, negative |= c < 0;
+    if (negative || fs != in.buckets[k].count || bs != in.buckets[k].count) {
       return fail(v, "bucket " + std::to_string(k) +
                          ": counts per pass must be non-negative and sum to " +
                          std::to_string(in.buckets[k].count));
@@ -201,9 +208,10 @@ void compute_phase2_loads(const MilpPhase2Input& in, MilpPhase2Solution& sol) {
 
 double evaluate_phase2(const MilpPhase2Input& in, const MilpPhase2Solution& sol,
                        std::string* violation) {
-  constexpr double kInf = std::numeric_limits<double>::infinity();
-  if (in.mf < 1 || in.mb < 1) return fail(violation, "mf and mb must be at least 1"), kInf;
-  if (!check_shape(in, sol, violation) || !check_order(in, sol, violation)) return kInf;
+  if (in.mf < 1 || in.mb < 1) return reject(violation, "mf and mb must be at least 1");
+  if (!check_shape(in, sol, violation) || !check_order(in, sol, violation)) {
+    return std::numeric_limits<double>::infinity();
+  }
 
   if (in.token_cap > 0) {
     auto tok_s = [](const MilpSlice& s) { return s.tokens; };
@@ -212,16 +220,14 @@ double evaluate_phase2(const MilpPhase2Input& in, const MilpPhase2Solution& sol,
     auto b = pack_sums(in, sol.slice_bwd_pack, sol.bucket_bwd_count, in.mb, tok_s, tok_b);
     for (int m = 0; m < in.mf; ++m) {
       if (!within(f[m], in.token_cap)) {
-        return fail(violation, "L5: forward pack " + std::to_string(m) + " holds " +
-                                   std::to_string(f[m]) + " tokens, over the cap"),
-               kInf;
+        return reject(violation, "L5: forward pack " + std::to_string(m) + " holds " +
+                                     std::to_string(f[m]) + " tokens, over the cap");
       }
     }
     for (int m = 0; m < in.mb; ++m) {
       if (!within(b[m], in.token_cap)) {
-        return fail(violation, "L5: backward pack " + std::to_string(m) + " holds " +
-                                   std::to_string(b[m]) + " tokens, over the cap"),
-               kInf;
+        return reject(violation, "L5: backward pack " + std::to_string(m) + " holds " +
+                                     std::to_string(b[m]) + " tokens, over the cap");
       }
     }
   }
@@ -235,10 +241,9 @@ double evaluate_phase2(const MilpPhase2Input& in, const MilpPhase2Solution& sol,
       for (int m = 0; m < milp_detail::stage0_forwards_before(in, bp); ++m) held += f[m];
       for (int q = 0; q < bp; ++q) held -= b[q];
       if (!within(held, in.memory_cap_bytes)) {
-        return fail(violation, "L4: stage 0 holds " + std::to_string(held) +
-                                   " B while backward pack " + std::to_string(bp) +
-                                   " runs, over the cap"),
-               kInf;
+        return reject(violation, "L4: stage 0 holds " + std::to_string(held) +
+                                     " B while backward pack " + std::to_string(bp) +
+                                     " runs, over the cap");
       }
     }
   }
