@@ -1,12 +1,58 @@
 // slimpack: the headless command-line front end over the core (DESIGN section 9).
 #include <cstdio>
+#include <cstring>
 #include <string>
 
+#include "commands.h"
+
+namespace {
+
+struct Command {
+  const char* name;
+  int (*run)(int, char**);
+  const char* summary;
+};
+
+constexpr Command kCommands[] = {
+    {"simulate", slimpack::cli::cmd_simulate, "solve (or load) a plan and simulate the pipeline"},
+    {"solve", slimpack::cli::cmd_solve, "build a plan with a strategy and write it as JSON"},
+    {"compare", slimpack::cli::cmd_compare, "run several strategies on one workload"},
+    {"sweep", slimpack::cli::cmd_sweep, "vary one parameter and print a row per value"},
+    {"info", slimpack::cli::cmd_info, "statistics of a length file or preset"},
+    {"fit-costs", slimpack::cli::cmd_fit_costs, "fit cost coefficients to measured pack times"},
+    {"trace", slimpack::cli::cmd_trace, "inspect Chrome / Kineto trace files (trace info)"},
+};
+
+void print_usage(std::FILE* out) {
+  std::fprintf(out,
+               "usage: slimpack <command> [options]\n\n"
+               "SlimPack Explorer %s: slices, asymmetric MicroPacks and pipeline schedules.\n\n"
+               "commands:\n",
+               SLIMPACK_VERSION);
+  for (const auto& c : kCommands) std::fprintf(out, "  %-10s %s\n", c.name, c.summary);
+  std::fprintf(out, "\nRun 'slimpack <command> --help' for the options of a command.\n"
+                    "Exit codes: 0 success, 2 bad input or usage, 1 internal failure.\n");
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  if (argc < 2 || std::string(argv[1]) == "--help") {
-    std::puts("usage: slimpack <command> [options]");
-    return argc < 2 ? 2 : 0;
+  if (argc < 2) {
+    print_usage(stderr);
+    return 2;
   }
-  std::fprintf(stderr, "slimpack: unknown command '%s'\n", argv[1]);
+  const std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    print_usage(stdout);
+    return 0;
+  }
+  if (name == "--version") {
+    std::printf("slimpack %s\n", SLIMPACK_VERSION);
+    return 0;
+  }
+  for (const auto& c : kCommands) {
+    if (name == c.name) return c.run(argc, argv);
+  }
+  std::fprintf(stderr, "slimpack: unknown command '%s' (run 'slimpack --help')\n", name.c_str());
   return 2;
 }

@@ -1,0 +1,101 @@
+// slimpack sweep: vary one parameter over a list of values; a row per value.
+#include <cstdio>
+
+#include "args.h"
+#include "commands.h"
+#include "output.h"
+#include "pipeline.h"
+#include "setup.h"
+
+namespace slimpack::cli {
+namespace {
+
+// Options that may carry a comma-separated list of values.
+const std::vector<std::string> kSweepable = {"slice", "packs", "pp", "dp", "tp", "pack-tokens",
+                                             "batch-tokens", "seed"};
+
+}  // namespace
+
+int cmd_sweep(int argc, char** argv) {
+  std::vector<OptionSpec> specs = workload_options();
+  for (auto& s : config_options()) specs.push_back(s);
+  specs.push_back({"json", "FILE", "write {\"parameter\", \"rows\": [...]} ('-' = stdout)"});
+  specs.push_back({"markdown", "FILE", "write the table as Markdown ('-' = stdout)"});
+  specs.push_back({"help", "", "show this help"});
+  auto args = Args::parse(argc, argv, 2, specs);
+  if (!args) return report_error("sweep", args.error());
+  if (args->has("help")) {
+    std::string summary =
+        "Runs the strategy once per value of the one option given as a comma-separated list, "
+        "e.g. --slice 1024,2048,4096. Sweepable:";
+    for (const auto& s : kSweepable) summary += " --" + s;
+    std::fputs(format_help("slimpack sweep --slice A,B,C [options]", summary, specs).c_str(), stdout);
+    return 0;
+  }
+  if (!args->positional().empty())
+    return report_error("sweep", Error::bad_input("unexpected argument '" + args->positional()[0] + "'"));
+  std::string param;
+  std::vector<std::string> values;
+  for (const auto& name : kSweepable) {
+    auto list = args->get_list(name);
+    if (list.size() > 1 || (args->has(name) && args->get(name)->find(',') != std::string::npos)) {
+      if (!param.empty())
+        return report_error("sweep", Error::bad_input("sweep one parameter at a time (--" + param +
+                                                      " and --" + name + " both have lists)"));
+      param = name;
+      values = list;
+    }
+  }
+  if (param.empty())
+    return report_error("sweep", Error::bad_input(
+                                     "give one option a comma-separated list, e.g. --slice 2048,4096,8192"));
+
+  nlohmann::json rows = nlohmann::json::array();
+  std::string strategy;
+  for (const auto& v : values) {
+    auto setup = make_setup(args->with(param, v));
+    if (!setup) return report_error("sweep", setup.error().with_context("--" + param + " " + v));
+    strategy = setup->strategy;
+    auto run = run_strategy(*setup, setup->strategy, setup->params, false);
+    if (!run) return report_error("sweep", run.error().with_context("--" + param + " " + v));
+    const auto& r = run->sim;
+    rows.push_back({{"value", v},
+                    {"iteration_time", r.iteration_time},
+                    {"bubble_ratio", r.bubble_ratio},
+                    {"tokens_per_second", r.tokens_per_second},
+                    {"peak_memory_bytes", r.peak_memory_bytes},
+                    {"solver_seconds", run->solve.stats.total_seconds},
+                    {"legal", r.legal}});
+  }
+  nlohmann::json j = {{"parameter", param}, {"strategy", strategy}, {"rows", rows}};
+  if (auto dest = args->get("markdown")) {
+    std::string md = "| " + param + " | iteration time | bubble | tokens/s | peak memory |\n"
+                     "| ---: | ---: | ---: | ---: | ---: |\n";
+    for (const auto& row : rows) {
+      md += "| " + row["value"].get<std::string>() + " | " +
+            format_seconds(row["iteration_time"].get<double>()) + " | " +
+            format_percent(row["bubble_ratio"].get<double>()) + " | " +
+            format_count(row["tokens_per_second"].get<double>()) + " | " +
+            format_bytes(row["peak_memory_bytes"].get<double>()) + " |\n";
+    }
+    if (Status s = write_text_output(*dest, md); !s) return report_error("sweep", s.error());
+  }
+  const bool json_stdout = args->get_or("json", "") == "-" || args->get_or("markdown", "") == "-";
+  if (auto dest = args->get("json")) {
+    if (Status s = write_json_output(*dest, j); !s) return report_error("sweep", s.error());
+  }
+  if (!json_stdout) {
+    std::printf("sweep of --%s with strategy %s\n", param.c_str(), strategy.c_str());
+    std::printf("%-12s %14s %9s %14s %13s\n", param.c_str(), "iteration", "bubble", "tokens/s",
+                "peak memory");
+    for (const auto& row : rows)
+      std::printf("%-12s %14s %9s %14s %13s\n", row["value"].get<std::string>().c_str(),
+                  format_seconds(row["iteration_time"].get<double>()).c_str(),
+                  format_percent(row["bubble_ratio"].get<double>()).c_str(),
+                  format_count(row["tokens_per_second"].get<double>()).c_str(),
+                  format_bytes(row["peak_memory_bytes"].get<double>()).c_str());
+  }
+  return kExitOk;
+}
+
+}  // namespace slimpack::cli

@@ -1,0 +1,56 @@
+# The golden CLI cases. Paths are relative to the source tree.
+
+# Usage errors
+golden_case(unknown_command EXIT 2 STDERR "unknown command 'frobnicate'" ARGS frobnicate)
+golden_case(unknown_option EXIT 2 STDERR "unknown option --bogus" ARGS simulate --bogus 1)
+golden_case(bad_number EXIT 2 STDERR "--pp: expected an integer, got 'four'" ARGS simulate --pp four)
+golden_case(unknown_model EXIT 2 STDERR "--model: .*llama-3-8b" ARGS simulate --model gpt-5)
+golden_case(unknown_preset EXIT 2 STDERR "chat-sft" ARGS info --preset nope)
+golden_case(unknown_strategy EXIT 2 STDERR "unknown strategy 'magic'" ARGS compare --strategies fixed,magic)
+golden_case(missing_file EXIT 2 STDERR "does-not-exist.csv" ARGS info does-not-exist.csv)
+
+# info over every length-file format and a preset
+golden_case(info_csv ARGS info samples/lengths/chat_sft_lengths.csv --json -)
+golden_case(info_multicolumn ARGS info samples/lengths/longalign_mix.csv --column length --json -)
+golden_case(info_histogram ARGS info samples/lengths/length_histogram.csv --json -)
+golden_case(info_json ARGS info samples/lengths/chat_lengths.json --json -)
+golden_case(info_json_histogram ARGS info samples/lengths/long_context_histogram.json --json -)
+golden_case(info_jsonl ARGS info samples/lengths/sft_records.jsonl --column num_tokens --json -)
+golden_case(info_preset ARGS info --preset chat-sft --seed 7 --json -)
+
+# simulate hand-made plans (explicit times, no cost model)
+golden_case(simulate_analytic_1f1b ARGS simulate --plan samples/plans/analytic-1f1b.json --json -)
+golden_case(simulate_asymmetric ARGS simulate --plan samples/plans/asymmetric-example.json --json -)
+
+# bad plans: one line naming the file, the JSON path or the rule
+golden_case(plan_missing_field EXIT 2 STDERR "bad-missing-field.json: .*segments: missing required field"
+  ARGS simulate --plan samples/plans/bad-missing-field.json)
+golden_case(plan_unknown_sequence EXIT 2 STDERR "bad-unknown-sequence.json: .*unknown sequence \"X7\""
+  ARGS simulate --plan samples/plans/bad-unknown-sequence.json)
+golden_case(plan_overlapping EXIT 2 STDERR "bad-overlapping-tokens.json: .*structure: tokens .1024,2048. of sequence a"
+  ARGS simulate --plan samples/plans/bad-overlapping-tokens.json)
+golden_case(plan_l2_order EXIT 2 STDERR "bad-l2-order.json: .*L2: backward pack B1"
+  ARGS simulate --plan samples/plans/bad-l2-order.json)
+
+# bad length files: exit 2 and one line naming the file, the line or JSON path, and the reason
+golden_case(lengths_negative EXIT 2 STDERR "negative.csv: line 4: " ARGS info tests/cli/inputs/negative.csv)
+golden_case(lengths_empty EXIT 2 STDERR "empty.csv: .*empty" ARGS info tests/cli/inputs/empty.csv)
+golden_case(lengths_string EXIT 2 STDERR "string-length.json: .*lengths.2.: length .x. is a string" ARGS info tests/cli/inputs/string-length.json)
+golden_case(lengths_nan EXIT 2 STDERR "nan.jsonl: line 2" ARGS info tests/cli/inputs/nan.jsonl --column num_tokens)
+golden_case(lengths_huge EXIT 2 STDERR "huge.csv: line 1" ARGS simulate --lengths tests/cli/inputs/huge.csv)
+golden_case(lengths_no_column EXIT 2 STDERR "two-columns.csv.*length" ARGS info tests/cli/inputs/two-columns.csv --column tokens)
+
+# workload-driven runs with the cost model (deterministic: wall-clock timings are ignored keys)
+golden_case(simulate_chat_slimpack ARGS simulate --preset chat-sft --batch-tokens 262144 --strategy slimpack --json -)
+golden_case(simulate_longtail_dp2 ARGS simulate --preset long-tail-256k --batch-tokens 524288 --dp 2 --strategy slimpack --json -)
+golden_case(simulate_lengths_file ARGS simulate --lengths samples/lengths/longalign_mix.csv --column length --strategy sliced --slice 4096 --json -)
+golden_case(compare_long_sft ARGS compare --preset long-sft-128k --batch-tokens 524288 --json -)
+golden_case(compare_infeasible_row ARGS compare --preset long-sft-128k --tp 2 --strategies fixed,slimpack --json -)
+golden_case(sweep_slice ARGS sweep --preset long-tail-256k --batch-tokens 524288 --slice 2048,8192,32768 --json -)
+golden_case(solve_plan ARGS solve --preset chat-sft --batch-tokens 65536 --strategy sliced --slice 2048 --out -)
+golden_case(fit_costs_csv ARGS fit-costs samples/costs/h100-llama-3-8b-layer.csv --out -)
+golden_case(trace_info_kineto ARGS trace info samples/traces/kineto_small.json --json -)
+golden_case(trace_info_gzip ARGS trace info samples/traces/kineto_small.json.gz --json -)
+golden_case(bad_plan_schedule EXIT 2 STDERR "--schedule: unknown schedule 'zigzag'" ARGS simulate --schedule zigzag)
+golden_case(infeasible_memory EXIT 2 STDERR "does not fit stage 0 memory" ARGS simulate --preset long-sft-128k --tp 2)
+golden_case(trace_missing EXIT 2 STDERR "nope.json" ARGS trace info nope.json)

@@ -1,0 +1,35 @@
+# Runs one golden CLI case: executes the command, checks the exit code, compares stdout JSON with the
+# golden file (json_diff, numeric tolerance, ignored keys) and stderr with a regex.
+# Variables: CLI, JSON_DIFF, ARGS (;-list), WORKDIR, EXPECT_EXIT, GOLDEN (optional), IGNORE (optional),
+# STDERR_REGEX (optional), OUTDIR. Set SLIMPACK_UPDATE_GOLDEN=1 in the environment to rewrite goldens.
+string(REPLACE "@@" ";" ARGS "${ARGS}")
+execute_process(COMMAND ${CLI} ${ARGS} WORKING_DIRECTORY ${WORKDIR}
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc STREQUAL EXPECT_EXIT)
+  message(FATAL_ERROR "exit code ${rc}, expected ${EXPECT_EXIT}\nstdout:\n${out}\nstderr:\n${err}")
+endif()
+if(DEFINED STDERR_REGEX AND NOT STDERR_REGEX STREQUAL "")
+  if(NOT err MATCHES "${STDERR_REGEX}")
+    message(FATAL_ERROR "stderr does not match '${STDERR_REGEX}':\n${err}")
+  endif()
+  string(REGEX MATCHALL "\n" lines "${err}")
+  list(LENGTH lines nlines)
+  if(nlines GREATER 1)
+    message(FATAL_ERROR "expected one error line, got ${nlines}:\n${err}")
+  endif()
+endif()
+if(DEFINED GOLDEN AND NOT GOLDEN STREQUAL "")
+  get_filename_component(name ${GOLDEN} NAME)
+  set(actual ${OUTDIR}/${name})
+  file(WRITE ${actual} "${out}")
+  if("$ENV{SLIMPACK_UPDATE_GOLDEN}" STREQUAL "1")
+    file(WRITE ${GOLDEN} "${out}")
+    message(STATUS "updated ${GOLDEN}")
+  else()
+    execute_process(COMMAND ${JSON_DIFF} ${GOLDEN} ${actual} --ignore "${IGNORE}" RESULT_VARIABLE drc
+      ERROR_VARIABLE derr)
+    if(NOT drc EQUAL 0)
+      message(FATAL_ERROR "output differs from ${GOLDEN}:\n${derr}")
+    endif()
+  endif()
+endif()
