@@ -46,11 +46,10 @@ Expected<Simulated> from_plan_file(const Args& args, const std::string& path) {
   out.plan = std::move(*plan);
   std::shared_ptr<const CostModel> cost;
   if (!out.plan.has_explicit_times() || args.has("model") || args.has("gpu")) {
-    std::string model, gpu;
-    auto c = make_cost_model(args, &model, &gpu, PlanShape{out.plan.stages, out.plan.dp()});
+    auto c = cost_model_for_plan(args, out.plan.stages, out.plan.dp());
     if (!c) return c.error();
     cost = *c;
-    out.config = {{"model", model}, {"gpu", gpu}, {"tp", cost->parallel().tp}};
+    out.config = {{"model", cost->model().name}, {"gpu", cost->gpu().name}, {"tp", cost->parallel().tp}};
   }
   auto sim = simulate(out.plan, cost.get());
   if (!sim) return sim.error().with_context(path);

@@ -12,17 +12,19 @@
 #include "common/status.h"
 #include "cost/cost_model.h"
 #include "solver/strategy.h"
+#include "io/scenario.h"
 #include "workload/lengths.h"
 
 namespace slimpack::cli {
 
 struct Workload {
   Batch batch;
-  std::string label;  // "preset:long-sft-128k seed 42" or the file path
+  std::string label;  // "preset long-sft-128k, seed 42" or the file path
 };
 
 struct RunSetup {
   Workload workload;
+  ConfigSpec config;
   std::shared_ptr<const CostModel> cost;
   std::string model_name;
   std::string gpu_name;
@@ -33,17 +35,14 @@ struct RunSetup {
 std::vector<OptionSpec> workload_options();
 std::vector<OptionSpec> config_options();
 
-// `file` (a positional argument) takes the place of --lengths when given.
+// Option values as a scenario (core/io/scenario.h); errors name the option. `file` (a positional
+// argument) takes the place of --lengths when given.
+Expected<WorkloadSpec> workload_spec(const Args& args, const std::optional<std::string>& file = {});
+Expected<ConfigSpec> config_spec(const Args& args);
+
 Expected<Workload> load_workload(const Args& args, const std::optional<std::string>& file = {});
-// `shape` (pp, dp) replaces --pp/--dp when a plan file dictates them.
-struct PlanShape {
-  int pp = 0;
-  int dp = 0;
-};
-Expected<std::shared_ptr<const CostModel>> make_cost_model(const Args& args, std::string* model_name,
-                                                           std::string* gpu_name,
-                                                           std::optional<PlanShape> shape = {});
-Expected<StrategyParams> make_params(const Args& args);
+// The cost model for simulating a plan file: the plan's stages and replicas replace --pp/--dp.
+Expected<std::shared_ptr<const CostModel>> cost_model_for_plan(const Args& args, int pp, int dp);
 Expected<RunSetup> make_setup(const Args& args);
 
 }  // namespace slimpack::cli

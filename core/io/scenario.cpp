@@ -1,0 +1,101 @@
+#include "io/scenario.h"
+
+#include "cost/cost_json.h"
+#include "cost/model_config.h"
+#include "cost/profile.h"
+
+namespace slimpack {
+
+std::string default_strategy() {
+  for (const auto& name : strategy_names())
+    if (name == "slimpack") return name;
+  return "sliced";
+}
+
+std::string workload_label(const WorkloadSpec& spec) {
+  if (!spec.file.empty()) return spec.file;
+  return "preset " + spec.preset + ", seed " + std::to_string(spec.seed);
+}
+
+Expected<std::shared_ptr<const LengthPool>> load_pool(const WorkloadSpec& spec,
+                                                      const std::shared_ptr<const LengthPool>& cached) {
+  if (cached) return cached;
+  if (!spec.file.empty()) {
+    auto pool = read_length_file(spec.file, LengthFileOptions{spec.column});
+    if (!pool) return pool.error();
+    return std::shared_ptr<const LengthPool>(std::make_shared<LengthPool>(std::move(*pool)));
+  }
+  if (!spec.column.empty()) return Error::bad_input("column: applies to length files only");
+  auto pool = preset_pool(spec.preset, spec.seed, kPresetPoolSize);
+  if (!pool) return pool.error();
+  return std::shared_ptr<const LengthPool>(std::make_shared<LengthPool>(std::move(*pool)));
+}
+
+Expected<Batch> make_batch(const LengthPool& pool, const WorkloadSpec& spec) {
+  if (spec.batch_tokens < 0) return Error::bad_input("batch tokens: must not be negative");
+  if (spec.batch_count < 0) return Error::bad_input("batch count: must not be negative");
+  if (spec.batch_tokens > 0 && spec.batch_count > 0)
+    return Error::bad_input("batch tokens and batch count are exclusive: give one");
+  // A file is the batch unless a size is asked for; a preset is sampled to the default budget.
+  if (!spec.file.empty() && spec.batch_tokens == 0 && spec.batch_count == 0)
+    return batch_from_pool(pool);
+  BatchSpec bs;
+  bs.count = spec.batch_count;
+  bs.token_budget = spec.batch_count > 0 ? 0
+                    : spec.batch_tokens > 0 ? spec.batch_tokens
+                                            : kDefaultBatchTokens;
+  bs.seed = spec.seed;
+  return sample_batch(pool, bs);
+}
+
+Expected<std::shared_ptr<const CostModel>> make_cost_model(const ConfigSpec& config,
+                                                           std::optional<PlanShape> shape) {
+  CostSetup setup;
+  auto model = model_preset(config.model);
+  if (!model) return model.error().with_context("model");
+  auto gpu = gpu_preset(config.gpu);
+  if (!gpu) return gpu.error().with_context("gpu");
+  setup.model = *model;
+  setup.gpu = *gpu;
+  if (config.memory_cap_gb < 0) return Error::bad_input("memory cap: must not be negative");
+  if (config.token_cap < 0) return Error::bad_input("token cap: must not be negative");
+  setup.par.pp = shape ? shape->pp : config.pp;
+  setup.par.dp = shape ? shape->dp : config.dp;
+  setup.par.tp = config.tp;
+  setup.par.vchunks = config.schedule == ScheduleKind::Interleaved ? config.vchunks : 1;
+  setup.options.memory_cap_bytes = config.memory_cap_gb * 1e9;
+  setup.options.token_cap = config.token_cap;
+  if (!config.cost_overrides_file.empty()) {
+    if (Status st = read_cost_overrides_file(config.cost_overrides_file, setup); !st)
+      return st.error();
+  }
+  auto cost = cost_model_from_setup(setup);
+  if (!cost) return cost.error();
+  auto shared = std::make_shared<CostModel>(std::move(*cost));
+  if (!config.cost_profile_file.empty()) {
+    auto profile = read_cost_profile(config.cost_profile_file);
+    if (!profile) return profile.error();
+    auto fitted = fit_profile(*profile);
+    if (!fitted) return fitted.error().with_context(config.cost_profile_file);
+    shared->set_coeffs(coeffs_from_profile(*fitted, shared->coeffs()));
+  }
+  return std::shared_ptr<const CostModel>(std::move(shared));
+}
+
+StrategyParams make_strategy_params(const ConfigSpec& config, std::uint64_t seed) {
+  StrategyParams p;
+  p.slice_size = config.slice_size;
+  p.packs = config.packs;
+  p.pack_tokens = config.pack_tokens;
+  p.schedule = config.schedule;
+  p.vchunks = config.schedule == ScheduleKind::Interleaved ? config.vchunks : 1;
+  p.seed = seed;
+  p.time_limit_s = config.time_limit_s;
+  p.exact = config.exact;
+  p.asymmetric = config.asymmetric;
+  p.dp_aware = config.dp_aware;
+  p.dp_merge = config.dp_merge;
+  return p;
+}
+
+}  // namespace slimpack
