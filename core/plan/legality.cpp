@@ -71,19 +71,29 @@ std::string Collector::range(Tokens begin, Tokens end) {
   return "[" + std::to_string(begin) + "," + std::to_string(end) + ")";
 }
 
-SegmentsBySeq segments_by_sequence(const Plan& plan, Pass pass) {
-  SegmentsBySeq by_seq(plan.sequences.size());
+void segments_by_sequence(const Plan& plan, Pass pass, SegmentsBySeq& by_seq) {
+  // Two sweeps (count, then place) in the same (replica, pack, position) order. Segments are
+  // in range here: check_segments() ran first.
+  by_seq.offset.assign(plan.sequences.size() + 1, 0);
+  for (const ReplicaPlan& rp : plan.replicas)
+    for (const Pack& pack : pass == Pass::Forward ? rp.forward : rp.backward)
+      for (const Segment& seg : pack.segments)
+        ++by_seq.offset[static_cast<std::size_t>(seg.seq) + 1];
+  for (std::size_t q = 0; q + 1 < by_seq.offset.size(); ++q)
+    by_seq.offset[q + 1] += by_seq.offset[q];
+  by_seq.refs.resize(static_cast<std::size_t>(by_seq.offset.back()));
+  // offset[q] serves as q's write cursor, then everything shifts back by one sequence.
   for (int r = 0; r < plan.dp(); ++r) {
     const ReplicaPlan& rp = plan.replicas[static_cast<std::size_t>(r)];
     const auto& packs = pass == Pass::Forward ? rp.forward : rp.backward;
-    for (std::size_t p = 0; p < packs.size(); ++p) {
-      const auto& segs = packs[p].segments;
-      for (std::size_t i = 0; i < segs.size(); ++i)
-        by_seq[static_cast<std::size_t>(segs[i].seq)].push_back(
-            SegRef{r, static_cast<int>(p), static_cast<int>(i), &segs[i]});
-    }
+    for (std::size_t p = 0; p < packs.size(); ++p)
+      for (const Segment& seg : packs[p].segments)
+        by_seq.refs[static_cast<std::size_t>(by_seq.offset[static_cast<std::size_t>(seg.seq)]++)] =
+            SegRef{r, static_cast<std::int32_t>(p), &seg};
   }
-  return by_seq;
+  for (std::size_t q = by_seq.offset.size() - 1; q > 0; --q)
+    by_seq.offset[q] = by_seq.offset[q - 1];
+  by_seq.offset[0] = 0;
 }
 
 }  // namespace legality_detail
@@ -98,18 +108,21 @@ void check_readiness(Collector& out, const SegmentsBySeq& forward) {
   // Forward pack index holding each sequence's last token (DP-merged copies share it, by L6).
   std::vector<int> last_pack(plan.sequences.size(), -1);
   for (std::size_t q = 0; q < forward.size(); ++q)
-    for (const auto& ref : forward[q])
+    for (const auto& ref : forward.of(q))
       if (ref.seg->end == plan.sequences[q].length) last_pack[q] = std::max(last_pack[q], ref.pack);
+  // seen[q] == stamp when sequence q was already looked at in the current backward pack.
+  std::vector<int> seen(plan.sequences.size(), -1);
+  int stamp = 0;
   for (int r = 0; r < plan.dp() && !out.full(); ++r) {
     const ReplicaPlan& rp = plan.replicas[static_cast<std::size_t>(r)];
     const int mf = static_cast<int>(rp.forward.size());
-    for (std::size_t b = 0; b < rp.backward.size(); ++b) {
+    for (std::size_t b = 0; b < rp.backward.size(); ++b, ++stamp) {
       const int ready =
           forwards_before_backward(plan.schedule, mf, static_cast<int>(b), plan.warmup_extra);
-      std::vector<SeqIndex> seen;
       for (const auto& seg : rp.backward[b].segments) {
-        if (std::find(seen.begin(), seen.end(), seg.seq) != seen.end()) continue;
-        seen.push_back(seg.seq);
+        int& mark = seen[static_cast<std::size_t>(seg.seq)];
+        if (mark == stamp) continue;
+        mark = stamp;
         const int last = last_pack[static_cast<std::size_t>(seg.seq)];
         if (last < ready) continue;
         const int bi = static_cast<int>(b);
@@ -185,8 +198,10 @@ LegalityReport check_legality(const Plan& plan, const LegalityOptions& options,
                               std::size_t max_violations) {
   Collector out(plan, max_violations == 0 ? 1 : max_violations);
   if (!legality_detail::check_segments(out)) return out.take();
-  const SegmentsBySeq forward = legality_detail::segments_by_sequence(plan, Pass::Forward);
-  const SegmentsBySeq backward = legality_detail::segments_by_sequence(plan, Pass::Backward);
+  // Per-thread buffers: see segments_by_sequence().
+  thread_local SegmentsBySeq forward, backward;
+  legality_detail::segments_by_sequence(plan, Pass::Forward, forward);
+  legality_detail::segments_by_sequence(plan, Pass::Backward, backward);
   legality_detail::check_coverage(out, forward, backward);
   legality_detail::check_order(out, forward, backward);
   check_readiness(out, forward);

@@ -1,6 +1,8 @@
 #pragma once
 // Internal helpers shared by the legality checker's translation units (not part of the public API).
 #include <cstddef>
+#include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -8,17 +10,28 @@
 
 namespace slimpack::legality_detail {
 
-// One segment as it sits in a plan: which replica, pass, pack and position.
+// One segment as it sits in a plan: which replica and pack (16 bytes: large plans hold millions).
 struct SegRef {
-  int replica = 0;
-  int pack = 0;
-  int index = 0;  // position inside the pack's segment list
+  std::int32_t replica = 0;
+  std::int32_t pack = 0;
   const Segment* seg = nullptr;
 };
 
-// Segments of one pass grouped by sequence (every replica's copy included).
-using SegmentsBySeq = std::vector<std::vector<SegRef>>;
-SegmentsBySeq segments_by_sequence(const Plan& plan, Pass pass);
+// Segments of one pass grouped by sequence (every replica's copy included), as one flat array in
+// compressed-row form: a plan of 100k sequences costs two allocations, not 100k.
+struct SegmentsBySeq {
+  std::vector<std::int32_t> offset;  // size sequences + 1
+  std::vector<SegRef> refs;          // sequence q's segments: refs[offset[q] .. offset[q + 1])
+
+  std::size_t size() const { return offset.empty() ? 0 : offset.size() - 1; }
+  std::span<const SegRef> of(std::size_t q) const {
+    return {refs.data() + offset[q], refs.data() + offset[q + 1]};
+  }
+};
+// Within a sequence, segments come in (replica, pack, position) order. Refills `out`, keeping its
+// capacity (callers reuse one per thread: fresh multi-megabyte arrays cost more in page faults
+// than the grouping itself).
+void segments_by_sequence(const Plan& plan, Pass pass, SegmentsBySeq& out);
 
 // Collects violations up to a limit and formats the names the messages share.
 class Collector {

@@ -12,7 +12,7 @@
 //     allocates and frees 1/v of the bytes, and accumulators are kept per (sequence, chunk);
 //   * peak = static_bytes[s] + max over the walk of (activations + accumulators).
 #include <algorithm>
-#include <unordered_map>
+#include <cstdint>
 
 #include "plan/legality.h"
 #include "plan/schedule_order.h"
@@ -39,26 +39,43 @@ std::vector<double> peak_memory_per_stage(const Plan& plan, int replica,
   const int mb = static_cast<int>(rp.backward.size());
 
   std::vector<double> fwd_tokens, bwd_tokens;
+  fwd_tokens.reserve(rp.forward.size());
+  bwd_tokens.reserve(rp.backward.size());
   for (const auto& p : rp.forward) fwd_tokens.push_back(static_cast<double>(p.tokens()));
   for (const auto& p : rp.backward) bwd_tokens.push_back(static_cast<double>(p.tokens()));
-  // Sequences whose backward is split: only they keep a dK/dV accumulator between ops.
-  std::unordered_map<SeqIndex, int> backward_segments;
+  // Sequences whose backward is split: only they keep a dK/dV accumulator between ops. Flat
+  // per-sequence counts (segments name valid sequences: the checker ran check_segments first,
+  // other callers pass solver-built plans); out-of-range indices are skipped.
+  const auto nseq = static_cast<SeqIndex>(plan.sequences.size());
+  auto valid = [&](SeqIndex q) { return q >= 0 && q < nseq; };
+  std::vector<std::int32_t> backward_segments(plan.sequences.size(), 0);
   for (const auto& p : rp.backward)
-    for (const auto& seg : p.segments) ++backward_segments[seg.seq];
-  // Lowest begin of each split sequence inside each backward pack.
-  std::vector<std::vector<std::pair<SeqIndex, Tokens>>> pack_prefix(rp.backward.size());
+    for (const auto& seg : p.segments)
+      if (valid(seg.seq)) ++backward_segments[static_cast<std::size_t>(seg.seq)];
+  // Split sequences get a dense slot (their accumulator's index), in order of first appearance.
+  std::vector<std::int32_t> slot(plan.sequences.size(), -1);
+  std::int32_t split = 0;
+  // Lowest begin of each split sequence inside each backward pack, as (slot, begin) in CSR form.
+  std::vector<std::int32_t> prefix_begin(rp.backward.size() + 1, 0);
+  std::vector<std::pair<std::int32_t, Tokens>> prefix;
+  std::vector<std::int32_t> seen_in(plan.sequences.size(), -1);  // pack b -> index into prefix
   for (std::size_t b = 0; b < rp.backward.size(); ++b) {
-    auto& list = pack_prefix[b];
     for (const auto& seg : rp.backward[b].segments) {
-      if (backward_segments[seg.seq] < 2) continue;
-      auto it =
-          std::find_if(list.begin(), list.end(), [&](const auto& e) { return e.first == seg.seq; });
-      if (it == list.end())
-        list.emplace_back(seg.seq, seg.begin);
-      else
-        it->second = std::min(it->second, seg.begin);
+      if (!valid(seg.seq)) continue;
+      const auto q = static_cast<std::size_t>(seg.seq);
+      if (backward_segments[q] < 2) continue;
+      if (slot[q] < 0) slot[q] = split++;
+      if (seen_in[q] >= prefix_begin[b]) {
+        auto& e = prefix[static_cast<std::size_t>(seen_in[q])];
+        e.second = std::min(e.second, seg.begin);
+      } else {
+        seen_in[q] = static_cast<std::int32_t>(prefix.size());
+        prefix.emplace_back(slot[q], seg.begin);
+      }
     }
+    prefix_begin[b + 1] = static_cast<std::int32_t>(prefix.size());
   }
+  std::vector<double> accumulator;
 
   for (int s = 0; s < stages; ++s) {
     const auto si = static_cast<std::size_t>(s);
@@ -71,7 +88,7 @@ std::vector<double> peak_memory_per_stage(const Plan& plan, int replica,
 
     double activations = 0.0;
     double accumulators = 0.0;
-    std::unordered_map<std::int64_t, double> accumulator;  // key: seq * chunks + chunk
+    accumulator.assign(static_cast<std::size_t>(split) * static_cast<std::size_t>(chunks), 0.0);
     double peak = 0.0;
     for (const auto& op : ops) {
       const auto pi = static_cast<std::size_t>(op.pack);
@@ -80,8 +97,9 @@ std::vector<double> peak_memory_per_stage(const Plan& plan, int replica,
         peak = std::max(peak, activations + accumulators);
         continue;
       }
-      for (const auto& [seq, begin] : pack_prefix[pi]) {
-        double& held = accumulator[static_cast<std::int64_t>(seq) * chunks + op.chunk];
+      for (auto e = prefix_begin[pi]; e < prefix_begin[pi + 1]; ++e) {
+        const auto& [k, begin] = prefix[static_cast<std::size_t>(e)];
+        double& held = accumulator[static_cast<std::size_t>(k) * chunks + op.chunk];
         const double now = dkdv * static_cast<double>(begin);
         accumulators += now - held;
         held = now;

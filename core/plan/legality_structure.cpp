@@ -1,6 +1,7 @@
 // Structure (segments in range, exact coverage, DP-merged groups), L1/L2 order and L6 placement.
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 #include "plan/legality_detail.h"
 
@@ -17,14 +18,24 @@ struct Cover {
   Tokens begin = 0;
   Tokens end = 0;
   const SegRef* first = nullptr;
-  std::vector<int> replicas;  // sorted; the replicas that hold this range's K/V
+  std::span<const int> replicas;  // sorted; the replicas that hold this range's K/V
 };
 
-bool is_subset(const std::vector<int>& a, const std::vector<int>& b) {
+// Buffers reused from one sequence to the next, so that checking a large plan allocates a few
+// times in total instead of a few times per segment.
+struct Scratch {
+  std::vector<SegRef> refs;
+  std::vector<Cover> covers;
+  std::vector<int> replicas;  // backing store of every Cover::replicas of the current sequence
+  std::vector<int> shard_seen;
+  std::vector<int> common, next;
+};
+
+bool is_subset(std::span<const int> a, std::span<const int> b) {
   return std::includes(b.begin(), b.end(), a.begin(), a.end());
 }
 
-std::string replica_list(const std::vector<int>& rs) {
+std::string replica_list(std::span<const int> rs) {
   std::string s;
   for (std::size_t i = 0; i < rs.size(); ++i) s += (i ? "," : "") + std::to_string(rs[i]);
   return (rs.size() == 1 ? "replica " : "replicas ") + s;
@@ -45,10 +56,13 @@ bool check_pack_fields(Collector& out, int r, Pass pass, int p, const Pack& pack
   }
   for (std::size_t i = 0; i < pack.segments.size(); ++i) {
     const Segment& s = pack.segments[i];
-    const std::string at = out.pack_label(r, pass, p) + " segment " + std::to_string(i + 1) + " ";
+    // Built only for a message: formatting it for every segment dominated large plans.
+    auto at = [&] {
+      return out.pack_label(r, pass, p) + " segment " + std::to_string(i + 1) + " ";
+    };
     if (s.seq < 0 || static_cast<std::size_t>(s.seq) >= plan.sequences.size()) {
       out.add(Rule::Structure, r, pass, p, s.seq,
-              at + "names sequence index " + std::to_string(s.seq) + " but the plan has " +
+              at() + "names sequence index " + std::to_string(s.seq) + " but the plan has " +
                   std::to_string(plan.sequences.size()) + " sequences");
       ok = false;
       continue;
@@ -56,14 +70,14 @@ bool check_pack_fields(Collector& out, int r, Pass pass, int p, const Pack& pack
     const Tokens len = plan.sequences[static_cast<std::size_t>(s.seq)].length;
     if (s.begin < 0 || s.end <= s.begin || s.end > len) {
       out.add(Rule::Structure, r, pass, p, s.seq,
-              at + "covers " + Collector::range(s.begin, s.end) + " of sequence " +
+              at() + "covers " + Collector::range(s.begin, s.end) + " of sequence " +
                   out.seq_name(s.seq) + " of length " + std::to_string(len) +
                   " (need 0 <= begin < end <= length)");
       ok = false;
     }
     if (s.shards < 1 || s.shards > plan.dp() || s.shard < 0 || s.shard >= s.shards) {
       out.add(Rule::Structure, r, pass, p, s.seq,
-              at + "has shard " + std::to_string(s.shard) + " of " + std::to_string(s.shards) +
+              at() + "has shard " + std::to_string(s.shard) + " of " + std::to_string(s.shards) +
                   " (need 1 <= shards <= " + std::to_string(plan.dp()) +
                   " replicas and 0 <= shard < shards)");
       ok = false;
@@ -72,9 +86,11 @@ bool check_pack_fields(Collector& out, int r, Pass pass, int p, const Pack& pack
   return ok;
 }
 
-// Collapses one pass's segments of a sequence into covers; reports broken DP-merged groups
-// (structure) and groups whose copies sit at different pack indices (L6).
-std::vector<Cover> build_covers(Collector& out, Pass pass, SeqIndex q, std::vector<SegRef>& refs) {
+// Collapses one pass's segments of a sequence (sorted here, in scratch.refs) into scratch.covers;
+// reports broken DP-merged groups (structure) and groups whose copies sit at different pack
+// indices (L6).
+void build_covers(Collector& out, Pass pass, SeqIndex q, Scratch& scratch) {
+  std::vector<SegRef>& refs = scratch.refs;
   std::sort(refs.begin(), refs.end(), [](const SegRef& a, const SegRef& b) {
     const Segment& x = *a.seg;
     const Segment& y = *b.seg;
@@ -84,7 +100,10 @@ std::vector<Cover> build_covers(Collector& out, Pass pass, SeqIndex q, std::vect
     if (a.replica != b.replica) return a.replica < b.replica;
     return x.shard < y.shard;
   });
-  std::vector<Cover> covers;
+  scratch.covers.clear();
+  // Every cover's replica list lives in scratch.replicas; reserve it whole so spans stay valid.
+  scratch.replicas.clear();
+  scratch.replicas.reserve(refs.size());
   for (std::size_t i = 0; i < refs.size();) {
     const Segment& s = *refs[i].seg;
     std::size_t j = i + 1;
@@ -93,15 +112,16 @@ std::vector<Cover> build_covers(Collector& out, Pass pass, SeqIndex q, std::vect
              refs[j].seg->shards == s.shards)
         ++j;
     }
-    Cover c{s.begin, s.end, &refs[i], {}};
-    std::vector<int> shard_seen(static_cast<std::size_t>(s.shards), 0);
+    scratch.shard_seen.assign(static_cast<std::size_t>(s.shards), 0);
     bool complete = (j - i) == static_cast<std::size_t>(s.shards);
+    const std::size_t first_replica = scratch.replicas.size();
     for (std::size_t k = i; k < j; ++k) {
-      c.replicas.push_back(refs[k].replica);
-      if (++shard_seen[static_cast<std::size_t>(refs[k].seg->shard)] > 1) complete = false;
+      scratch.replicas.push_back(refs[k].replica);
+      if (++scratch.shard_seen[static_cast<std::size_t>(refs[k].seg->shard)] > 1) complete = false;
     }
-    std::sort(c.replicas.begin(), c.replicas.end());
-    if (std::adjacent_find(c.replicas.begin(), c.replicas.end()) != c.replicas.end())
+    const auto rbegin = scratch.replicas.begin() + static_cast<std::ptrdiff_t>(first_replica);
+    std::sort(rbegin, scratch.replicas.end());
+    if (std::adjacent_find(rbegin, scratch.replicas.end()) != scratch.replicas.end())
       complete = false;
     if (s.shards > 1 && !complete) {
       out.add(Rule::Structure, refs[i].replica, pass, refs[i].pack, q,
@@ -122,28 +142,30 @@ std::vector<Cover> build_covers(Collector& out, Pass pass, SeqIndex q, std::vect
                   "its group)");
       break;
     }
-    covers.push_back(std::move(c));
+    scratch.covers.push_back(
+        Cover{s.begin, s.end, &refs[i],
+              std::span<const int>(scratch.replicas.data() + first_replica, j - i)});
     i = j;
   }
-  return covers;
 }
 
 // Every token exactly once (covers are sorted by begin).
 void check_exact_cover(Collector& out, Pass pass, SeqIndex q, const std::vector<Cover>& covers) {
   const Tokens length = out.plan().sequences[static_cast<std::size_t>(q)].length;
-  const std::string seq = out.seq_name(q);
+  auto seq = [&] { return out.seq_name(q); };
   Tokens pos = 0;
   const Cover* reach = nullptr;  // the cover that reaches furthest so far
   for (const Cover& c : covers) {
     if (c.begin > pos) {
       out.add(Rule::Structure, c.first->replica, pass, -1, q,
-              "tokens " + Collector::range(pos, c.begin) + " of sequence " + seq + " are in no " +
+              "tokens " + Collector::range(pos, c.begin) + " of sequence " + seq() + " are in no " +
                   Collector::pass_name(pass) + " pack");
     } else if (c.begin < pos && reach != nullptr) {
       out.add(Rule::Structure, c.first->replica, pass, c.first->pack, q,
-              "tokens " + Collector::range(c.begin, std::min(pos, c.end)) + " of sequence " + seq +
-                  " are in " + out.pack_label(reach->first->replica, pass, reach->first->pack) +
-                  " and in " + out.pack_label(c.first->replica, pass, c.first->pack) +
+              "tokens " + Collector::range(c.begin, std::min(pos, c.end)) + " of sequence " +
+                  seq() + " are in " +
+                  out.pack_label(reach->first->replica, pass, reach->first->pack) + " and in " +
+                  out.pack_label(c.first->replica, pass, c.first->pack) +
                   " (each token must be in exactly one " + Collector::pass_name(pass) + " pack)");
     }
     if (c.end > pos) {
@@ -153,7 +175,7 @@ void check_exact_cover(Collector& out, Pass pass, SeqIndex q, const std::vector<
   }
   if (pos < length) {
     out.add(Rule::Structure, 0, pass, -1, q,
-            "tokens " + Collector::range(pos, length) + " of sequence " + seq + " are in no " +
+            "tokens " + Collector::range(pos, length) + " of sequence " + seq() + " are in no " +
                 Collector::pass_name(pass) + " pack");
   }
 }
@@ -161,9 +183,10 @@ void check_exact_cover(Collector& out, Pass pass, SeqIndex q, const std::vector<
 // L6 (placement): a replica computing tokens of a sequence attends to (forward) or accumulates
 // dK/dV into (backward) the whole prefix, so it must take part in every lower segment of it.
 // Splitting a sequence across replicas is therefore only legal through DP-merged segments.
-void check_prefix_locality(Collector& out, Pass pass, SeqIndex q,
-                           const std::vector<Cover>& covers) {
-  std::vector<int> common;  // replicas that hold every cover seen so far
+void check_prefix_locality(Collector& out, Pass pass, SeqIndex q, Scratch& scratch) {
+  const std::vector<Cover>& covers = scratch.covers;
+  std::vector<int>& common = scratch.common;  // replicas that hold every cover seen so far
+  common.clear();
   bool first = true;
   for (const Cover& c : covers) {
     if (!first && !is_subset(c.replicas, common)) {
@@ -180,19 +203,19 @@ void check_prefix_locality(Collector& out, Pass pass, SeqIndex q,
       }
     }
     if (first) {
-      common = c.replicas;
+      common.assign(c.replicas.begin(), c.replicas.end());
       first = false;
     } else {
-      std::vector<int> next;
+      scratch.next.clear();
       std::set_intersection(common.begin(), common.end(), c.replicas.begin(), c.replicas.end(),
-                            std::back_inserter(next));
-      common = std::move(next);
+                            std::back_inserter(scratch.next));
+      common.swap(scratch.next);
     }
   }
 }
 
 // Sorted, merged ranges a replica holds in one pass.
-std::vector<Range> replica_ranges(const std::vector<SegRef>& refs, int replica) {
+std::vector<Range> replica_ranges(std::span<const SegRef> refs, int replica) {
   std::vector<Range> rs;
   for (const auto& ref : refs)
     if (ref.replica == replica) rs.push_back({ref.seg->begin, ref.seg->end});
@@ -222,11 +245,11 @@ Range first_difference(const std::vector<Range>& a, const std::vector<Range>& b)
 }
 
 // Each replica runs backward exactly the tokens it ran forward (activations stay on the replica).
-void check_same_tokens(Collector& out, SeqIndex q, const std::vector<SegRef>& fwd,
-                       const std::vector<SegRef>& bwd) {
+void check_same_tokens(Collector& out, SeqIndex q, std::span<const SegRef> fwd,
+                       std::span<const SegRef> bwd) {
   std::vector<int> replicas;
-  for (const auto* list : {&fwd, &bwd})
-    for (const auto& ref : *list) replicas.push_back(ref.replica);
+  for (const auto list : {fwd, bwd})
+    for (const auto& ref : list) replicas.push_back(ref.replica);
   std::sort(replicas.begin(), replicas.end());
   replicas.erase(std::unique(replicas.begin(), replicas.end()), replicas.end());
   for (int r : replicas) {
@@ -280,25 +303,41 @@ bool check_segments(Collector& out) {
   return ok;
 }
 
+// The overwhelmingly common case: one whole, unmerged segment per pass, forward and backward on
+// the same replica. No structure rule can fail for such a sequence.
+bool trivially_covered(std::span<const SegRef> fwd, std::span<const SegRef> bwd, Tokens length) {
+  if (fwd.size() != 1 || bwd.size() != 1) return false;
+  const Segment& f = *fwd[0].seg;
+  const Segment& b = *bwd[0].seg;
+  return fwd[0].replica == bwd[0].replica && f.shards == 1 && b.shards == 1 && f.begin == 0 &&
+         b.begin == 0 && f.end == length && b.end == length;
+}
+
 void check_coverage(Collector& out, const SegmentsBySeq& forward, const SegmentsBySeq& backward) {
   const Plan& plan = out.plan();
+  Scratch scratch;
   for (std::size_t q = 0; q < plan.sequences.size() && !out.full(); ++q) {
     const auto seq = static_cast<SeqIndex>(q);
+    if (trivially_covered(forward.of(q), backward.of(q), plan.sequences[q].length)) continue;
     for (Pass pass : {Pass::Forward, Pass::Backward}) {
-      std::vector<SegRef> refs = pass == Pass::Forward ? forward[q] : backward[q];
-      const std::vector<Cover> covers = build_covers(out, pass, seq, refs);
-      check_exact_cover(out, pass, seq, covers);
-      if (plan.dp() > 1) check_prefix_locality(out, pass, seq, covers);
+      const auto refs = pass == Pass::Forward ? forward.of(q) : backward.of(q);
+      scratch.refs.assign(refs.begin(), refs.end());
+      build_covers(out, pass, seq, scratch);
+      check_exact_cover(out, pass, seq, scratch.covers);
+      if (plan.dp() > 1) check_prefix_locality(out, pass, seq, scratch);
     }
-    if (plan.dp() > 1) check_same_tokens(out, seq, forward[q], backward[q]);
+    if (plan.dp() > 1) check_same_tokens(out, seq, forward.of(q), backward.of(q));
   }
 }
 
 void check_order(Collector& out, const SegmentsBySeq& forward, const SegmentsBySeq& backward) {
+  std::vector<SegRef> refs;
   for (Pass pass : {Pass::Forward, Pass::Backward}) {
     const SegmentsBySeq& by_seq = pass == Pass::Forward ? forward : backward;
     for (std::size_t q = 0; q < by_seq.size() && !out.full(); ++q) {
-      std::vector<SegRef> refs = by_seq[q];
+      const auto all = by_seq.of(q);
+      if (all.size() < 2) continue;  // nothing to order
+      refs.assign(all.begin(), all.end());
       std::sort(refs.begin(), refs.end(), [](const SegRef& a, const SegRef& b) {
         if (a.replica != b.replica) return a.replica < b.replica;
         return a.seg->begin < b.seg->begin;
@@ -308,20 +347,22 @@ void check_order(Collector& out, const SegmentsBySeq& forward, const SegmentsByS
         const SegRef& lo = refs[i - 1];
         const SegRef& hi = refs[i];
         if (lo.replica != hi.replica) continue;
-        const std::string lo_range = Collector::range(lo.seg->begin, lo.seg->end);
-        const std::string hi_range = Collector::range(hi.seg->begin, hi.seg->end);
         if (pass == Pass::Forward && lo.pack > hi.pack) {
           out.add(Rule::L1, hi.replica, pass, hi.pack, seq,
-                  out.pack_label(hi.replica, pass, hi.pack) + " runs tokens " + hi_range +
-                      " of sequence " + out.seq_name(seq) + " before " + lo_range + " in " +
+                  out.pack_label(hi.replica, pass, hi.pack) + " runs tokens " +
+                      Collector::range(hi.seg->begin, hi.seg->end) + " of sequence " +
+                      out.seq_name(seq) + " before " +
+                      Collector::range(lo.seg->begin, lo.seg->end) + " in " +
                       Collector::pack_short(pass, lo.pack) +
                       " (forward must run a sequence's slices in order)");
           break;
         }
         if (pass == Pass::Backward && lo.pack < hi.pack) {
           out.add(Rule::L2, lo.replica, pass, lo.pack, seq,
-                  out.pack_label(lo.replica, pass, lo.pack) + " runs tokens " + lo_range +
-                      " of sequence " + out.seq_name(seq) + " before " + hi_range + " in " +
+                  out.pack_label(lo.replica, pass, lo.pack) + " runs tokens " +
+                      Collector::range(lo.seg->begin, lo.seg->end) + " of sequence " +
+                      out.seq_name(seq) + " before " +
+                      Collector::range(hi.seg->begin, hi.seg->end) + " in " +
                       Collector::pack_short(pass, hi.pack) +
                       " (backward must run a sequence's slices in reverse order)");
           break;

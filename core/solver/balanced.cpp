@@ -64,11 +64,8 @@ Expected<SolveResult> solve_balanced(const SolveInput& in, const CancelToken& ca
   for (std::size_t r = 0; r < replicas.size(); ++r) {
     if (cancel.cancelled()) return Error::cancelled();
     progress.report("balanced: packing", static_cast<double>(r) / static_cast<double>(plan.dp()));
-    std::vector<SeqIndex> order = replicas[r];
-    if (order.empty()) continue;
-    std::stable_sort(order.begin(), order.end(), [&](SeqIndex a, SeqIndex b) {
-      return work[static_cast<std::size_t>(a)] > work[static_cast<std::size_t>(b)];
-    });
+    if (replicas[r].empty()) continue;
+    const std::vector<SeqIndex> order = heaviest_first(work, replicas[r]);
     int mr = m;
     if (static_cast<std::size_t>(mr) > order.size()) {
       mr = static_cast<int>(order.size());

@@ -88,10 +88,16 @@ Expected<SolveResult> solve_fixed(const SolveInput& in, const CancelToken& cance
   for (std::size_t r = 0; r < replicas.size(); ++r) {
     if (cancel.cancelled()) return Error::cancelled();
     progress.report("fixed: packing", static_cast<double>(r) / static_cast<double>(d));
-    std::vector<SeqIndex> order = replicas[r];
-    std::stable_sort(order.begin(), order.end(), [&](SeqIndex a, SeqIndex b) {
-      return seqs[static_cast<std::size_t>(a)].length > seqs[static_cast<std::size_t>(b)].length;
+    // Longest first, ties in batch order (the list is in batch order): sorting (length, index)
+    // pairs directly avoids an indirect stable sort's cache misses on 100k sequences.
+    std::vector<std::pair<Tokens, SeqIndex>> keyed(replicas[r].size());
+    for (std::size_t k = 0; k < keyed.size(); ++k)
+      keyed[k] = {seqs[static_cast<std::size_t>(replicas[r][k])].length, replicas[r][k]};
+    std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
     });
+    std::vector<SeqIndex> order(keyed.size());
+    for (std::size_t k = 0; k < keyed.size(); ++k) order[k] = keyed[k].second;
     FirstFit ff(std::max<std::size_t>(1, order.size()), cap);
     auto& packs = plan.replicas[r].forward;
     for (SeqIndex i : order) {

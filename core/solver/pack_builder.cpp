@@ -91,24 +91,45 @@ std::vector<std::vector<SeqIndex>> assign_round_robin(std::size_t count, int rep
   return out;
 }
 
+std::vector<SeqIndex> heaviest_first(const std::vector<double>& work,
+                                     const std::vector<SeqIndex>& items) {
+  // Sorting (key, index) pairs directly is several times faster than an indirect stable sort
+  // on 100k items, and the index tie-break keeps the stable order.
+  std::vector<std::pair<double, SeqIndex>> keyed(items.size());
+  for (std::size_t k = 0; k < items.size(); ++k)
+    keyed[k] = {work[static_cast<std::size_t>(items[k])], items[k]};
+  std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  std::vector<SeqIndex> order(items.size());
+  for (std::size_t k = 0; k < keyed.size(); ++k) order[k] = keyed[k].second;
+  return order;
+}
+
 std::vector<std::vector<SeqIndex>> assign_lpt(const std::vector<double>& work, int replicas) {
   const std::size_t d = static_cast<std::size_t>(std::max(1, replicas));
-  std::vector<SeqIndex> order(work.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](SeqIndex a, SeqIndex b) {
-    return work[static_cast<std::size_t>(a)] > work[static_cast<std::size_t>(b)];
-  });
+  if (d == 1) {
+    std::vector<SeqIndex> all(work.size());
+    std::iota(all.begin(), all.end(), 0);
+    return {std::move(all)};
+  }
+  std::vector<SeqIndex> items(work.size());
+  std::iota(items.begin(), items.end(), 0);
+  const std::vector<SeqIndex> order = heaviest_first(work, items);
   using Entry = std::pair<double, std::size_t>;  // (load, replica), lightest (then lowest) first
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
   for (std::size_t r = 0; r < d; ++r) heap.push({0.0, r});
-  std::vector<std::vector<SeqIndex>> out(d);
+  std::vector<std::int32_t> owner(work.size(), 0);
   for (SeqIndex i : order) {
     auto [load, r] = heap.top();
     heap.pop();
-    out[r].push_back(i);
+    owner[static_cast<std::size_t>(i)] = static_cast<std::int32_t>(r);
     heap.push({load + work[static_cast<std::size_t>(i)], r});
   }
-  for (auto& list : out) std::sort(list.begin(), list.end());  // keep the batch order inside
+  // Each replica's list in batch order.
+  std::vector<std::vector<SeqIndex>> out(d);
+  for (std::size_t i = 0; i < owner.size(); ++i)
+    out[static_cast<std::size_t>(owner[i])].push_back(static_cast<SeqIndex>(i));
   return out;
 }
 

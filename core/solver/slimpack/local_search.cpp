@@ -1,5 +1,7 @@
 // Phase 2 local search: improving moves and swaps of short sequences between the heaviest and the
-// lightest pack of each pass. Bounded by an operation count so that results are deterministic.
+// lightest pack of each pass; when none helps, a long sequence's boundary slice moves to an
+// adjacent pack (boundary_moves.cpp). Bounded by an operation count so that results are
+// deterministic.
 #include <algorithm>
 #include <cmath>
 
@@ -27,9 +29,15 @@ int local_search(const std::vector<Item>& items, const Shape& shape, Tokens toke
                  const std::vector<double>& room, const std::vector<std::vector<int>>& fb,
                  int max_ops, Layout& lay) {
   std::vector<std::size_t> shorts;
-  for (std::size_t i = 0; i < items.size(); ++i)
-    if (items[i].merged < 0 && !items[i].is_long()) shorts.push_back(i);
-  if (shorts.empty()) return 0;
+  bool longs = false;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (items[i].merged >= 0) continue;
+    if (items[i].is_long())
+      longs = true;
+    else
+      shorts.push_back(i);
+  }
+  if (shorts.empty() && !longs) return 0;
   PassView views[2] = {{&lay.fload, &lay.ftok, &lay.fpack, &Item::f},
                        {&lay.bload, &lay.btok, &lay.bpack, &Item::b}};
   int ops = 0;
@@ -80,7 +88,13 @@ int local_search(const std::vector<Item>& items, const Shape& shape, Tokens toke
         }
       }
       if (bx == SIZE_MAX) {
-        stuck[pass] = true;
+        // No short sequence helps: shift a long sequence's boundary slice instead.
+        if (longs && move_boundary_slice(items, shape, token_cap, room, fb, pass, lay)) {
+          ++ops;
+          stuck[1 - pass] = false;
+        } else {
+          stuck[pass] = true;
+        }
         continue;
       }
       auto move = [&](std::size_t i, int from, int to) {

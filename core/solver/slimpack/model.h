@@ -109,10 +109,19 @@ bool build_backward(const std::vector<Item>& items, const Pins& pins, const Shap
 bool memory_fits(const Layout& lay, const std::vector<double>& room,
                  const std::vector<std::vector<int>>& fb);
 
-// Bounded improving moves and swaps of short sequences on zF + zB (op count, not wall time).
+// Bounded improving moves and swaps of short sequences, and moves of long sequences' boundary
+// slices between adjacent packs, on zF + zB (op count, not wall time).
 int local_search(const std::vector<Item>& items, const Shape& shape, Tokens token_cap,
                  const std::vector<double>& room, const std::vector<std::vector<int>>& fb,
                  int max_ops, Layout& lay);
+
+// One improving move of a long sequence's boundary slice out of the heaviest pack of `pass`
+// (0 forward, 1 backward) into the neighbouring pack holding its adjacent slice, keeping L1/L2/L3,
+// the token cap and the memory room. The move taken lowers max(load[heaviest], load[target]) the
+// most; false when none does.
+bool move_boundary_slice(const std::vector<Item>& items, const Shape& shape, Tokens token_cap,
+                         const std::vector<double>& room, const std::vector<std::vector<int>>& fb,
+                         int pass, Layout& lay);
 
 // The replica's packs as plan segments.
 ReplicaPlan to_replica_plan(const std::vector<Item>& items, const Layout& lay);
