@@ -24,6 +24,6 @@ if [ "${CI:-}" = "true" ] || [ "${1:-}" = "--sanitizers" ]; then
   cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSLIMPACK_BUILD_BENCH=OFF \
     -DSLIMPACK_SANITIZE=thread >/dev/null
   cmake --build build-tsan -j"$jobs" --target tsan_targets
-  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/tests/ui/tsan.supp" \
     ctest --test-dir build-tsan --output-on-failure -j"$jobs" -L tsan
 fi

@@ -1,0 +1,201 @@
+// Item models (checked with QAbstractItemModelTester) and the small Qt-free helpers behind the
+// panels: histogram bins, number formatting, the ops CSV and the sweep chart's click mapping.
+// Every expected number is worked out by hand from the synthetic snapshot below.
+#include <QAbstractItemModelTester>
+#include <QBrush>
+#include <QTest>
+
+#include "charts/histogram_bins.h"
+#include "charts/sweep_chart.h"
+#include "jobs/ops_csv.h"
+#include "models/compare_model.h"
+#include "models/format.h"
+#include "models/metrics_model.h"
+#include "models/stage_model.h"
+
+using namespace slimpack;
+using namespace slimpack::ui;
+
+namespace {
+
+// One replica, two stages, makespan 4 s: stage 0 busy 3 s, stage 1 busy 2 s, so the bubble is
+// 1 - 5 / (2 * 4) = 0.375; stage 1 peaks at 90 GB against an 80 GB cap.
+SnapshotPtr makeSnapshot() {
+  auto s = std::make_shared<ExplorerSnapshot>();
+  SimResult& r = s->sim;
+  r.replicas.resize(1);
+  r.replicas[0].stages.resize(2);
+  r.replicas[0].stages[0].busy = 3.0;
+  r.replicas[0].stages[0].bubble_ratio = 0.25;
+  r.replicas[0].stages[0].peak_memory_bytes = 10e9;
+  r.replicas[0].stages[1].busy = 2.0;
+  r.replicas[0].stages[1].bubble_ratio = 0.5;
+  r.replicas[0].stages[1].peak_memory_bytes = 90e9;
+  r.makespan = 4.0;
+  r.iteration_time = 4.0;
+  r.bubble_ratio = 0.375;
+  r.tokens_per_second = 1000.0;
+  r.mfu = 0.4;
+  r.peak_memory_bytes = 90e9;
+  s->memory_cap_bytes = 80e9;
+  auto plan = std::make_shared<Plan>();
+  plan->strategy = "slimpack";
+  plan->slice_size = 4096;
+  plan->replicas.resize(1);
+  plan->replicas[0].forward.resize(3);
+  plan->replicas[0].backward.resize(2);
+  s->plan = plan;
+  s->batch_stats.count = 12;
+  s->batch_stats.total_tokens = 65536;
+  return s;
+}
+
+const MetricRow* findRow(const std::vector<MetricRow>& rows, const QString& name) {
+  for (const auto& r : rows)
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+class TestModels : public QObject {
+  Q_OBJECT
+ private slots:
+  void metricsModelRows() {
+    MetricsModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model.rowCount(), 0);
+    model.setSnapshot(makeSnapshot());
+    QVERIFY(model.rowCount() > 8);
+    QCOMPARE(model.columnCount(), 2);
+    const auto& rows = model.rows();
+    QCOMPARE(findRow(rows, "Iteration time")->value, QStringLiteral("4.000 s"));
+    QCOMPARE(findRow(rows, "Bubble ratio")->value, QStringLiteral("37.5 %"));
+    QCOMPARE(findRow(rows, "MFU")->value, QStringLiteral("40.0 %"));
+    QCOMPARE(findRow(rows, "Throughput")->value, QStringLiteral("1.0K tok/s"));
+    QCOMPARE(findRow(rows, "Packs (F / B)")->value, QStringLiteral("3 / 2"));
+    const MetricRow* peak = findRow(rows, "Peak memory");
+    QCOMPARE(peak->value, QStringLiteral("90.0 GB / 80.0 GB"));
+    QVERIFY(peak->warning);  // over the cap
+    // The view shows warnings in red.
+    const int peak_row = static_cast<int>(peak - rows.data());
+    QVERIFY(model.data(model.index(peak_row, MetricsModel::Value), Qt::ForegroundRole).isValid());
+    model.setSnapshot(nullptr);
+    QCOMPARE(model.rowCount(), 0);
+  }
+
+  void stageModelRows() {
+    StageModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setSnapshot(makeSnapshot());
+    QCOMPARE(model.rowCount(), 2);
+    QCOMPARE(model.columnCount(), int(StageModel::ColumnCount));
+    QCOMPARE(model.data(model.index(0, StageModel::Stage)).toString(), QStringLiteral("Stage 0"));
+    QCOMPARE(model.data(model.index(1, StageModel::Bubble)).toString(), QStringLiteral("50.0 %"));
+    QCOMPARE(model.data(model.index(0, StageModel::Headroom), Qt::UserRole).toDouble(), 70e9);
+    QCOMPARE(model.data(model.index(1, StageModel::Headroom), Qt::UserRole).toDouble(), -10e9);
+    QVERIFY(model.data(model.index(1, StageModel::Headroom), Qt::ForegroundRole).isValid());
+    QVERIFY(!model.data(model.index(0, StageModel::Headroom), Qt::ForegroundRole).isValid());
+    QCOMPARE(model.data(model.index(1, StageModel::Busy)).toString(), QStringLiteral("2.000 s"));
+  }
+
+  void compareModelSpeedups() {
+    std::vector<CompareEntry> entries(3);
+    entries[0].strategy = "fixed";
+    entries[0].plan = std::make_shared<Plan>();
+    entries[0].sim.iteration_time = 2.0;
+    entries[0].sim.bubble_ratio = 0.3;
+    entries[1].strategy = "slimpack";
+    entries[1].plan = std::make_shared<Plan>();
+    entries[1].sim.iteration_time = 1.6;
+    entries[1].sim.peak_memory_bytes = 50e9;
+    entries[2].strategy = "balanced";
+    entries[2].error = "sequence s3 fits no stage";
+    CompareModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setEntries(entries);
+    QCOMPARE(model.rowCount(), 3);
+    QCOMPARE(model.data(model.index(0, CompareModel::Speedup), Qt::UserRole).toDouble(), 1.0);
+    QCOMPARE(model.data(model.index(1, CompareModel::Speedup), Qt::UserRole).toDouble(), 1.25);
+    QCOMPARE(model.data(model.index(1, CompareModel::Speedup)).toString(), QStringLiteral("1.25x"));
+    QCOMPARE(model.data(model.index(1, CompareModel::PeakMemory)).toString(),
+             QStringLiteral("50.0 GB"));
+    QCOMPARE(model.data(model.index(2, CompareModel::IterationTime)).toString(),
+             QStringLiteral("failed"));
+    QCOMPARE(model.data(model.index(2, CompareModel::Strategy), Qt::ToolTipRole).toString(),
+             QStringLiteral("sequence s3 fits no stage"));
+    model.setEntries({});
+    QCOMPARE(model.rowCount(), 0);
+  }
+
+  void log2Bins() {
+    const auto bins = log2_bins({1, 2, 3, 4, 7, 8, 100});
+    QCOMPARE(bins.size(), std::size_t{7});  // [1,2) ... [64,128)
+    QCOMPARE(bins[0].lo, Tokens{1});
+    QCOMPARE(bins[0].count, 1);
+    QCOMPARE(bins[1].count, 2);  // 2, 3
+    QCOMPARE(bins[2].count, 2);  // 4, 7
+    QCOMPARE(bins[2].tokens, Tokens{11});
+    QCOMPARE(bins[3].count, 1);  // 8
+    QCOMPARE(bins[4].count, 0);  // [16,32) kept, empty
+    QCOMPARE(bins[6].lo, Tokens{64});
+    QCOMPARE(bins[6].hi, Tokens{128});
+    QCOMPARE(bins[6].count, 1);
+    QVERIFY(log2_bins({}).empty());
+    // 1024 sits at the start of its bin, 1023 at the end of the previous one.
+    const auto edge = log2_bins({1023, 1024});
+    QCOMPARE(edge.size(), std::size_t{2});
+    QCOMPARE(edge[1].lo, Tokens{1024});
+  }
+
+  void formatting() {
+    QCOMPARE(formatTime(0.0123), QStringLiteral("12.30 ms"));
+    QCOMPARE(formatTime(0.5), QStringLiteral("500.0 ms"));
+    QCOMPARE(formatTime(1.5), QStringLiteral("1.500 s"));
+    QCOMPARE(formatTime(42e-6), QStringLiteral("42.0 us"));
+    QCOMPARE(formatTime(33, "units"), QStringLiteral("33 units"));
+    QCOMPARE(formatBytes(61.3e9), QStringLiteral("61.3 GB"));
+    QCOMPARE(formatPercent(0.125), QStringLiteral("12.5 %"));
+    QCOMPARE(formatTokens(1048576), QStringLiteral("1.05M"));
+    QCOMPARE(formatTokens(65536), QStringLiteral("65,536"));
+  }
+
+  void opsCsv() {
+    Plan plan;
+    plan.sequences = {{"a", 100}, {"b", 28}};
+    plan.replicas.resize(1);
+    Pack f;
+    f.segments = {{0, 0, 100}, {1, 0, 28}};
+    plan.replicas[0].forward = {f};
+    plan.replicas[0].backward = {f};
+    SimResult r;
+    r.replicas.resize(1);
+    r.replicas[0].stages.resize(1);
+    TimedOp fw{0.0, 1.0, 0, 0, 0, OpKind::Forward};
+    TimedOp bw{1.0, 3.5, 0, 0, 0, OpKind::Backward};
+    TimedOp opt{3.5, 4.0, -1, 0, 0, OpKind::Optimizer};
+    r.replicas[0].stages[0].ops = {fw, bw, opt};
+    const std::string csv = ops_csv(plan, r);
+    const std::string expected =
+        std::string("replica,stage,kind,pack,start,end,duration,tokens\n") + "0,0," +
+        op_kind_name(OpKind::Forward) + ",1,0,1,1,128\n" + "0,0," + op_kind_name(OpKind::Backward) +
+        ",1,1,3.5,2.5,128\n" + "0,0," + op_kind_name(OpKind::Optimizer) + ",,3.5,4,0.5,\n";
+    QCOMPARE(QString::fromStdString(csv), QString::fromStdString(expected));
+  }
+
+  void sweepClickPicksNearestFeasiblePoint() {
+    std::vector<SweepPoint> pts(4);
+    pts[0] = {512, 1.0, 0.1, true, {}};
+    pts[1] = {1024, 0.9, 0.1, true, {}};
+    pts[2] = {2048, 0.0, 0.0, false, "infeasible"};
+    pts[3] = {4096, 0.8, 0.2, true, {}};
+    // log2(2000) = 10.97: 1024 is 0.97 away, 4096 is 1.03 away; 2048 is infeasible.
+    QCOMPARE(SweepChart::nearestPoint(pts, 2000), 1);
+    QCOMPARE(SweepChart::nearestPoint(pts, 4000), 3);
+    QCOMPARE(SweepChart::nearestPoint(pts, 100), 0);
+    QCOMPARE(SweepChart::nearestPoint({}, 100), -1);
+  }
+};
+
+QTEST_MAIN(TestModels)
+#include "test_models.moc"

@@ -1,0 +1,136 @@
+// Session files: JSON round trip, atomic write, errors that name the JSON path, and the window's
+// save -> open round trip restoring workload, configuration and view.
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "common/json_util.h"
+#include "gantt/gantt_view.h"
+#include "window/explorer_controller.h"
+#include "window/main_window.h"
+#include "window/session_file.h"
+#include "window/settings.h"
+
+using namespace slimpack;
+using namespace slimpack::ui;
+
+namespace {
+SessionFile sample() {
+  SessionFile s;
+  s.workload.file = "/data/lengths.csv";
+  s.workload.column = "tokens";
+  s.workload.seed = 7;
+  s.workload.batch_tokens = 524288;
+  s.config.model = "llama-3-70b";
+  s.config.gpu = "h200";
+  s.config.pp = 8;
+  s.config.dp = 2;
+  s.config.tp = 4;
+  s.config.strategy = "sliced";
+  s.config.slice_size = 8192;
+  s.config.packs = 16;
+  s.config.schedule = ScheduleKind::GPipe;
+  s.config.memory_cap_gb = 70;
+  s.plan_file = "/data/plan.json";
+  s.view.t0 = 0.25;
+  s.view.t1 = 1.75;
+  s.view.selected_sequence = 3;
+  s.view.saved_views = {{"warm-up", 0.0, 0.5}, {"steady", 0.5, 1.5}};
+  return s;
+}
+
+QString errorOf(const std::string& text) {
+  auto r = session_from_json(text, "s.slimpack");
+  return r ? QString() : QString::fromStdString(r.error().message);
+}
+}  // namespace
+
+class TestSession : public QObject {
+  Q_OBJECT
+ private slots:
+  void jsonRoundTrip() {
+    const SessionFile s = sample();
+    auto back = session_from_json(session_to_json(s), "mem");
+    QVERIFY(back);
+    QVERIFY(*back == s);
+  }
+
+  void defaultsFillMissingSections() {
+    auto s = session_from_json(R"({"format":"slimpack-session","version":1})", "x");
+    QVERIFY(s);
+    QVERIFY(*s == SessionFile{});
+  }
+
+  void fileRoundTripIsAtomic() {
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("a.slimpack").toStdString();
+    QVERIFY(write_session_file(path, sample()).ok());
+    auto back = read_session_file(path);
+    QVERIFY(back);
+    QVERIFY(*back == sample());
+    // No temp files left next to it.
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
+  }
+
+  void errorsNameThePath() {
+    QVERIFY(errorOf("{").startsWith("s.slimpack"));
+    QVERIFY(errorOf(R"({"format":"slimpack-plan","version":1})").contains("$.format"));
+    QVERIFY(errorOf(R"({"format":"slimpack-session","version":9})").contains("$.version"));
+    QVERIFY(errorOf(R"({"format":"slimpack-session","version":1,"config":{"pp":"four"}})")
+                .contains("$.config.pp"));
+    QVERIFY(errorOf(R"({"format":"slimpack-session","version":1,"config":{"pp":0}})")
+                .contains("$.config.pp"));
+    QVERIFY(errorOf(R"({"format":"slimpack-session","version":1,"config":{"schedule":"zb"}})")
+                .contains("$.config.schedule"));
+    QVERIFY(
+        errorOf(R"({"format":"slimpack-session","version":1,"view":{"saved_views":[{"t0":1}]}})")
+            .contains("$.view.saved_views[0]"));
+  }
+
+  void windowSaveAndOpenRestoresSession() {
+    QTemporaryDir dir;
+    auto settings = Settings::fromFile(dir.filePath("settings.ini"));
+    MainWindow a(*settings);
+    a.setErrorDialogsEnabled(false);
+    QSignalSpy first(&a.controller(), &ExplorerController::snapshotChanged);
+    QTRY_VERIFY_WITH_TIMEOUT(first.count() >= 1, 60000);
+    // Change config and workload, zoom in, save a view.
+    WorkloadSpec w = a.controller().workload();
+    w.seed = 5;
+    w.batch_tokens = 256 * 1024;
+    ConfigSpec c = a.controller().config();
+    c.slice_size = 4096;
+    c.pp = 8;
+    a.controller().setWorkload(w);
+    a.controller().setConfig(c);
+    QTRY_VERIFY_WITH_TIMEOUT(a.controller().snapshot()->config == c &&
+                                 a.controller().snapshot()->workload == w &&
+                                 !a.controller().pipelineJobs().busy(),
+                             60000);
+    const double end = a.ganttView()->model()->time_extent().t1;
+    a.ganttView()->setViewRange(end * 0.25, end * 0.5);
+    a.saveCurrentView();
+    const QString path = dir.filePath("round.slimpack");
+    QVERIFY(a.saveSession(path));
+
+    MainWindow b(*settings);
+    b.setErrorDialogsEnabled(false);
+    QSignalSpy errors(&b, &MainWindow::errorShown);
+    b.openFile(path);
+    QTRY_VERIFY_WITH_TIMEOUT(b.controller().snapshot() && b.controller().snapshot()->config == c &&
+                                 !b.controller().pipelineJobs().busy(),
+                             60000);
+    QCOMPARE(errors.count(), 0);
+    const SessionFile sa = a.currentSession();
+    const SessionFile sb = b.currentSession();
+    QVERIFY(sb.workload == w);
+    QVERIFY(sb.config == c);
+    QCOMPARE(sb.view.saved_views.size(), std::size_t{1});
+    QVERIFY(sb.view.saved_views == sa.view.saved_views);
+    QCOMPARE(b.ganttView()->viewRange().t0, end * 0.25);
+    QCOMPARE(b.ganttView()->viewRange().t1, end * 0.5);
+  }
+};
+
+QTEST_MAIN(TestSession)
+#include "test_session.moc"

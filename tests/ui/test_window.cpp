@@ -1,0 +1,227 @@
+// Main window behaviour on the offscreen platform: the default workload shows a result; a bad
+// file (dropped or opened) reports file/line/reason once and keeps the current session; the
+// slider re-solves live. Also prints two measured figures (not asserted: tests never depend on
+// wall-clock time): slider change -> new picture, and the longest GUI-thread stall while jobs run.
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QFileInfo>
+#include <QImage>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+
+#include "gantt/gantt_view.h"
+#include "panels/config_panel.h"
+#include "window/explorer_controller.h"
+#include "window/exporter.h"
+#include "window/main_window.h"
+#include "window/settings.h"
+
+using namespace slimpack;
+using namespace slimpack::ui;
+
+namespace {
+constexpr int kResultTimeoutMs = 60000;
+
+void dropFile(QWidget* target, const QString& path) {
+  QMimeData mime;
+  mime.setUrls({QUrl::fromLocalFile(path)});
+  // As a real drag does: the drop only reaches a widget that accepted the drag entering it.
+  QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QCoreApplication::sendEvent(target, &enter);
+  QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QCoreApplication::sendEvent(target, &drop);
+}
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
+  const QString path = dir.filePath(name);
+  QFile f(path);
+  f.open(QIODevice::WriteOnly);
+  f.write(text);
+  return path;
+}
+}  // namespace
+
+class TestWindow : public QObject {
+  Q_OBJECT
+ private:
+  QTemporaryDir dir_;
+  std::unique_ptr<Settings> settings_;
+  std::unique_ptr<MainWindow> window_;
+
+ private slots:
+  void initTestCase() {
+    settings_ = Settings::fromFile(dir_.filePath("settings.ini"));
+    window_ = std::make_unique<MainWindow>(*settings_);
+    window_->setErrorDialogsEnabled(false);
+    window_->resize(1400, 900);
+    window_->show();
+  }
+  void cleanupTestCase() { window_.reset(); }
+
+  void opensOnTheDefaultWorkload() {
+    ExplorerController& c = window_->controller();
+    QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() != nullptr, kResultTimeoutMs);
+    const auto& s = *c.snapshot();
+    QCOMPARE(s.workload.preset, std::string(kDefaultPreset));
+    QCOMPARE(s.workload.seed, kDefaultSeed);
+    QVERIFY(s.batch_stats.total_tokens >= kDefaultBatchTokens);
+    QVERIFY(s.sim.iteration_time > 0);
+    QVERIFY(window_->ganttView()->model() == s.gantt);
+    QCOMPARE(window_->ganttView()->model()->stages(), s.config.pp);
+  }
+
+  void droppedBadLengthFileShowsErrorAndKeepsSession() {
+    ExplorerController& c = window_->controller();
+    QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && !c.busy(), kResultTimeoutMs);
+    const SnapshotPtr before = c.snapshot();
+    const SessionFile session = window_->currentSession();
+    const QString bad = writeFile(dir_, "bad_lengths.csv", "length\n512\nlots\n1024\n");
+    QSignalSpy errors(window_.get(), &MainWindow::errorShown);
+    dropFile(window_.get(), bad);
+    QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, kResultTimeoutMs);
+    const QString title = errors.at(0).at(0).toString();
+    const QString message = errors.at(0).at(1).toString();
+    QVERIFY2(title.contains("bad_lengths.csv"), qPrintable(title));
+    QVERIFY2(message.contains("bad_lengths.csv") && message.contains("3"), qPrintable(message));
+    QVERIFY(!c.busy());
+    QVERIFY(c.snapshot() == before);
+    QVERIFY(window_->currentSession().workload == session.workload);
+    QVERIFY(window_->currentSession().config == session.config);
+  }
+
+  void openedBadSessionAndBadPlanShowErrors() {
+    ExplorerController& c = window_->controller();
+    const SnapshotPtr before = c.snapshot();
+    QSignalSpy errors(window_.get(), &MainWindow::errorShown);
+    window_->openFile(writeFile(dir_, "broken.slimpack", "{\"format\": \"slimpack-session\","));
+    QCOMPARE(errors.count(), 1);  // sessions are read synchronously (they are tiny)
+    QVERIFY(errors.at(0).at(1).toString().contains("broken.slimpack"));
+    const QString plan = writeFile(
+        dir_, "bad_plan.json",
+        R"({"format":"slimpack-plan","version":1,"stages":2,"sequences":[{"id":"a","length":8}],)"
+        R"("forward_packs":[{"segments":[{"seq":"zz"}]}],"backward_packs":[]})");
+    window_->openFile(plan);
+    QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 2, kResultTimeoutMs);
+    QVERIFY2(errors.at(1).at(1).toString().contains("bad_plan.json"),
+             qPrintable(errors.at(1).at(1).toString()));
+    QVERIFY(c.snapshot() == before);
+  }
+
+  void droppedGoodLengthFileReplacesWorkload() {
+    ExplorerController& c = window_->controller();
+    const QString good = QStringLiteral(SLIMPACK_SAMPLES_DIR "/lengths/chat_sft_lengths.csv");
+    dropFile(window_.get(), good);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        c.snapshot() && c.snapshot()->workload.file == good.toStdString() && !c.busy(),
+        kResultTimeoutMs);
+    QVERIFY(settings_->recentFiles().contains(good));
+    // Back to the default preset for the following tests.
+    WorkloadSpec w;
+    c.setWorkload(w);
+    QTRY_VERIFY_WITH_TIMEOUT(c.snapshot()->workload == w && !c.busy(), kResultTimeoutMs);
+  }
+
+  void sliderResolvesLiveAndMeasuresLatency() {
+    ExplorerController& c = window_->controller();
+    QSlider* slider = window_->configPanel()->sliceSlider();
+    std::vector<double> latencies;
+    for (int step : {8, 16, 32, 12}) {  // S = 2K, 4K, 8K, 3K
+      QTRY_VERIFY_WITH_TIMEOUT(!c.busy(), kResultTimeoutMs);
+      const Tokens want = Tokens{step} * ConfigPanel::kSliceStep;
+      // An event loop that stops on the snapshot of this S: the clock stops when the new
+      // picture has been painted, not at the next poll.
+      QEventLoop loop;
+      QElapsedTimer clock;
+      double ms = -1;
+      connect(&c, &ExplorerController::snapshotChanged, &loop, [&](const SnapshotPtr& s) {
+        if (s->config.slice_size != want) return;
+        window_->ganttView()->repaint();
+        ms = static_cast<double>(clock.nsecsElapsed()) / 1e6;
+        loop.quit();
+      });
+      QTimer::singleShot(kResultTimeoutMs, &loop, &QEventLoop::quit);
+      clock.start();
+      slider->setValue(step);
+      loop.exec();
+      QVERIFY(ms >= 0);
+      latencies.push_back(ms);
+      QCOMPARE(c.snapshot()->config.slice_size, want);
+      QVERIFY(window_->ganttView()->model() == c.snapshot()->gantt);
+    }
+    std::sort(latencies.begin(), latencies.end());
+    qInfo(
+        "MEASURE slider->picture on the default workload (Debug build): median %.1f ms, max "
+        "%.1f ms",
+        latencies[latencies.size() / 2], latencies.back());
+  }
+
+  void exportsWriteFiles() {
+    ExplorerController& c = window_->controller();
+    QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && !c.busy(), kResultTimeoutMs);
+    Exporter& ex = window_->exporter();
+    QSignalSpy done(&ex, &Exporter::exported);
+    QSignalSpy failed(&ex, &Exporter::failed);
+    const QString png = dir_.filePath("gantt.png");
+    GanttExportOptions options;
+    options.scale = 2.0;
+    ex.setImageOptions(options);
+    ex.exportTo(Exporter::Kind::Image, png);
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, kResultTimeoutMs);
+    QImage image(png);
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.width(), 2 * options.width);  // the scale factor multiplies the pixels
+    const QString csv = dir_.filePath("ops.csv");
+    ex.exportTo(Exporter::Kind::OpsCsv, csv);
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, kResultTimeoutMs);
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readLine().trimmed(),
+             QByteArray("replica,stage,kind,pack,start,end,duration,tokens"));
+    const QString trace = dir_.filePath("trace.json");
+    ex.exportTo(Exporter::Kind::ChromeTrace, trace);
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 3, kResultTimeoutMs);
+    QVERIFY(QFileInfo(trace).size() > 0);
+    ex.exportTo(Exporter::Kind::Image, dir_.filePath("gantt.bmp"));  // unsupported extension
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kResultTimeoutMs);
+    QVERIFY(!QFileInfo::exists(dir_.filePath("gantt.bmp")));
+  }
+
+  void guiThreadStaysResponsiveWhileJobsRun() {
+    ExplorerController& c = window_->controller();
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy(), kResultTimeoutMs);
+    // A 1 ms timer on the GUI thread: the longest gap between its ticks is the longest stall.
+    QElapsedTimer clock;
+    clock.start();
+    qint64 last = clock.nsecsElapsed();
+    qint64 worst = 0;
+    QTimer tick;
+    tick.setInterval(1);
+    connect(&tick, &QTimer::timeout, this, [&] {
+      const qint64 now = clock.nsecsElapsed();
+      worst = std::max(worst, now - last);
+      last = now;
+    });
+    tick.start();
+    c.requestSweep();
+    c.requestCompare({"fixed", "sliced", c.config().strategy.c_str()});
+    for (int step : {4, 20, 40, 24, 10}) window_->configPanel()->sliceSlider()->setValue(step);
+    QTRY_VERIFY_WITH_TIMEOUT(c.busy(), 1000);
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy(), 5 * kResultTimeoutMs);
+    tick.stop();
+    qInfo(
+        "MEASURE longest GUI-thread stall while sweep + compare + live re-solves ran: %.1f ms "
+        "(last Gantt frame %.1f ms)",
+        static_cast<double>(worst) / 1e6, window_->ganttView()->lastFrameMs());
+    QVERIFY(c.snapshot() != nullptr);
+  }
+};
+
+QTEST_MAIN(TestWindow)
+#include "test_window.moc"

@@ -1,0 +1,20 @@
+#pragma once
+// Common look of the small summary charts (Qt Charts stays behind ui/charts: it is deprecated
+// upstream, so nothing outside this folder depends on it).
+#include <QString>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QChartView;
+QT_END_NAMESPACE
+
+namespace slimpack::ui {
+
+// Compact margins, no animation, legend at the bottom, light or dark chart theme.
+void styleChart(QChart* chart, bool dark);
+// A chart view with antialiasing and a small minimum size.
+QChartView* makeChartView(QChart* chart);
+// Short token label: 512, 4K, 128K, 1M.
+QString shortTokens(double tokens);
+
+}  // namespace slimpack::ui

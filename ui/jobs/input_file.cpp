@@ -1,0 +1,68 @@
+#include "jobs/input_file.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "common/json_util.h"
+#include "plan/legality.h"
+#include "plan/plan_json.h"
+
+namespace slimpack::ui {
+namespace {
+
+std::string lower_extension(const std::string& path) {
+  const auto slash = path.find_last_of("/\\");
+  const auto dot = path.find_last_of('.');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return {};
+  std::string ext = path.substr(dot + 1);
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return ext;
+}
+
+bool is_plan_json(const json_util::Json& j) {
+  if (!j.is_object()) return false;
+  auto it = j.find("format");
+  return it != j.end() && it->is_string() && it->get<std::string>() == kPlanFormat;
+}
+
+}  // namespace
+
+InputKind input_kind_by_name(const std::string& path) {
+  const std::string ext = lower_extension(path);
+  if (ext == "slimpack") return InputKind::Session;
+  if (ext == "csv" || ext == "txt" || ext == "jsonl" || ext == "json") return InputKind::Lengths;
+  return InputKind::Unknown;
+}
+
+Expected<LoadedInput> load_input_file(const std::string& path, const std::string& column) {
+  LoadedInput out;
+  const InputKind kind = input_kind_by_name(path);
+  if (kind == InputKind::Unknown)
+    return Error::bad_input(path +
+                            ": unknown file type (expected .csv, .txt, .json, .jsonl or "
+                            ".slimpack)");
+  if (kind == InputKind::Session)
+    return Error::bad_input(path + ": a session is opened with File > Open Session");
+  if (lower_extension(path) == "json") {
+    auto j = json_util::parse_file(path);
+    if (!j) return j.error();
+    if (is_plan_json(*j)) {
+      auto plan = plan_from_json(*j);
+      if (!plan) return plan.error().with_context(path);
+      LegalityReport report = check_legality(*plan);
+      if (!report.legal()) return Error::bad_input(path + ": illegal plan: " + report.summary());
+      out.kind = InputKind::Plan;
+      out.plan = std::make_shared<const Plan>(std::move(*plan));
+      return out;
+    }
+  }
+  auto pool = read_length_file(path, LengthFileOptions{column});
+  if (!pool) return pool.error();
+  if (pool->lengths.empty()) return Error::bad_input(path + ": the file holds no lengths");
+  out.kind = InputKind::Lengths;
+  out.pool = std::make_shared<const LengthPool>(std::move(*pool));
+  return out;
+}
+
+}  // namespace slimpack::ui

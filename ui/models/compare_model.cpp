@@ -1,0 +1,107 @@
+#include "models/compare_model.h"
+
+#include "models/format.h"
+
+namespace slimpack::ui {
+
+std::vector<CompareRow> compare_rows(const std::vector<CompareEntry>& entries) {
+  std::vector<CompareRow> rows;
+  const double base =
+      !entries.empty() && entries.front().plan ? entries.front().sim.iteration_time : 0.0;
+  for (const auto& e : entries) {
+    CompareRow row;
+    row.strategy = QString::fromStdString(e.strategy);
+    if (!e.plan) {
+      row.error = QString::fromStdString(e.error);
+      rows.push_back(row);
+      continue;
+    }
+    row.iteration_time = e.sim.iteration_time;
+    row.speedup = base > 0 && row.iteration_time > 0 ? base / row.iteration_time : 0.0;
+    row.bubble_ratio = e.sim.bubble_ratio;
+    row.peak_memory = e.sim.peak_memory_bytes;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+CompareModel::CompareModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void CompareModel::setEntries(const std::vector<CompareEntry>& entries) {
+  beginResetModel();
+  rows_ = compare_rows(entries);
+  unit_ = QStringLiteral("s");
+  for (const auto& e : entries)
+    if (e.plan) unit_ = QString::fromStdString(e.sim.time_unit);
+  endResetModel();
+}
+
+int CompareModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int CompareModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant CompareModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
+  const CompareRow& row = rows_[static_cast<std::size_t>(index.row())];
+  const bool failed = !row.error.isEmpty();
+  if (role == Qt::UserRole) {
+    switch (index.column()) {
+      case Strategy:
+        return row.strategy;
+      case IterationTime:
+        return row.iteration_time;
+      case Speedup:
+        return row.speedup;
+      case Bubble:
+        return row.bubble_ratio;
+      case PeakMemory:
+        return row.peak_memory;
+      default:
+        return {};
+    }
+  }
+  if (role == Qt::ToolTipRole && failed) return row.error;
+  if (role == Qt::DisplayRole) {
+    if (index.column() == Strategy) return row.strategy;
+    if (failed) return index.column() == IterationTime ? tr("failed") : QString();
+    switch (index.column()) {
+      case IterationTime:
+        return formatTime(row.iteration_time, unit_);
+      case Speedup:
+        return QString::number(row.speedup, 'f', 2) + QStringLiteral("x");
+      case Bubble:
+        return formatPercent(row.bubble_ratio);
+      case PeakMemory:
+        return formatBytes(row.peak_memory);
+      default:
+        return {};
+    }
+  }
+  if (role == Qt::TextAlignmentRole && index.column() != Strategy)
+    return int(Qt::AlignRight | Qt::AlignVCenter);
+  return {};
+}
+
+QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case Strategy:
+      return tr("Strategy");
+    case IterationTime:
+      return tr("Iteration time");
+    case Speedup:
+      return tr("Speed-up");
+    case Bubble:
+      return tr("Bubble");
+    case PeakMemory:
+      return tr("Peak memory");
+    default:
+      return {};
+  }
+}
+
+}  // namespace slimpack::ui

@@ -1,0 +1,42 @@
+#pragma once
+// The delta table of the compare view: one row per strategy with iteration time, speed-up over the
+// first strategy, bubble ratio and peak memory (the same columns as `slimpack compare`).
+#include <QAbstractTableModel>
+#include <vector>
+
+#include "jobs/compare.h"
+
+namespace slimpack::ui {
+
+struct CompareRow {
+  QString strategy;
+  double iteration_time = 0.0;
+  double speedup = 0.0;  // first row's iteration time / this one's; 0 when either failed
+  double bubble_ratio = 0.0;
+  double peak_memory = 0.0;
+  QString error;  // the strategy failed; the numbers are meaningless
+};
+
+std::vector<CompareRow> compare_rows(const std::vector<CompareEntry>& entries);
+
+class CompareModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column { Strategy, IterationTime, Speedup, Bubble, PeakMemory, ColumnCount };
+  explicit CompareModel(QObject* parent = nullptr);
+
+  void setEntries(const std::vector<CompareEntry>& entries);
+  const std::vector<CompareRow>& rows() const { return rows_; }
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
+
+ private:
+  std::vector<CompareRow> rows_;
+  QString unit_ = QStringLiteral("s");
+};
+
+}  // namespace slimpack::ui

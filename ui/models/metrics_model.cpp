@@ -1,0 +1,107 @@
+#include "models/metrics_model.h"
+
+#include <QBrush>
+#include <QColor>
+
+#include "models/format.h"
+
+namespace slimpack::ui {
+
+std::vector<MetricRow> metric_rows(const ExplorerSnapshot& s) {
+  const SimResult& r = s.sim;
+  const QString unit = QString::fromStdString(r.time_unit);
+  std::vector<MetricRow> rows;
+  auto add = [&rows](QString name, QString value, QString tip = {}, bool warn = false) {
+    rows.push_back({std::move(name), std::move(value), std::move(tip), warn});
+  };
+  add(QObject::tr("Strategy"), QString::fromStdString(s.plan ? s.plan->strategy : std::string()));
+  add(QObject::tr("Iteration time"), formatTime(r.iteration_time, unit),
+      QObject::tr("Slowest replica including DP gradient sync and optimizer step"));
+  add(QObject::tr("Makespan"), formatTime(r.makespan, unit),
+      QObject::tr("End of the last backward pack, before DP sync"));
+  add(QObject::tr("Throughput"), r.tokens_per_second > 0 ? formatRate(r.tokens_per_second) : "-");
+  add(QObject::tr("MFU"), r.mfu > 0 ? formatPercent(r.mfu) : QStringLiteral("-"),
+      QObject::tr("Model FLOPs per second over the peak of all GPUs"));
+  add(QObject::tr("Bubble ratio"), formatPercent(r.bubble_ratio),
+      QObject::tr("1 - busy time / (stages x makespan), averaged over replicas"));
+  const bool over = s.memory_cap_bytes > 0 && r.peak_memory_bytes > s.memory_cap_bytes;
+  add(QObject::tr("Peak memory"),
+      s.memory_cap_bytes > 0
+          ? formatBytes(r.peak_memory_bytes) + " / " + formatBytes(s.memory_cap_bytes)
+          : formatBytes(r.peak_memory_bytes),
+      QObject::tr("Highest stage peak against the memory cap"), over);
+  add(QObject::tr("Legal"), r.legal ? QObject::tr("yes") : QObject::tr("no"),
+      QString::fromStdString(r.legality_message), !r.legal);
+  if (s.plan) {
+    int mf = 0, mb = 0;
+    for (const auto& rep : s.plan->replicas) {
+      mf += static_cast<int>(rep.forward.size());
+      mb += static_cast<int>(rep.backward.size());
+    }
+    add(QObject::tr("Packs (F / B)"), QStringLiteral("%1 / %2").arg(mf).arg(mb),
+        QObject::tr("Forward and backward MicroPacks over all replicas"));
+    add(QObject::tr("Slice size"),
+        s.plan->slice_size > 0 ? formatTokens(double(s.plan->slice_size)) : QObject::tr("none"));
+  }
+  add(QObject::tr("Sequences"), formatTokens(double(s.batch_stats.count)));
+  add(QObject::tr("Batch tokens"), formatTokens(double(s.batch_stats.total_tokens)));
+  if (s.plan_file.empty()) {
+    const SolveStats& st = s.solve_stats;
+    add(QObject::tr("Solver time"), formatTime(st.total_seconds));
+    for (const auto& [phase, secs] : st.phase_seconds)
+      add(QObject::tr("  %1").arg(QString::fromStdString(phase)), formatTime(secs));
+    add(QObject::tr("Candidates"), QString::number(st.candidates),
+        QObject::tr("Candidate settings the solver simulated"));
+    if (st.objective > 0) {
+      add(QObject::tr("Objective / bound"),
+          QStringLiteral("%1 / %2").arg(formatTime(st.objective)).arg(formatTime(st.bound)));
+      add(QObject::tr("Gap"),
+          formatPercent(st.gap) + (st.proven_optimal ? QObject::tr(" (optimal)") : QString()));
+    }
+    if (!st.notes.empty()) add(QObject::tr("Notes"), QString::fromStdString(st.notes));
+  } else {
+    add(QObject::tr("Plan file"), QString::fromStdString(s.plan_file));
+  }
+  return rows;
+}
+
+MetricsModel::MetricsModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void MetricsModel::setSnapshot(const SnapshotPtr& snapshot) {
+  beginResetModel();
+  rows_ = snapshot ? metric_rows(*snapshot) : std::vector<MetricRow>{};
+  endResetModel();
+}
+
+int MetricsModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+}
+
+int MetricsModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant MetricsModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
+  const MetricRow& row = rows_[static_cast<std::size_t>(index.row())];
+  switch (role) {
+    case Qt::DisplayRole:
+      return index.column() == Name ? row.name : row.value;
+    case Qt::ToolTipRole:
+      return row.tooltip.isEmpty() ? QVariant() : QVariant(row.tooltip);
+    case Qt::ForegroundRole:
+      return row.warning ? QVariant(QBrush(QColor(0xd6, 0x45, 0x45))) : QVariant();
+    case Qt::TextAlignmentRole:
+      return index.column() == Value ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
+                                     : QVariant();
+    default:
+      return {};
+  }
+}
+
+QVariant MetricsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  return section == Name ? tr("Metric") : tr("Value");
+}
+
+}  // namespace slimpack::ui

@@ -1,0 +1,41 @@
+#pragma once
+// Two-column table (metric, value) of one snapshot: iteration time, throughput, MFU, bubble, peak
+// memory against the cap, and the solver's statistics. A thin adapter: rows are computed once per
+// snapshot by metric_rows() and the model only serves them.
+#include <QAbstractTableModel>
+#include <QString>
+#include <vector>
+
+#include "jobs/explorer_snapshot.h"
+
+namespace slimpack::ui {
+
+struct MetricRow {
+  QString name;
+  QString value;
+  QString tooltip;
+  bool warning = false;  // e.g. peak memory over the cap, illegal plan
+};
+
+std::vector<MetricRow> metric_rows(const ExplorerSnapshot& snapshot);
+
+class MetricsModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column { Name, Value, ColumnCount };
+  explicit MetricsModel(QObject* parent = nullptr);
+
+  void setSnapshot(const SnapshotPtr& snapshot);
+  const std::vector<MetricRow>& rows() const { return rows_; }
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
+
+ private:
+  std::vector<MetricRow> rows_;
+};
+
+}  // namespace slimpack::ui

@@ -1,0 +1,43 @@
+#pragma once
+// One row per (replica, stage): busy time, bubble ratio, peak memory, the cap and the headroom.
+// Numbers are served raw under Qt::UserRole (for sorting and tests) and formatted for display.
+#include <QAbstractTableModel>
+#include <vector>
+
+#include "jobs/explorer_snapshot.h"
+
+namespace slimpack::ui {
+
+struct StageRow {
+  int replica = 0;
+  int stage = 0;
+  double busy = 0.0;
+  double bubble_ratio = 0.0;
+  double peak_memory = 0.0;
+  double cap = 0.0;  // 0 = not modelled
+};
+
+std::vector<StageRow> stage_rows(const SimResult& sim, double cap);
+
+class StageModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column { Stage, Busy, Bubble, PeakMemory, Headroom, ColumnCount };
+  explicit StageModel(QObject* parent = nullptr);
+
+  void setSnapshot(const SnapshotPtr& snapshot);
+  const std::vector<StageRow>& rows() const { return rows_; }
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
+
+ private:
+  std::vector<StageRow> rows_;
+  QString unit_ = QStringLiteral("s");
+  bool replicas_ = false;  // label rows "R1 · S2" when there are several replicas
+};
+
+}  // namespace slimpack::ui

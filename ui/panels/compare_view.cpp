@@ -1,0 +1,139 @@
+#include "panels/compare_view.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "gantt/gantt_view.h"
+#include "models/compare_model.h"
+#include "solver/strategy.h"
+
+namespace slimpack::ui {
+
+CompareView::CompareView(QWidget* parent)
+    : QWidget(parent),
+      run_(new QPushButton(tr("Compare"))),
+      message_(new QLabel),
+      stack_(new QSplitter(Qt::Vertical)),
+      table_(new QTableView),
+      model_(new CompareModel(this)) {
+  auto* row = new QHBoxLayout;
+  row->addWidget(new QLabel(tr("Strategies:")));
+  for (const auto& name : strategy_names()) {
+    auto* box = new QCheckBox(QString::fromStdString(name));
+    box->setChecked(name == "fixed" || name == "slimpack" || name == "sliced");
+    boxes_.push_back(box);
+    row->addWidget(box);
+  }
+  row->addWidget(run_);
+  row->addWidget(message_, 1);
+  run_->setToolTip(tr("Solve the current batch with each checked strategy (first = baseline)"));
+
+  table_->setModel(model_);
+  table_->verticalHeader()->hide();
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table_->setMaximumHeight(table_->fontMetrics().height() * 8);
+
+  auto* outer = new QSplitter(Qt::Vertical);
+  outer->addWidget(stack_);
+  outer->addWidget(table_);
+  outer->setStretchFactor(0, 4);
+  outer->setStretchFactor(1, 1);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  layout->addLayout(row);
+  layout->addWidget(outer, 1);
+  connect(run_, &QPushButton::clicked, this,
+          [this] { emit compareRequested(selectedStrategies()); });
+}
+
+QStringList CompareView::selectedStrategies() const {
+  QStringList out;
+  for (QCheckBox* b : boxes_)
+    if (b->isChecked()) out << b->text();
+  return out;
+}
+
+void CompareView::setEntries(const std::vector<CompareEntry>& entries) {
+  entries_ = entries;
+  model_->setEntries(entries);
+  for (GanttView* v : views_) v->deleteLater();
+  views_.clear();
+  TimeRange shared{0.0, 0.0};
+  for (const auto& e : entries) {
+    if (!e.gantt) continue;
+    auto* box = new QWidget;
+    auto* col = new QVBoxLayout(box);
+    col->setContentsMargins(0, 0, 0, 0);
+    col->setSpacing(0);
+    auto* title = new QLabel(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(e.strategy)));
+    col->addWidget(title);
+    auto* view = new GanttView;
+    view->setTheme(theme_);
+    view->setModel(e.gantt);
+    col->addWidget(view, 1);
+    stack_->addWidget(box);
+    views_.push_back(view);
+    shared.t1 = std::max(shared.t1, e.gantt->time_extent().t1);
+    connect(view, &GanttView::viewChanged, this,
+            [this, view](double t0, double t1) { syncRange(view, t0, t1); });
+    connect(view, &GanttView::sequenceHighlighted, this,
+            [this, view](int seq) { syncHighlight(view, seq); });
+    // Deleting the container deletes the view; keep views_ free of dangling pointers.
+    connect(view, &QObject::destroyed, this, [this, view] {
+      views_.erase(std::remove(views_.begin(), views_.end(), view), views_.end());
+    });
+  }
+  // One label column width and one time range: identical time->x mapping in every view.
+  int label = 0;
+  for (GanttView* v : views_) label = std::max(label, v->naturalLabelWidth());
+  syncing_ = true;
+  for (GanttView* v : views_) {
+    v->setLabelWidth(label);
+    if (shared.t1 > 0) v->setViewRange(shared.t0, shared.t1);
+  }
+  syncing_ = false;
+  int failed = 0;
+  for (const auto& e : entries) failed += e.plan ? 0 : 1;
+  message_->setText(failed ? tr("%1 strategies failed (see the table's tooltips)").arg(failed)
+                           : QString());
+}
+
+void CompareView::syncRange(GanttView* source, double t0, double t1) {
+  if (syncing_) return;
+  syncing_ = true;
+  for (GanttView* v : views_)
+    if (v != source) v->setViewRange(t0, t1);
+  syncing_ = false;
+}
+
+void CompareView::syncHighlight(GanttView* source, int seq) {
+  if (syncing_) return;
+  syncing_ = true;
+  for (GanttView* v : views_)
+    if (v != source && seq < (v->model() ? v->model()->sequence_count() : 0))
+      v->setHighlightedSequence(seq);
+  syncing_ = false;
+}
+
+void CompareView::setRunning(bool running) {
+  run_->setEnabled(!running);
+  if (running) message_->setText(tr("comparing…"));
+}
+
+void CompareView::setMessage(const QString& text) {
+  message_->setText(text);
+}
+
+void CompareView::setTheme(GanttTheme theme) {
+  theme_ = theme;
+  for (GanttView* v : views_) v->setTheme(theme);
+}
+
+}  // namespace slimpack::ui

@@ -1,0 +1,60 @@
+#pragma once
+// Compare strategies: two or more plans of the same workload, one Gantt per strategy stacked on a
+// shared, synchronized time axis (zoom/pan one, all follow; the label column has one width so the
+// time->x mapping is identical), and the delta table (iteration time, speed-up, bubble, memory).
+#include <QWidget>
+#include <vector>
+
+#include "jobs/compare.h"
+#include "painter/gantt_palette.h"
+
+QT_BEGIN_NAMESPACE
+class QCheckBox;
+class QLabel;
+class QPushButton;
+class QSplitter;
+class QTableView;
+QT_END_NAMESPACE
+
+namespace slimpack {
+class GanttView;
+}
+
+namespace slimpack::ui {
+
+class CompareModel;
+
+class CompareView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit CompareView(QWidget* parent = nullptr);
+
+  QStringList selectedStrategies() const;
+  void setEntries(const std::vector<CompareEntry>& entries);
+  const std::vector<CompareEntry>& entries() const { return entries_; }
+  CompareModel* model() const { return model_; }
+  const std::vector<GanttView*>& views() const { return views_; }
+  void setRunning(bool running);
+  void setMessage(const QString& text);
+  void setTheme(GanttTheme theme);
+
+ signals:
+  void compareRequested(const QStringList& strategies);
+
+ private:
+  void syncRange(GanttView* source, double t0, double t1);
+  void syncHighlight(GanttView* source, int seq);
+
+  std::vector<QCheckBox*> boxes_;
+  QPushButton* run_;
+  QLabel* message_;
+  QSplitter* stack_;
+  QTableView* table_;
+  CompareModel* model_;
+  std::vector<CompareEntry> entries_;
+  std::vector<GanttView*> views_;
+  GanttTheme theme_ = GanttTheme::Light;
+  bool syncing_ = false;
+};
+
+}  // namespace slimpack::ui

@@ -1,0 +1,32 @@
+#pragma once
+// Metrics of the current snapshot: the key numbers and solver statistics (MetricsModel) over the
+// per-stage table (StageModel: busy, bubble, peak memory, headroom).
+#include <QWidget>
+
+#include "jobs/explorer_snapshot.h"
+
+QT_BEGIN_NAMESPACE
+class QTableView;
+QT_END_NAMESPACE
+
+namespace slimpack::ui {
+
+class MetricsModel;
+class StageModel;
+
+class MetricsPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit MetricsPanel(QWidget* parent = nullptr);
+  void setSnapshot(const SnapshotPtr& snapshot);
+  MetricsModel* metricsModel() const { return metrics_; }
+  StageModel* stageModel() const { return stages_; }
+
+ private:
+  MetricsModel* metrics_;
+  StageModel* stages_;
+  QTableView* metrics_view_;
+  QTableView* stage_view_;
+};
+
+}  // namespace slimpack::ui

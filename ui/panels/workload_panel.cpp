@@ -1,0 +1,126 @@
+#include "panels/workload_panel.h"
+
+#include <QComboBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "charts/length_histogram_chart.h"
+#include "models/format.h"
+
+namespace slimpack::ui {
+
+WorkloadPanel::WorkloadPanel(QWidget* parent)
+    : QWidget(parent),
+      source_(new QComboBox),
+      open_(new QPushButton(tr("Open…"))),
+      column_(new QLineEdit),
+      seed_(new QSpinBox),
+      batch_k_(new QSpinBox),
+      stats_(new QLabel),
+      histogram_(new LengthHistogramChart) {
+  for (const auto& name : length_preset_names()) {
+    source_->addItem(QString::fromStdString(name), QString::fromStdString(name));
+    source_->setItemData(source_->count() - 1,
+                         QString::fromStdString(length_preset_description(name)), Qt::ToolTipRole);
+  }
+  source_->setToolTip(tr("Length distribution preset, or the opened length file"));
+  open_->setToolTip(tr("Open a length file (.csv, .json, .jsonl) or a plan"));
+  column_->setPlaceholderText(tr("only column"));
+  column_->setToolTip(tr("CSV column / JSONL field of a multi-column file"));
+  seed_->setRange(0, 1'000'000'000);
+  seed_->setToolTip(tr("Sampling seed: the same seed gives the same batch"));
+  batch_k_->setRange(0, 64 * 1024);
+  batch_k_->setSingleStep(256);
+  batch_k_->setSuffix(tr(" K tokens"));
+  batch_k_->setSpecialValueText(tr("whole file / 1024 K"));
+  batch_k_->setToolTip(tr("Token budget of the sampled batch"));
+  stats_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  stats_->setWordWrap(true);
+
+  auto* source_row = new QHBoxLayout;
+  source_row->addWidget(source_, 1);
+  source_row->addWidget(open_);
+  auto* form = new QFormLayout;
+  form->addRow(tr("Lengths"), source_row);
+  form->addRow(tr("Column"), column_);
+  form->addRow(tr("Seed"), seed_);
+  form->addRow(tr("Batch"), batch_k_);
+  auto* layout = new QVBoxLayout(this);
+  layout->addLayout(form);
+  layout->addWidget(stats_);
+  layout->addWidget(histogram_, 1);
+
+  connect(open_, &QPushButton::clicked, this, &WorkloadPanel::openFileRequested);
+  connect(source_, &QComboBox::activated, this, [this] { edited(); });
+  connect(column_, &QLineEdit::editingFinished, this, [this] { edited(); });
+  connect(seed_, &QSpinBox::valueChanged, this, [this] { edited(); });
+  connect(batch_k_, &QSpinBox::valueChanged, this, [this] { edited(); });
+  setSpec(spec_);
+}
+
+void WorkloadPanel::setSpec(const WorkloadSpec& spec) {
+  spec_ = spec;
+  const QSignalBlocker b1(source_), b2(seed_), b3(batch_k_), b4(column_);
+  // A file shows as an extra first entry carrying its path.
+  if (source_->itemData(0, Qt::UserRole + 1).toBool()) source_->removeItem(0);
+  if (!spec.file.empty()) {
+    const QString path = QString::fromStdString(spec.file);
+    source_->insertItem(0, tr("file: %1").arg(QFileInfo(path).fileName()), QString());
+    source_->setItemData(0, true, Qt::UserRole + 1);
+    source_->setItemData(0, path, Qt::ToolTipRole);
+    source_->setCurrentIndex(0);
+  } else {
+    source_->setCurrentIndex(source_->findData(QString::fromStdString(spec.preset)));
+  }
+  column_->setText(QString::fromStdString(spec.column));
+  column_->setEnabled(!spec.file.empty());
+  seed_->setValue(static_cast<int>(spec.seed));
+  batch_k_->setValue(static_cast<int>(spec.batch_tokens / 1024));
+}
+
+void WorkloadPanel::edited() {
+  WorkloadSpec s = spec_;
+  const bool file = source_->itemData(source_->currentIndex(), Qt::UserRole + 1).toBool();
+  if (!file) {
+    s.file.clear();
+    s.column.clear();
+    s.preset = source_->currentData().toString().toStdString();
+  } else {
+    s.column = column_->text().trimmed().toStdString();
+  }
+  s.seed = static_cast<std::uint64_t>(seed_->value());
+  // Only a change of the spin box rewrites the budget, so a session's exact budget survives edits
+  // of other fields.
+  if (batch_k_->value() != static_cast<int>(spec_.batch_tokens / 1024))
+    s.batch_tokens = static_cast<Tokens>(batch_k_->value()) * 1024;
+  if (s == spec_) return;
+  setSpec(s);
+  emit workloadEdited(s);
+}
+
+void WorkloadPanel::setSnapshot(const SnapshotPtr& snapshot) {
+  if (!snapshot) {
+    stats_->clear();
+    histogram_->setLengths({});
+    return;
+  }
+  const LengthStats& st = snapshot->batch_stats;
+  stats_->setText(tr("<b>%1</b> sequences, <b>%2</b> tokens<br>mean %3 · p99 %4 · max %5")
+                      .arg(formatTokens(double(st.count)), formatTokens(double(st.total_tokens)),
+                           formatTokens(st.mean), formatTokens(st.p99),
+                           formatTokens(double(st.max))));
+  histogram_->setLengths(snapshot->batch_lengths);
+}
+
+void WorkloadPanel::setDark(bool dark) {
+  histogram_->setDark(dark);
+}
+
+}  // namespace slimpack::ui

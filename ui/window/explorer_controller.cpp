@@ -1,0 +1,189 @@
+#include "window/explorer_controller.h"
+
+#include "jobs/input_file.h"
+#include "jobs/pipeline.h"
+
+namespace slimpack::ui {
+
+ExplorerController::ExplorerController(QObject* parent)
+    : QObject(parent),
+      pipeline_jobs_(this),
+      sweep_jobs_(this),
+      compare_jobs_(this),
+      load_jobs_(this) {
+  config_.strategy = default_strategy();
+  debounce_.setSingleShot(true);
+  debounce_.setInterval(kDebounceMs);
+  connect(&debounce_, &QTimer::timeout, this, [this] {
+    if (!pending_) return;
+    pending_ = false;
+    runPipeline();
+    debounce_.start();  // keep coalescing while edits keep coming
+  });
+}
+
+void ExplorerController::setWorkload(const WorkloadSpec& spec) {
+  if (spec == workload_ && !plan_) return;
+  if (!spec.same_pool(workload_)) pool_.reset();
+  workload_ = spec;
+  plan_.reset();
+  plan_file_.clear();
+  emit inputsChanged();
+  schedule();
+}
+
+void ExplorerController::setConfig(const ConfigSpec& spec) {
+  if (spec == config_) return;
+  config_ = spec;
+  emit inputsChanged();
+  schedule();
+}
+
+void ExplorerController::setAll(const WorkloadSpec& workload, const ConfigSpec& config) {
+  if (!workload.same_pool(workload_)) pool_.reset();
+  workload_ = workload;
+  config_ = config;
+  plan_.reset();
+  plan_file_.clear();
+  emit inputsChanged();
+  debounce_.stop();
+  pending_ = false;
+  runPipeline();
+}
+
+void ExplorerController::schedule() {
+  if (debounce_.isActive()) {
+    pending_ = true;
+    return;
+  }
+  runPipeline();
+  debounce_.start();
+}
+
+void ExplorerController::runPipeline() {
+  PipelineRequest req;
+  req.workload = workload_;
+  req.config = config_;
+  req.cached_pool = pool_;
+  req.plan = plan_;
+  req.plan_file = plan_file_;
+  pipeline_jobs_.start(
+      tr("Solving"),
+      [req](const CancelToken& cancel, ProgressSink& progress) {
+        return run_pipeline(req, cancel, progress);
+      },
+      [this](Expected<ExplorerSnapshot> result) {
+        if (!result) {
+          emit pipelineFailed(QString::fromStdString(result.error().message));
+          return;
+        }
+        // Keep the pool for the next request only if the inputs did not move on meanwhile.
+        if (result->pool && result->workload.same_pool(workload_)) pool_ = result->pool;
+        snapshot_ = std::make_shared<const ExplorerSnapshot>(std::move(*result));
+        emit snapshotChanged(snapshot_);
+      });
+}
+
+void ExplorerController::openInputFile(const QString& path) {
+  const std::string file = path.toStdString();
+  const std::string column = workload_.file == file ? workload_.column : std::string();
+  load_jobs_.start(
+      tr("Loading"),
+      [file, column](const CancelToken&, ProgressSink& progress) {
+        progress.report("reading " + file, 0.0);
+        return load_input_file(file, column);
+      },
+      [this, path, file, column](Expected<LoadedInput> loaded) {
+        if (!loaded) {
+          emit loadFailed(path, QString::fromStdString(loaded.error().message));
+          return;
+        }
+        if (loaded->kind == InputKind::Plan) {
+          plan_ = loaded->plan;
+          plan_file_ = file;
+          config_.pp = plan_->stages;
+          config_.dp = plan_->dp();
+          config_.schedule = plan_->schedule;
+          if (!plan_->strategy.empty()) config_.strategy = plan_->strategy;
+        } else {
+          workload_.file = file;
+          workload_.column = column;
+          workload_.batch_tokens = 0;  // a file is the batch, as in the CLI
+          pool_ = loaded->pool;
+          plan_.reset();
+          plan_file_.clear();
+        }
+        emit inputLoaded(path);
+        emit inputsChanged();
+        debounce_.stop();
+        pending_ = false;
+        runPipeline();
+      });
+}
+
+void ExplorerController::clearPlan() {
+  if (!plan_) return;
+  plan_.reset();
+  plan_file_.clear();
+  emit inputsChanged();
+  schedule();
+}
+
+Batch ExplorerController::currentBatch() const {
+  Batch batch;
+  if (snapshot_ && snapshot_->plan) batch.sequences = snapshot_->plan->sequences;
+  return batch;
+}
+
+void ExplorerController::requestSweep() {
+  if (!snapshot_) return;
+  SweepRequest req;
+  req.batch = currentBatch();
+  req.config = snapshot_->config;
+  req.seed = snapshot_->workload.seed;
+  req.slice_sizes = default_slice_sizes(snapshot_->batch_stats.max);
+  sweep_jobs_.start(
+      tr("Sweeping S"),
+      [req](const CancelToken& cancel, ProgressSink& progress) {
+        return run_sweep(req, cancel, progress);
+      },
+      [this](Expected<std::vector<SweepPoint>> points) {
+        if (!points) {
+          emit sweepFailed(QString::fromStdString(points.error().message));
+          return;
+        }
+        emit sweepReady(*points);
+      });
+}
+
+void ExplorerController::requestCompare(const QStringList& strategies) {
+  if (!snapshot_) return;
+  CompareRequest req;
+  req.batch = currentBatch();
+  req.config = snapshot_->config;
+  req.seed = snapshot_->workload.seed;
+  for (const QString& s : strategies) req.strategies.push_back(s.toStdString());
+  compare_jobs_.start(
+      tr("Comparing"),
+      [req](const CancelToken& cancel, ProgressSink& progress) {
+        return run_compare(req, cancel, progress);
+      },
+      [this](Expected<std::vector<CompareEntry>> entries) {
+        if (!entries) {
+          emit compareFailed(QString::fromStdString(entries.error().message));
+          return;
+        }
+        emit compareReady(*entries);
+      });
+}
+
+void ExplorerController::cancelAll() {
+  debounce_.stop();
+  pending_ = false;
+  pipeline_jobs_.cancel();
+  sweep_jobs_.cancel();
+  compare_jobs_.cancel();
+  load_jobs_.cancel();
+}
+
+}  // namespace slimpack::ui

@@ -1,0 +1,93 @@
+#include "window/exporter.h"
+
+#include <QClipboard>
+#include <QGuiApplication>
+
+#include "common/json_util.h"
+#include "jobs/ops_csv.h"
+#include "trace/chrome_trace.h"
+
+namespace slimpack::ui {
+namespace {
+
+struct ImageSource {
+  SnapshotPtr snapshot;
+  std::vector<CompareEntry> comparison;
+  // The models to draw; pointers into the shared_ptrs above, which the job keeps alive.
+  std::vector<GanttCompareModel> items() const {
+    std::vector<GanttCompareModel> out;
+    if (!comparison.empty()) {
+      for (const auto& e : comparison)
+        if (e.gantt) out.push_back({QString::fromStdString(e.strategy), e.gantt.get()});
+    } else if (snapshot && snapshot->gantt) {
+      out.push_back({QString(), snapshot->gantt.get()});
+    }
+    return out;
+  }
+};
+
+}  // namespace
+
+Exporter::Exporter(QObject* parent) : QObject(parent), jobs_(this) {}
+
+void Exporter::setSources(SnapshotPtr snapshot, std::vector<CompareEntry> comparison) {
+  snapshot_ = std::move(snapshot);
+  comparison_ = std::move(comparison);
+}
+
+void Exporter::exportTo(Kind kind, const QString& path) {
+  if (!snapshot_) {
+    emit failed(tr("Nothing to export yet"));
+    return;
+  }
+  ImageSource src{snapshot_, kind == Kind::Image && comparisonActive()
+                                 ? comparison_
+                                 : std::vector<CompareEntry>{}};
+  const std::string file = path.toStdString();
+  GanttExportOptions options = image_options_;
+  options.memory_cap_bytes = snapshot_->memory_cap_bytes;
+  jobs_.start(
+      tr("Exporting"),
+      [src, file, kind, options](const CancelToken& cancel, ProgressSink& progress) -> Status {
+        progress.report("exporting " + file, 0.0);
+        if (cancel.cancelled()) return Error::cancelled();
+        const ExplorerSnapshot& s = *src.snapshot;
+        switch (kind) {
+          case Kind::Image:
+            return export_gantt_models(src.items(), file, options);
+          case Kind::ChromeTrace:
+            return write_chrome_trace(file, *s.plan, s.sim);
+          case Kind::OpsCsv:
+            return json_util::write_file_atomic(file, ops_csv(*s.plan, s.sim));
+        }
+        return Error::internal("unknown export kind");
+      },
+      [this, path](Status st) {
+        if (st)
+          emit exported(path);
+        else
+          emit failed(QString::fromStdString(st.error().message));
+      });
+}
+
+void Exporter::copyImageToClipboard() {
+  if (!snapshot_) return;
+  ImageSource src{snapshot_, comparisonActive() ? comparison_ : std::vector<CompareEntry>{}};
+  GanttExportOptions options = image_options_;
+  options.memory_cap_bytes = snapshot_->memory_cap_bytes;
+  jobs_.start(
+      tr("Rendering"),
+      [src, options](const CancelToken&, ProgressSink&) {
+        return render_gantt_image(src.items(), options);
+      },
+      [this](QImage image) {
+        if (image.isNull()) {
+          emit failed(tr("Could not render the image"));
+          return;
+        }
+        QGuiApplication::clipboard()->setImage(image);
+        emit exported(tr("clipboard"));
+      });
+}
+
+}  // namespace slimpack::ui

@@ -1,0 +1,47 @@
+#pragma once
+// File > Export: the Gantt (or the whole comparison) as PNG with a scale factor, SVG or PDF with
+// title, legend and key metrics; the plan's Chrome trace; a CSV of the ops; the image to the
+// clipboard. Exports run on a worker over the immutable snapshot (a partial file never remains:
+// writers go through atomic/QSaveFile paths); only the clipboard is touched on the GUI thread.
+#include <QObject>
+#include <QString>
+#include <vector>
+
+#include "jobs/compare.h"
+#include "jobs/explorer_snapshot.h"
+#include "jobs/job_tracker.h"
+#include "painter/gantt_export.h"
+
+namespace slimpack::ui {
+
+class Exporter : public QObject {
+  Q_OBJECT
+ public:
+  enum class Kind { Image, ChromeTrace, OpsCsv };
+  explicit Exporter(QObject* parent = nullptr);
+
+  // What to export: the current snapshot, or the comparison when it is non-empty.
+  void setSources(SnapshotPtr snapshot, std::vector<CompareEntry> comparison);
+  // Images show the comparison instead of the single Gantt while the compare view is in front.
+  void setComparisonActive(bool on) { comparison_active_ = on; }
+  bool comparisonActive() const { return comparison_active_ && !comparison_.empty(); }
+  void setImageOptions(const GanttExportOptions& options) { image_options_ = options; }
+
+  // Image kind from the extension (.png/.svg/.pdf).
+  void exportTo(Kind kind, const QString& path);
+  void copyImageToClipboard();
+  JobTracker& jobs() { return jobs_; }
+
+ signals:
+  void exported(const QString& path);
+  void failed(const QString& message);
+
+ private:
+  SnapshotPtr snapshot_;
+  std::vector<CompareEntry> comparison_;
+  GanttExportOptions image_options_;
+  bool comparison_active_ = false;
+  JobTracker jobs_;
+};
+
+}  // namespace slimpack::ui

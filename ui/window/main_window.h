@@ -1,0 +1,110 @@
+#pragma once
+// The explorer's main window: a thin shell that composes the panels in docks around the Gantt,
+// wires them to the ExplorerController and hosts the menus (WindowMenus), exports (Exporter),
+// presentation mode and the status bar. It owns no computation and no model data.
+#include <QMainWindow>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "jobs/compare.h"
+#include "window/session_file.h"
+
+QT_BEGIN_NAMESPACE
+class QDockWidget;
+class QLabel;
+class QProgressBar;
+class QTabWidget;
+class QToolButton;
+QT_END_NAMESPACE
+
+namespace slimpack {
+class GanttView;
+}
+
+namespace slimpack::ui {
+
+class CompareView;
+class ConfigPanel;
+class ExplorerController;
+class Exporter;
+class MemoryChart;
+class MetricsPanel;
+class PresentationMode;
+class Settings;
+class SweepPanel;
+class WindowMenus;
+class WorkloadPanel;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(Settings& settings, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  ExplorerController& controller() const { return *controller_; }
+  Settings& settings() const { return settings_; }
+  GanttView* ganttView() const { return gantt_; }
+  CompareView* compareView() const { return compare_; }
+  SweepPanel* sweepPanel() const { return sweep_; }
+  ConfigPanel* configPanel() const { return config_; }
+  WorkloadPanel* workloadPanel() const { return workload_; }
+  MetricsPanel* metricsPanel() const { return metrics_; }
+  Exporter& exporter() const { return *exporter_; }
+  PresentationMode& presentation() const { return *presentation_; }
+
+  // A session (.slimpack), length file or plan. Errors go to showError; the session is kept.
+  void openFile(const QString& path);
+  bool saveSession(const QString& path);
+  SessionFile currentSession() const;
+  void applySession(const SessionFile& session);
+  QString sessionPath() const { return session_path_; }
+
+  // Tests turn the QMessageBox off and watch errorShown instead.
+  void setErrorDialogsEnabled(bool on) { error_dialogs_ = on; }
+  void showError(const QString& title, const QString& message);
+
+  // "gantt", "compare" or "sweep": brings that view to the front (screenshots, menus).
+  void showView(const QString& name);
+  void saveCurrentView();  // appends the Gantt's visible range to the saved views
+  void applyTheme(const QString& theme);
+
+ signals:
+  void errorShown(const QString& title, const QString& message);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  QDockWidget* addDock(const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea a);
+  void connectController();
+  void onSnapshot();
+  void onBusy();
+
+  Settings& settings_;
+  ExplorerController* controller_;
+  GanttView* gantt_;
+  QTabWidget* tabs_;
+  WorkloadPanel* workload_;
+  ConfigPanel* config_;
+  MetricsPanel* metrics_;
+  MemoryChart* memory_;
+  SweepPanel* sweep_;
+  CompareView* compare_;
+  QDockWidget* sweep_dock_ = nullptr;
+  Exporter* exporter_;
+  PresentationMode* presentation_;
+  WindowMenus* menus_ = nullptr;
+  QLabel* status_stage_;
+  QProgressBar* status_progress_;
+  QToolButton* status_cancel_;
+  QLabel* status_result_;
+  QString session_path_;
+  std::optional<ViewState> pending_view_;  // applied when the session's first result arrives
+  std::vector<SavedView> saved_views_;
+  bool error_dialogs_ = true;
+};
+
+}  // namespace slimpack::ui

@@ -1,0 +1,89 @@
+#include "window/screenshot.h"
+
+#include <QCoreApplication>
+#include <QPixmap>
+#include <QTimer>
+#include <memory>
+
+#include "panels/compare_view.h"
+#include "window/explorer_controller.h"
+#include "window/main_window.h"
+
+namespace slimpack::ui {
+namespace {
+
+struct Shot {
+  MainWindow* window = nullptr;
+  ScreenshotOptions options;
+  std::function<void(bool, const QString&)> done;
+  bool finished = false;
+  bool compare_requested = false;
+  bool sweep_requested = false;
+
+  void finish(bool ok, const QString& message) {
+    if (finished) return;
+    finished = true;
+    done(ok, message);
+  }
+
+  // Called whenever a job finishes: shoots when everything the view needs is there.
+  void check() {
+    if (finished) return;
+    ExplorerController& c = window->controller();
+    if (!c.snapshot() || c.pipelineJobs().busy() || c.loadJobs().busy()) return;
+    if (options.view == "compare" && !compare_requested) {
+      compare_requested = true;
+      c.requestCompare(window->compareView()->selectedStrategies());
+      return;
+    }
+    if (!sweep_requested && c.sweepJobs().busy() == false && options.view == "sweep") {
+      sweep_requested = true;
+      c.requestSweep();
+      return;
+    }
+    if (c.sweepJobs().busy() || c.compareJobs().busy()) return;
+    // Qt Charts lays its axes out in posted layout requests that can arrive after a zero timer;
+    // flush them and give the scene a moment, so the picture shows what a user would see.
+    QCoreApplication::sendPostedEvents();
+    QTimer::singleShot(250, window, [this] {
+      QCoreApplication::sendPostedEvents();
+      const QPixmap pix = window->grab();
+      if (pix.save(options.path, "PNG"))
+        finish(true, QStringLiteral("wrote %1 (%2x%3)")
+                         .arg(options.path)
+                         .arg(pix.width())
+                         .arg(pix.height()));
+      else
+        finish(false, QStringLiteral("cannot write %1").arg(options.path));
+    });
+  }
+};
+
+}  // namespace
+
+void takeScreenshotWhenReady(MainWindow& window, const ScreenshotOptions& options,
+                             std::function<void(bool, const QString&)> done) {
+  auto shot = std::make_shared<Shot>();
+  shot->window = &window;
+  shot->options = options;
+  shot->done = std::move(done);
+  window.resize(options.size);
+  window.showView(options.view);
+  window.show();
+  ExplorerController& c = window.controller();
+  for (JobTracker* jobs : {&c.pipelineJobs(), &c.sweepJobs(), &c.compareJobs(), &c.loadJobs()})
+    QObject::connect(jobs, &JobTracker::busyChanged, &window, [shot](bool busy) {
+      if (!busy) shot->check();
+    });
+  QObject::connect(&c, &ExplorerController::pipelineFailed, &window, [shot](const QString& m) {
+    if (!shot->window->controller().snapshot()) shot->finish(false, "no result: " + m);
+  });
+  QObject::connect(
+      &window, &MainWindow::errorShown, &window,
+      [shot](const QString& title, const QString& m) { shot->finish(false, title + ": " + m); });
+  QTimer::singleShot(options.timeout_ms, &window,
+                     [shot] { shot->finish(false, "timed out waiting for a result"); });
+  shot->check();
+}
+
+}  // namespace slimpack::ui

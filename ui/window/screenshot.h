@@ -1,0 +1,23 @@
+#pragma once
+// --screenshot: waits for the first result (and, for the compare/sweep views, for those jobs),
+// renders the window into a PNG and reports. Event driven: no sleeping, no processEvents loop.
+#include <QSize>
+#include <QString>
+#include <functional>
+
+namespace slimpack::ui {
+
+class MainWindow;
+
+struct ScreenshotOptions {
+  QString path;
+  QString view = QStringLiteral("gantt");  // gantt, compare or sweep
+  QSize size{1600, 1000};
+  int timeout_ms = 120000;  // give up (and report) when no result came
+};
+
+// Calls `done(ok, message)` once, after the PNG is written or on failure.
+void takeScreenshotWhenReady(MainWindow& window, const ScreenshotOptions& options,
+                             std::function<void(bool, const QString&)> done);
+
+}  // namespace slimpack::ui

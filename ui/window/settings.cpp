@@ -1,0 +1,91 @@
+#include "window/settings.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+namespace slimpack::ui {
+namespace {
+constexpr auto kTheme = "view/theme";
+constexpr auto kRecent = "files/recent";
+constexpr auto kLastDir = "files/lastDirectory";
+constexpr auto kExportScale = "export/scale";
+constexpr auto kGeometry = "window/geometry";
+constexpr auto kState = "window/state";
+}  // namespace
+
+Settings::Settings(std::unique_ptr<QSettings> store, QObject* parent)
+    : QObject(parent), store_(std::move(store)) {}
+
+std::unique_ptr<Settings> Settings::fromUserSettings() {
+  return std::make_unique<Settings>(std::make_unique<QSettings>());
+}
+
+std::unique_ptr<Settings> Settings::fromFile(const QString& iniPath) {
+  return std::make_unique<Settings>(std::make_unique<QSettings>(iniPath, QSettings::IniFormat));
+}
+
+QString Settings::theme() const {
+  const QString t = store_->value(kTheme, "light").toString();
+  return t == "dark" ? t : QStringLiteral("light");
+}
+
+void Settings::setTheme(const QString& theme) {
+  const QString t = theme == "dark" ? theme : QStringLiteral("light");
+  if (t == this->theme()) return;
+  store_->setValue(kTheme, t);
+  emit themeChanged(t);
+}
+
+QStringList Settings::recentFiles() const {
+  return store_->value(kRecent).toStringList();
+}
+
+void Settings::addRecentFile(const QString& path) {
+  const QString abs = QFileInfo(path).absoluteFilePath();
+  QStringList files = recentFiles();
+  files.removeAll(abs);
+  files.prepend(abs);
+  while (files.size() > kMaxRecentFiles) files.removeLast();
+  store_->setValue(kRecent, files);
+  setLastDirectory(QFileInfo(abs).absolutePath());
+  emit recentFilesChanged(files);
+}
+
+void Settings::clearRecentFiles() {
+  store_->remove(kRecent);
+  emit recentFilesChanged({});
+}
+
+QString Settings::lastDirectory() const {
+  return store_->value(kLastDir, QDir::homePath()).toString();
+}
+
+void Settings::setLastDirectory(const QString& dir) {
+  store_->setValue(kLastDir, dir);
+}
+
+double Settings::exportScale() const {
+  const double s = store_->value(kExportScale, 2.0).toDouble();
+  return s >= 0.25 && s <= 8.0 ? s : 2.0;
+}
+
+void Settings::setExportScale(double scale) {
+  if (scale == exportScale()) return;
+  store_->setValue(kExportScale, scale);
+  emit exportScaleChanged(scale);
+}
+
+QByteArray Settings::windowGeometry() const {
+  return store_->value(kGeometry).toByteArray();
+}
+QByteArray Settings::windowState() const {
+  return store_->value(kState).toByteArray();
+}
+void Settings::setWindowGeometry(const QByteArray& g) {
+  store_->setValue(kGeometry, g);
+}
+void Settings::setWindowState(const QByteArray& s) {
+  store_->setValue(kState, s);
+}
+
+}  // namespace slimpack::ui

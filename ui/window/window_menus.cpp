@@ -1,0 +1,235 @@
+#include "window/window_menus.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QDockWidget>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QMenu>
+#include <QMenuBar>
+#include <QToolBar>
+
+#include "gantt/gantt_view.h"
+#include "panels/compare_view.h"
+#include "window/about_dialog.h"
+#include "window/explorer_controller.h"
+#include "window/exporter.h"
+#include "window/main_window.h"
+#include "window/presentation_mode.h"
+#include "window/settings.h"
+#include "window/theme.h"
+
+namespace slimpack::ui {
+namespace {
+// The icons are compiled into the program (resources/explorer.qrc); tests run without them.
+QIcon icon(const char* name) {
+  const QString path = QStringLiteral(":/icons/%1.svg").arg(name);
+  return QFile::exists(path) ? QIcon(path) : QIcon();
+}
+const QString kInputFilter = QObject::tr(
+    "Explorer files (*.slimpack *.csv *.txt *.json *.jsonl);;Sessions (*.slimpack);;"
+    "Length files and plans (*.csv *.txt *.json *.jsonl);;All files (*)");
+}  // namespace
+
+WindowMenus::WindowMenus(MainWindow& window) : QObject(&window), window_(window) {
+  buildFileMenu();
+  buildViewMenu();
+  buildRunMenu();
+  QMenu* help = window_.menuBar()->addMenu(tr("&Help"));
+  QAction* about =
+      help->addAction(tr("&About SlimPack Explorer"), this, [this] { showAboutDialog(&window_); });
+  about->setShortcut(QKeySequence::HelpContents);
+  about->setMenuRole(QAction::AboutRole);
+  help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+  connect(&window_.settings(), &Settings::recentFilesChanged, this, &WindowMenus::rebuildRecent);
+}
+
+void WindowMenus::buildFileMenu() {
+  QMenu* file = window_.menuBar()->addMenu(tr("&File"));
+  QToolBar* bar = window_.addToolBar(tr("Main"));
+  bar->setObjectName("toolbar.main");
+  bar->setIconSize(QSize(20, 20));
+  QAction* open = file->addAction(icon("open"), tr("&Open…"), this, &WindowMenus::openFileDialog);
+  open->setShortcut(QKeySequence::Open);
+  open->setToolTip(tr("Open a length file, plan or session (you can also drop files here)"));
+  file->addAction(tr("Open &Session…"), this, &WindowMenus::openSessionDialog);
+  recent_ = file->addMenu(tr("Open &Recent"));
+  rebuildRecent();
+  file->addSeparator();
+  QAction* save =
+      file->addAction(icon("save"), tr("&Save Session"), this, &WindowMenus::saveSession);
+  save->setShortcut(QKeySequence::Save);
+  file->addAction(tr("Save Session &As…"), this, &WindowMenus::saveSessionAs)
+      ->setShortcut(QKeySequence::SaveAs);
+  file->addSeparator();
+  QMenu* exp = file->addMenu(icon("export"), tr("&Export"));
+  QAction* image = exp->addAction(icon("export"), tr("&Image (PNG, SVG, PDF)…"), this,
+                                  &WindowMenus::exportImageDialog);
+  image->setShortcut(QKeySequence(tr("Ctrl+E")));
+  exp->addAction(tr("&Chrome Trace…"), this, &WindowMenus::exportTraceDialog);
+  exp->addAction(tr("CSV of &Ops…"), this, &WindowMenus::exportCsvDialog);
+  exp->addAction(tr("Copy Image to &Clipboard"), &window_.exporter(),
+                 &Exporter::copyImageToClipboard)
+      ->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
+  exp->addSeparator();
+  exp->addAction(tr("PNG &Scale…"), this, [this] {
+    bool ok = false;
+    const double s = QInputDialog::getDouble(&window_, tr("PNG scale"),
+                                             tr("Device pixel ratio of PNG exports (2 for slides)"),
+                                             window_.settings().exportScale(), 0.25, 8, 2, &ok);
+    if (ok) window_.settings().setExportScale(s);
+  });
+  file->addSeparator();
+  QAction* quit = file->addAction(tr("&Quit"), &window_, &QWidget::close);
+  quit->setShortcut(QKeySequence::Quit);
+  quit->setMenuRole(QAction::QuitRole);
+  bar->addAction(open);
+  bar->addAction(save);
+  bar->addAction(image);
+}
+
+void WindowMenus::buildViewMenu() {
+  QMenu* view = window_.menuBar()->addMenu(tr("&View"));
+  QToolBar* bar = window_.findChild<QToolBar*>("toolbar.main");
+  GanttView* gantt = window_.ganttView();
+  QAction* fit =
+      view->addAction(icon("zoom-fit"), tr("&Fit to Window"), gantt, &GanttView::fitToWindow);
+  fit->setShortcut(QKeySequence(tr("Ctrl+0")));
+  QAction* memory = view->addAction(tr("&Memory Strip"));
+  memory->setCheckable(true);
+  memory->setShortcut(QKeySequence(tr("Ctrl+M")));
+  connect(memory, &QAction::toggled, gantt, &GanttView::setMemoryStripVisible);
+  // On by default: memory over time is half of what a schedule trades off, and the lanes have room.
+  memory->setChecked(true);
+  QAction* tint = view->addAction(tr("&Tint Bubbles"));
+  tint->setCheckable(true);
+  tint->setChecked(gantt->paintOptions().bubble_tint);
+  connect(tint, &QAction::toggled, gantt, &GanttView::setBubbleTint);
+  view->addAction(tr("Save Current &View"), &window_, &MainWindow::saveCurrentView)
+      ->setShortcut(QKeySequence(tr("Ctrl+B")));
+  view->addSeparator();
+  auto* themes = new QActionGroup(this);
+  for (const auto& [name, label] :
+       {std::pair{"light", tr("&Light Theme")}, {"dark", tr("&Dark Theme")}}) {
+    QAction* a = view->addAction(label);
+    a->setCheckable(true);
+    a->setChecked(window_.settings().theme() == name);
+    themes->addAction(a);
+    const QString theme = QString::fromLatin1(name);
+    connect(a, &QAction::triggered, this, [this, theme] { window_.settings().setTheme(theme); });
+  }
+  QAction* present = view->addAction(icon("present"), tr("&Presentation Mode"),
+                                     &window_.presentation(), &PresentationMode::toggle);
+  present->setShortcut(QKeySequence::FullScreen);
+  if (present->shortcut().isEmpty()) present->setShortcut(QKeySequence(Qt::Key_F11));
+  view->addSeparator();
+  QMenu* panels = view->addMenu(tr("&Panels"));
+  for (QDockWidget* dock : window_.findChildren<QDockWidget*>())
+    panels->addAction(dock->toggleViewAction());
+  bar->addAction(fit);
+  bar->addAction(present);
+}
+
+void WindowMenus::buildRunMenu() {
+  QMenu* run = window_.menuBar()->addMenu(tr("&Run"));
+  QToolBar* bar = window_.findChild<QToolBar*>("toolbar.main");
+  ExplorerController& c = window_.controller();
+  QAction* sweep = run->addAction(tr("&Sweep Slice Sizes"), &c, &ExplorerController::requestSweep);
+  sweep->setShortcut(QKeySequence(tr("Ctrl+Shift+W")));
+  QAction* compare = run->addAction(icon("compare"), tr("&Compare Strategies"), this, [this] {
+    window_.showView("compare");
+    window_.controller().requestCompare(window_.compareView()->selectedStrategies());
+  });
+  compare->setShortcut(QKeySequence(tr("Ctrl+Shift+K")));
+  run->addAction(tr("Solve the &Workload (close plan)"), &c, &ExplorerController::clearPlan);
+  run->addSeparator();
+  // Enabled only while a job runs, so that Escape otherwise reaches the Gantt (unpin).
+  cancel_ = run->addAction(icon("cancel"), tr("C&ancel"), &c, &ExplorerController::cancelAll);
+  cancel_->setShortcut(QKeySequence(Qt::Key_Escape));
+  cancel_->setShortcutContext(Qt::WindowShortcut);
+  cancel_->setEnabled(false);
+  bar->addAction(compare);
+}
+
+void WindowMenus::setBusy(bool busy) {
+  if (cancel_) cancel_->setEnabled(busy);
+}
+
+void WindowMenus::rebuildRecent() {
+  recent_->clear();
+  const QStringList files = window_.settings().recentFiles();
+  for (const QString& f : files)
+    recent_->addAction(QFileInfo(f).fileName(), this, [this, f] { window_.openFile(f); })
+        ->setToolTip(f);
+  recent_->setEnabled(!files.isEmpty());
+  if (!files.isEmpty()) {
+    recent_->addSeparator();
+    recent_->addAction(tr("&Clear"), &window_.settings(), &Settings::clearRecentFiles);
+  }
+}
+
+void WindowMenus::openFileDialog() {
+  const QString path = QFileDialog::getOpenFileName(
+      &window_, tr("Open"), window_.settings().lastDirectory(), kInputFilter);
+  if (!path.isEmpty()) window_.openFile(path);
+}
+
+void WindowMenus::openSessionDialog() {
+  const QString path =
+      QFileDialog::getOpenFileName(&window_, tr("Open Session"), window_.settings().lastDirectory(),
+                                   tr("Sessions (*.slimpack)"));
+  if (!path.isEmpty()) window_.openFile(path);
+}
+
+void WindowMenus::saveSession() {
+  if (window_.sessionPath().isEmpty())
+    saveSessionAs();
+  else
+    window_.saveSession(window_.sessionPath());
+}
+
+void WindowMenus::saveSessionAs() {
+  const QString path =
+      askSavePath(tr("Save Session"), "session.slimpack", tr("Sessions (*.slimpack)"));
+  if (!path.isEmpty()) window_.saveSession(path);
+}
+
+QString WindowMenus::askSavePath(const QString& title, const QString& suggested,
+                                 const QString& filter) {
+  const QString dir = window_.settings().lastDirectory();
+  QString path = QFileDialog::getSaveFileName(&window_, title, dir + "/" + suggested, filter);
+  if (!path.isEmpty()) window_.settings().setLastDirectory(QFileInfo(path).absolutePath());
+  return path;
+}
+
+void WindowMenus::exportImageDialog() {
+  const QString path =
+      askSavePath(tr("Export Image"), "gantt.png",
+                  tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+  if (path.isEmpty()) return;
+  GanttExportOptions options;
+  options.scale = window_.settings().exportScale();
+  options.theme = ganttTheme(window_.settings().theme());
+  options.memory_strip = window_.ganttView()->paintOptions().memory_strip;
+  options.highlight = window_.ganttView()->highlightedSequence();
+  // The Gantt exports what is on screen; a comparison exports the whole iterations.
+  if (!window_.exporter().comparisonActive()) options.range = window_.ganttView()->viewRange();
+  window_.exporter().setImageOptions(options);
+  window_.exporter().exportTo(Exporter::Kind::Image, path);
+}
+
+void WindowMenus::exportTraceDialog() {
+  const QString path =
+      askSavePath(tr("Export Chrome Trace"), "trace.json", tr("Chrome trace (*.json)"));
+  if (!path.isEmpty()) window_.exporter().exportTo(Exporter::Kind::ChromeTrace, path);
+}
+
+void WindowMenus::exportCsvDialog() {
+  const QString path = askSavePath(tr("Export Ops"), "ops.csv", tr("CSV (*.csv)"));
+  if (!path.isEmpty()) window_.exporter().exportTo(Exporter::Kind::OpsCsv, path);
+}
+
+}  // namespace slimpack::ui

@@ -1,0 +1,45 @@
+#pragma once
+// Menus, toolbar and shortcuts of the main window (standard keys: Ctrl+O, Ctrl+S, Ctrl+Shift+S,
+// Ctrl+E, Ctrl+Shift+C, Ctrl+Q, F11, Esc, F1) and the file dialogs they open. Every action calls
+// a public command of MainWindow, the controller or the exporter.
+#include <QObject>
+
+QT_BEGIN_NAMESPACE
+class QAction;
+class QMenu;
+QT_END_NAMESPACE
+
+namespace slimpack::ui {
+
+class MainWindow;
+
+class WindowMenus : public QObject {
+  Q_OBJECT
+ public:
+  explicit WindowMenus(MainWindow& window);
+
+  void setBusy(bool busy);
+  QAction* cancelAction() const { return cancel_; }
+
+ public slots:
+  void openFileDialog();
+  void openSessionDialog();
+  void saveSession();
+  void saveSessionAs();
+  void exportImageDialog();
+  void exportTraceDialog();
+  void exportCsvDialog();
+
+ private:
+  void buildFileMenu();
+  void buildViewMenu();
+  void buildRunMenu();
+  void rebuildRecent();
+  QString askSavePath(const QString& title, const QString& suggested, const QString& filter);
+
+  MainWindow& window_;
+  QMenu* recent_ = nullptr;
+  QAction* cancel_ = nullptr;
+};
+
+}  // namespace slimpack::ui
