@@ -1,7 +1,10 @@
 #pragma once
 // Internal to the simulator: one replica's DAG in compressed sparse row form and its evaluation.
-// Everything is flat vectors of ints/doubles so that a million ops cost a few allocations.
+// Everything is flat arrays of ints/doubles carved from one arena per replica, so that a million
+// ops cost one allocation whose pages are touched once (a cold call is dominated by page faults).
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,22 +25,71 @@ struct DagNode {
   Pass pass = Pass::Forward;  // P2P: Forward = activations, Backward = gradients
 };
 
+// One uninitialised block per replica for the DAG and its schedule. Large blocks are 2 MiB aligned
+// and, on Linux, advised as transparent huge pages: a fresh 4 KiB page fault costs microseconds,
+// and at a million ops the faults cost more than the sweep itself.
+class Arena {
+ public:
+  void reserve(std::size_t bytes);
+  // `n` uninitialised elements of a trivial type; reserve() must have sized the arena.
+  template <typename T>
+  T* take(std::size_t n) {
+    used_ = (used_ + kAlign - 1) / kAlign * kAlign;
+    T* out = reinterpret_cast<T*>(static_cast<char*>(block_.get()) + used_);
+    used_ += n * sizeof(T);
+    return out;
+  }
+  static std::size_t bytes_for(std::size_t n, std::size_t size) { return n * size + kAlign; }
+
+ private:
+  static constexpr std::size_t kAlign = 64;
+  struct Free {
+    void operator()(void* p) const;
+  };
+  std::unique_ptr<void, Free> block_;
+  std::size_t used_ = 0;
+};
+
+// A view of `size` elements in an Arena (the owner keeps the arena alive).
+template <typename T>
+struct Array {
+  T* ptr = nullptr;
+  std::size_t count = 0;
+  void take(Arena& arena, std::size_t n) {
+    ptr = arena.take<T>(n);
+    count = n;
+  }
+  T& operator[](std::size_t i) { return ptr[i]; }
+  const T& operator[](std::size_t i) const { return ptr[i]; }
+  std::size_t size() const { return count; }
+  T* data() { return ptr; }
+  const T* data() const { return ptr; }
+  T* begin() { return ptr; }
+  T* end() { return ptr + count; }
+  const T* begin() const { return ptr; }
+  const T* end() const { return ptr + count; }
+};
+
 struct ReplicaDag {
   int replica = 0;
   int stages = 1;
   int vchunks = 1;  // chunks actually used by the stage order (1 unless interleaved applies)
   int mf = 0;
   int mb = 0;
-  std::vector<DagNode> nodes;
-  std::vector<std::int32_t> succ_begin;  // size nodes+1
-  std::vector<std::int32_t> succ;
-  std::vector<std::int32_t> indegree;
+  // Owns every Array below and the Schedule arrays that evaluate() takes from it; moving the dag
+  // keeps them valid (the block does not move).
+  std::unique_ptr<Arena> arena = std::make_unique<Arena>();
+  Array<DagNode> nodes;
+  Array<std::int32_t> succ_begin;  // size nodes+1
+  Array<std::int32_t> succ;
+  // Consumed by evaluate(): the remaining in-degrees after the sweep (non-zero on a deadlock).
+  Array<std::int32_t> indegree;
   // Per stage, compute node ids (F/B) in stream order: stage_ops[stage_ops_begin[s] ..).
   std::vector<std::int32_t> stage_ops_begin;
-  std::vector<std::int32_t> stage_ops;
+  Array<std::int32_t> stage_ops;
   // Per stage, P2P send node ids leaving that stage: stage_comm[stage_comm_begin[s] ..).
   std::vector<std::int32_t> stage_comm_begin;
-  std::vector<std::int32_t> stage_comm;
+  Array<std::int32_t> stage_comm;
   std::vector<std::int32_t> dp_sync;    // per stage, -1 when DP sync is not modelled
   std::vector<std::int32_t> optimizer;  // per stage
 
@@ -50,14 +102,22 @@ Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const Cost
 
 // Earliest start times from one Kahn sweep. `cause[v]` is the predecessor whose end set v's start
 // (-1 for sources); it is what the critical path walks back through.
+// The arrays live in the dag's arena.
 struct Schedule {
-  std::vector<double> start;
-  std::vector<std::int32_t> cause;
+  Array<double> start;
+  Array<std::int32_t> cause;
   double end(const ReplicaDag& dag, int v) const { return start[v] + dag.nodes[v].duration; }
 };
 
 // Internal error naming up to 8 ops of a cycle when some ops can never run; Cancelled on cancel.
-Expected<Schedule> evaluate(const ReplicaDag& dag, const CancelToken& cancel);
+// Arena bytes evaluate() takes for a dag of `nodes` nodes (build_replica_dag reserves them).
+inline std::size_t schedule_bytes(std::size_t nodes) {
+  return Arena::bytes_for(nodes, sizeof(double)) +
+         2 * Arena::bytes_for(nodes, sizeof(std::int32_t));
+}
+
+// Takes the schedule arrays from the dag's arena and counts dag.indegree down; call once per dag.
+Expected<Schedule> evaluate(ReplicaDag& dag, const CancelToken& cancel);
 
 // DP gradient sync is a collective: a stage's sync cannot start before every replica finished that
 // stage's last backward. Moves each replica's DP sync (and the optimizer after it) to that barrier.

@@ -13,7 +13,13 @@
 //   edge from the highest such pack suffices.
 // - The optimizer step is a zero-duration node after the stage's last op and its DP sync.
 #include <algorithm>
+#include <cstdlib>
+#include <new>
 #include <string>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "plan/schedule_order.h"
 #include "sim/dag.h"
@@ -21,12 +27,11 @@
 namespace slimpack::sim_detail {
 namespace {
 
-// Duration of every pack on every stage, [pack * stages + stage], before the split into chunks.
-Expected<std::vector<double>> pack_durations(const Plan& plan, int replica, Pass pass,
-                                             const std::vector<Pack>& packs,
-                                             const CostModel* cost) {
+// Validates and prices every pack on every stage, calling write(pack, stage, time).
+template <typename Write>
+Status pack_durations(const Plan& plan, int replica, Pass pass, const std::vector<Pack>& packs,
+                      const CostModel* cost, Write&& write) {
   const int p = plan.stages;
-  std::vector<double> out(packs.size() * static_cast<std::size_t>(p));
   const char* letter = pass == Pass::Forward ? "F" : "B";
   for (std::size_t m = 0; m < packs.size(); ++m) {
     const Pack& pack = packs[m];
@@ -52,10 +57,10 @@ Expected<std::vector<double>> pack_durations(const Plan& plan, int replica, Pass
       if (!(t >= 0.0))
         return Error::bad_input(where() + ": negative or invalid time on stage " +
                                 std::to_string(s));
-      out[m * static_cast<std::size_t>(p) + static_cast<std::size_t>(s)] = t;
+      write(static_cast<int>(m), s, t);
     }
   }
-  return out;
+  return Status::success();
 }
 
 struct ForwardSpan {
@@ -123,9 +128,10 @@ Expected<BackwardNeeds> backward_needs(const Plan& plan, int replica) {
 // First pass: creates the P2P/sync/optimizer nodes and counts out- and in-degrees.
 struct CountSink {
   ReplicaDag& dag;
+  std::int32_t next_id;
   std::int32_t new_node(const DagNode& node) {
-    dag.nodes.push_back(node);
-    return static_cast<std::int32_t>(dag.nodes.size() - 1);
+    dag.nodes[static_cast<std::size_t>(next_id)] = node;
+    return next_id++;
   }
   void add(std::int32_t from, std::int32_t to) {
     ++dag.succ_begin[static_cast<std::size_t>(from) + 1];
@@ -133,18 +139,38 @@ struct CountSink {
   }
 };
 
-// Second pass: replays the node ids and writes each edge into its CSR slot.
+// Second pass: replays the node ids and writes each edge into its CSR slot. succ_begin[u + 1]
+// starts as u's first slot and, advanced once per edge, ends as u's end (no cursor copy).
 struct FillSink {
   ReplicaDag& dag;
   std::int32_t next_id;
-  std::vector<std::int32_t> cursor;
   std::int32_t new_node(const DagNode&) { return next_id++; }
   void add(std::int32_t from, std::int32_t to) {
-    dag.succ[static_cast<std::size_t>(cursor[static_cast<std::size_t>(from)]++)] = to;
+    dag.succ[static_cast<std::size_t>(dag.succ_begin[static_cast<std::size_t>(from) + 1]++)] = to;
   }
 };
 
 }  // namespace
+
+void Arena::Free::operator()(void* p) const {
+  std::free(p);
+}
+
+void Arena::reserve(std::size_t bytes) {
+  constexpr std::size_t kHuge = std::size_t{2} << 20;
+  used_ = 0;
+  if (bytes < kHuge) {
+    block_.reset(std::malloc(std::max<std::size_t>(bytes, 1)));
+  } else {
+    // aligned_alloc wants a multiple of the alignment; the tail is never touched.
+    const std::size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+    block_.reset(std::aligned_alloc(kHuge, rounded));
+#ifdef MADV_HUGEPAGE
+    if (block_) madvise(block_.get(), rounded, MADV_HUGEPAGE);  // advice only; failure is harmless
+#endif
+  }
+  if (!block_) throw std::bad_alloc();
+}
 
 Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const CostModel* cost) {
   const ReplicaPlan& rp = plan.replicas[static_cast<std::size_t>(replica)];
@@ -152,20 +178,27 @@ Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const Cost
   const int mf = static_cast<int>(rp.forward.size());
   const int mb = static_cast<int>(rp.backward.size());
 
-  std::vector<std::vector<OrderedOp>> orders(static_cast<std::size_t>(p));
+  // Stage orders are produced one stage at a time (here for the chunk count, then again while
+  // emitting) so that only one stage's order is ever alive.
   int v = 1;
-  for (int s = 0; s < p; ++s) {
-    orders[static_cast<std::size_t>(s)] =
-        stage_order(plan.schedule, p, s, mf, mb, plan.warmup_extra, plan.vchunks);
-    for (const OrderedOp& op : orders[static_cast<std::size_t>(s)]) v = std::max(v, op.chunk + 1);
-  }
+  for (int s = 0; s < p; ++s)
+    for (const OrderedOp& op :
+         stage_order(plan.schedule, p, s, mf, mb, plan.warmup_extra, plan.vchunks))
+      v = std::max(v, op.chunk + 1);
 
-  auto fdur = pack_durations(plan, replica, Pass::Forward, rp.forward, cost);
-  if (!fdur) return fdur.error();
-  auto bdur = pack_durations(plan, replica, Pass::Backward, rp.backward, cost);
-  if (!bdur) return bdur.error();
-  auto needs = backward_needs(plan, replica);
-  if (!needs) return needs.error();
+  const int nf = p * v * mf;
+  const int nb = p * v * mb;
+  const int virtual_stages = p * v;
+  auto fid = [&](int s, int c, int m) { return (s * v + c) * mf + m; };
+  auto bid = [&](int s, int c, int b) { return nf + (s * v + c) * mb + b; };
+  const bool model_dp_sync = plan.dp() > 1 && cost != nullptr && cost->options().include_dp_sync;
+  const auto compute = static_cast<std::size_t>(nf + nb);
+  const std::size_t sends =
+      static_cast<std::size_t>(std::max(0, virtual_stages - 1)) * static_cast<std::size_t>(mf + mb);
+  const std::size_t max_nodes =
+      compute + sends + (model_dp_sync ? 2 : 1) * static_cast<std::size_t>(p);
+  // Per compute op at most: stream order 1, need 1, readiness 1, its send 3; per stage 3 more.
+  const std::size_t max_edges = 6 * compute + 3 * static_cast<std::size_t>(p);
 
   ReplicaDag dag;
   dag.replica = replica;
@@ -173,37 +206,47 @@ Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const Cost
   dag.vchunks = v;
   dag.mf = mf;
   dag.mb = mb;
-  const int nf = p * v * mf;
-  const int nb = p * v * mb;
-  const int virtual_stages = p * v;
-  auto fid = [&](int s, int c, int m) { return (s * v + c) * mf + m; };
-  auto bid = [&](int s, int c, int b) { return nf + (s * v + c) * mb + b; };
+  {
+    using I = std::int32_t;
+    const std::size_t bytes =
+        Arena::bytes_for(max_nodes, sizeof(DagNode)) + Arena::bytes_for(max_nodes + 1, sizeof(I)) +
+        Arena::bytes_for(max_nodes, sizeof(I)) + Arena::bytes_for(max_edges, sizeof(I)) +
+        Arena::bytes_for(compute, sizeof(I)) + Arena::bytes_for(sends, sizeof(I)) +
+        schedule_bytes(max_nodes);
+    dag.arena->reserve(bytes);
+  }
+  dag.nodes.take(*dag.arena, max_nodes);
+  dag.succ_begin.take(*dag.arena, max_nodes + 1);
+  dag.indegree.take(*dag.arena, max_nodes);
+  dag.stage_ops.take(*dag.arena, compute);
+  dag.stage_comm.take(*dag.arena, sends);
 
   // Compute nodes first at fixed ids, then P2P, DP sync and optimizer nodes as they are created.
-  const std::size_t sends =
-      static_cast<std::size_t>(std::max(0, virtual_stages - 1)) * static_cast<std::size_t>(mf + mb);
-  dag.nodes.reserve(static_cast<std::size_t>(nf + nb) + sends + 2 * static_cast<std::size_t>(p));
-  dag.nodes.resize(static_cast<std::size_t>(nf + nb));
   const double inv_v = 1.0 / v;
-  for (int s = 0; s < p; ++s)
-    for (int c = 0; c < v; ++c) {
-      for (int m = 0; m < mf; ++m)
-        dag.nodes[static_cast<std::size_t>(fid(s, c, m))] = {
-            (*fdur)[static_cast<std::size_t>(m * p + s)] * inv_v,
-            m,
-            static_cast<std::int16_t>(s),
-            static_cast<std::int8_t>(c),
-            OpKind::Forward,
-            Pass::Forward};
-      for (int b = 0; b < mb; ++b)
-        dag.nodes[static_cast<std::size_t>(bid(s, c, b))] = {
-            (*bdur)[static_cast<std::size_t>(b * p + s)] * inv_v,
-            b,
-            static_cast<std::int16_t>(s),
-            static_cast<std::int8_t>(c),
-            OpKind::Backward,
-            Pass::Backward};
-    }
+  Status priced =
+      pack_durations(plan, replica, Pass::Forward, rp.forward, cost, [&](int m, int s, double t) {
+        for (int c = 0; c < v; ++c)
+          dag.nodes[static_cast<std::size_t>(fid(s, c, m))] = {t * inv_v,
+                                                               m,
+                                                               static_cast<std::int16_t>(s),
+                                                               static_cast<std::int8_t>(c),
+                                                               OpKind::Forward,
+                                                               Pass::Forward};
+      });
+  if (!priced) return priced.error();
+  priced =
+      pack_durations(plan, replica, Pass::Backward, rp.backward, cost, [&](int b, int s, double t) {
+        for (int c = 0; c < v; ++c)
+          dag.nodes[static_cast<std::size_t>(bid(s, c, b))] = {t * inv_v,
+                                                               b,
+                                                               static_cast<std::int16_t>(s),
+                                                               static_cast<std::int8_t>(c),
+                                                               OpKind::Backward,
+                                                               Pass::Backward};
+      });
+  if (!priced) return priced.error();
+  auto needs = backward_needs(plan, replica);
+  if (!needs) return needs.error();
 
   auto p2p_time = [&](const Pack& pack) {
     return cost ? cost->p2p_time(static_cast<double>(pack.tokens())) : plan.p2p_latency;
@@ -216,12 +259,9 @@ Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const Cost
     for (int b = 0; b < mb; ++b)
       bsend_time[static_cast<std::size_t>(b)] = p2p_time(rp.backward[static_cast<std::size_t>(b)]);
   }
-  const bool model_dp_sync = plan.dp() > 1 && cost != nullptr && cost->options().include_dp_sync;
 
   dag.stage_ops_begin.assign(static_cast<std::size_t>(p) + 1, 0);
   dag.stage_comm_begin.assign(static_cast<std::size_t>(p) + 1, 0);
-  dag.stage_ops.reserve(static_cast<std::size_t>(nf + nb));
-  dag.stage_comm.reserve(sends);
   dag.dp_sync.assign(static_cast<std::size_t>(p), -1);
   dag.optimizer.assign(static_cast<std::size_t>(p), -1);
 
@@ -231,16 +271,18 @@ Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const Cost
 
   // The graph is emitted twice, first counting degrees, then filling the CSR arrays, so that no
   // edge list is materialised (at a million ops its first-touch page faults cost more than the
-  // second pass). Node ids are assigned in the same order both times.
+  // second pass). Node ids are assigned in the same order both times. The first pass takes the
+  // stream order from stage_order() and records it in stage_ops; the second decodes stage_ops.
+  std::size_t n_ops = 0, n_comm = 0;
   auto emit = [&](auto& sink, bool record) {
     for (int s = 0; s < p; ++s) {
       std::int32_t prev = -1, last_fsend = -1, last_bsend = -1, last_b = -1;
-      for (const OrderedOp& op : orders[static_cast<std::size_t>(s)]) {
+      auto visit = [&](const OrderedOp& op) {
         const int c = op.chunk;
         const int vs = c * p + s;
         const bool fwd = op.pass == Pass::Forward;
         const std::int32_t id = fwd ? fid(s, c, op.pack) : bid(s, c, op.pack);
-        if (record) dag.stage_ops.push_back(id);
+        if (record) dag.stage_ops[n_ops++] = id;
         if (prev >= 0) sink.add(prev, id);
         prev = id;
         const auto s16 = static_cast<std::int16_t>(s);
@@ -255,9 +297,9 @@ Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const Cost
             if (last_fsend >= 0) sink.add(last_fsend, send);
             last_fsend = send;
             sink.add(send, fid(rs, rc, op.pack));
-            if (record) dag.stage_comm.push_back(send);
+            if (record) dag.stage_comm[n_comm++] = send;
           }
-          continue;
+          return;
         }
         last_b = id;
         const auto b = static_cast<std::size_t>(op.pack);
@@ -277,7 +319,21 @@ Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const Cost
           if (last_bsend >= 0) sink.add(last_bsend, send);
           last_bsend = send;
           sink.add(send, bid(rs, rc, op.pack));
-          if (record) dag.stage_comm.push_back(send);
+          if (record) dag.stage_comm[n_comm++] = send;
+        }
+      };
+      if (record) {
+        for (const OrderedOp& op :
+             stage_order(plan.schedule, p, s, mf, mb, plan.warmup_extra, plan.vchunks))
+          visit(op);
+      } else {
+        const auto first =
+            static_cast<std::size_t>(dag.stage_ops_begin[static_cast<std::size_t>(s)]);
+        const auto last =
+            static_cast<std::size_t>(dag.stage_ops_begin[static_cast<std::size_t>(s) + 1]);
+        for (std::size_t i = first; i < last; ++i) {
+          const DagNode& node = dag.nodes[static_cast<std::size_t>(dag.stage_ops[i])];
+          visit({node.pass, node.pack, node.chunk});
         }
       }
       const auto s16 = static_cast<std::int16_t>(s);
@@ -293,25 +349,29 @@ Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const Cost
       if (!record) continue;
       dag.dp_sync[static_cast<std::size_t>(s)] = sync;
       dag.optimizer[static_cast<std::size_t>(s)] = opt;
-      dag.stage_ops_begin[static_cast<std::size_t>(s) + 1] =
-          static_cast<std::int32_t>(dag.stage_ops.size());
-      dag.stage_comm_begin[static_cast<std::size_t>(s) + 1] =
-          static_cast<std::int32_t>(dag.stage_comm.size());
+      dag.stage_ops_begin[static_cast<std::size_t>(s) + 1] = static_cast<std::int32_t>(n_ops);
+      dag.stage_comm_begin[static_cast<std::size_t>(s) + 1] = static_cast<std::int32_t>(n_comm);
     }
   };
-  const std::size_t max_nodes =
-      static_cast<std::size_t>(nf + nb) + sends + 2 * static_cast<std::size_t>(p);
-  dag.succ_begin.assign(max_nodes + 1, 0);
-  dag.indegree.assign(max_nodes, 0);
-  CountSink counter{dag};
+  std::fill(dag.succ_begin.begin(), dag.succ_begin.end(), 0);
+  std::fill(dag.indegree.begin(), dag.indegree.end(), 0);
+  CountSink counter{dag, static_cast<std::int32_t>(compute)};
   emit(counter, true);
-  const std::size_t n = dag.nodes.size();
-  dag.succ_begin.resize(n + 1);
-  dag.indegree.resize(n);
-  for (std::size_t i = 0; i < n; ++i) dag.succ_begin[i + 1] += dag.succ_begin[i];
-  dag.succ.resize(static_cast<std::size_t>(dag.succ_begin[n]));
-  FillSink filler{dag, static_cast<std::int32_t>(nf + nb),
-                  std::vector<std::int32_t>(dag.succ_begin.begin(), dag.succ_begin.end() - 1)};
+  const auto n = static_cast<std::size_t>(counter.next_id);
+  dag.nodes.count = n;
+  dag.succ_begin.count = n + 1;
+  dag.indegree.count = n;
+  dag.stage_ops.count = n_ops;
+  dag.stage_comm.count = n_comm;
+  // Exclusive prefix sums shifted by one: succ_begin[u + 1] = first slot of u (see FillSink).
+  std::int32_t edges = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int32_t out = dag.succ_begin[i + 1];
+    dag.succ_begin[i + 1] = edges;
+    edges += out;
+  }
+  dag.succ.take(*dag.arena, static_cast<std::size_t>(edges));
+  FillSink filler{dag, static_cast<std::int32_t>(compute)};
   emit(filler, false);
   return dag;
 }

@@ -12,7 +12,7 @@ constexpr std::size_t kMaxNamedOps = 8;
 
 // Some ops never became ready: walk backwards through not-yet-run predecessors from one of them
 // until a node repeats; that loop is the cycle ("X waits for Y waits for ... X").
-std::string deadlock_message(const ReplicaDag& dag, const std::vector<std::int32_t>& remaining,
+std::string deadlock_message(const ReplicaDag& dag, const Array<std::int32_t>& remaining,
                              std::size_t never_ran) {
   const auto n = static_cast<std::size_t>(dag.size());
   // Reverse CSR, built only on this error path.
@@ -90,13 +90,15 @@ std::string describe_node(const ReplicaDag& dag, int v) {
   return "op" + std::to_string(v);
 }
 
-Expected<Schedule> evaluate(const ReplicaDag& dag, const CancelToken& cancel) {
+Expected<Schedule> evaluate(ReplicaDag& dag, const CancelToken& cancel) {
   const auto n = static_cast<std::size_t>(dag.size());
   Schedule sched;
-  sched.start.assign(n, 0.0);
-  sched.cause.assign(n, -1);
-  std::vector<std::int32_t> remaining(dag.indegree);
-  std::vector<std::int32_t> queue(n);
+  sched.start.take(*dag.arena, n);
+  sched.cause.take(*dag.arena, n);
+  std::fill(sched.start.begin(), sched.start.end(), 0.0);
+  std::fill(sched.cause.begin(), sched.cause.end(), -1);
+  std::int32_t* remaining = dag.indegree.data();
+  std::int32_t* queue = dag.arena->take<std::int32_t>(n);
   std::size_t head = 0, tail = 0;
   for (std::size_t i = 0; i < n; ++i)
     if (remaining[i] == 0) queue[tail++] = static_cast<std::int32_t>(i);
@@ -115,10 +117,10 @@ Expected<Schedule> evaluate(const ReplicaDag& dag, const CancelToken& cancel) {
         start[v] = end;
         cause[v] = u;
       }
-      if (--remaining[static_cast<std::size_t>(v)] == 0) queue[tail++] = v;
+      if (--remaining[v] == 0) queue[tail++] = v;
     }
   }
-  if (tail < n) return Error::internal(deadlock_message(dag, remaining, n - tail));
+  if (tail < n) return Error::internal(deadlock_message(dag, dag.indegree, n - tail));
   return sched;
 }
 

@@ -1,6 +1,7 @@
 // Simulator throughput: 1F1B plans with explicit times (p = 16, M = 4096 -> 131k compute ops;
 // M = 32768 -> 1M ops) and a cost-model-priced plan. Reports compute ops per second.
 #include <benchmark/benchmark.h>
+#include <malloc.h>
 
 #include <string>
 
@@ -68,6 +69,30 @@ void BM_Sim1F1BMetricsOnly(benchmark::State& state) {
 BENCHMARK(BM_Sim1F1BMetricsOnly)
     ->Args({16, 4096})
     ->Args({16, 32768})
+    ->Unit(benchmark::kMillisecond);
+
+// Approximates a cold call (the CLI simulates once per process): memory freed by the previous
+// iteration goes back to the OS first, so every page the simulator touches faults again.
+void BM_Sim1F1BCold(benchmark::State& state) {
+  Plan plan = bench_plan(static_cast<int>(state.range(0)), static_cast<int>(state.range(1)), true);
+  SimOptions o;
+  o.check_legality = false;
+  for (auto _ : state) {
+    state.PauseTiming();
+    malloc_trim(0);
+    state.ResumeTiming();
+    auto res = simulate(plan, nullptr, o);
+    if (!res) state.SkipWithError(res.error().message.c_str());
+    benchmark::DoNotOptimize(res);
+  }
+}
+BENCHMARK(BM_Sim1F1BCold)
+    ->Args({16, 4096})
+    ->Args({16, 32768})
+    ->Iterations(1)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true)
+    ->MeasureProcessCPUTime()
     ->Unit(benchmark::kMillisecond);
 
 void BM_Sim1F1BCostModel(benchmark::State& state) {
