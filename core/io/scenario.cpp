@@ -25,7 +25,6 @@ Expected<std::shared_ptr<const LengthPool>> load_pool(const WorkloadSpec& spec,
     if (!pool) return pool.error();
     return std::shared_ptr<const LengthPool>(std::make_shared<LengthPool>(std::move(*pool)));
   }
-  if (!spec.column.empty()) return Error::bad_input("column: applies to length files only");
   auto pool = preset_pool(spec.preset, spec.seed, kPresetPoolSize);
   if (!pool) return pool.error();
   return std::shared_ptr<const LengthPool>(std::make_shared<LengthPool>(std::move(*pool)));

@@ -60,9 +60,10 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
   int max_shards = 1;
   while (prm.dp_merge && max_shards * 2 <= std::min(d, 8)) max_shards *= 2;
 
+  // A slice size the user chose is honoured (the GUI's slider and `sweep --slice` tune it); only
+  // S = 0 (auto) lets phase 2 try the candidate set.
   std::vector<Tokens> slices(std::begin(kSliceCandidates), std::end(kSliceCandidates));
-  if (prm.slice_size > 0 && std::find(slices.begin(), slices.end(), prm.slice_size) == slices.end())
-    slices.push_back(prm.slice_size);
+  if (prm.slice_size > 0) slices.assign(1, prm.slice_size);
   if (Status s = check_sequences_fit(in.batch, lim, max_shards,
                                      *std::min_element(slices.begin(), slices.end()));
       !s)
@@ -159,7 +160,10 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
   std::string best_label;
   int simulated = 0;
   Error last_error = Error::infeasible("slimpack: no candidate plan fits (" + last_why + ")");
-  for (std::size_t c = 0; c < cands.size() && c < kSimulatedCandidates; ++c) {
+  // The best few candidates that pass the legality gate are simulated; a candidate the gate rejects
+  // (e.g. L4 by a margin the incremental memory estimate missed) does not use up a place.
+  std::size_t accepted = 0;
+  for (std::size_t c = 0; c < cands.size() && accepted < kSimulatedCandidates; ++c) {
     if (cancel.cancelled()) return Error::cancelled();
     Expected<double> t = simulated_time(cands[c].plan, in, lim, cancel);
     ++simulated;
@@ -168,6 +172,7 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
       last_error = t.error();
       continue;
     }
+    ++accepted;
     if (best == -1 || *t < best_time) best_time = *t, best = static_cast<int>(c);
   }
   std::vector<Tokens> sliced_s{prm.slice_size > 0 ? prm.slice_size : kDefaultSliceSize};
