@@ -57,7 +57,14 @@ int cmd_sweep(int argc, char** argv) {
     if (!setup) return report_error("sweep", setup.error().with_context("--" + param + " " + v));
     strategy = setup->strategy;
     auto run = run_strategy(*setup, setup->strategy, setup->params, false);
-    if (!run) return report_error("sweep", run.error().with_context("--" + param + " " + v));
+    if (!run && run.error().kind != ErrorKind::Infeasible)
+      return report_error("sweep", run.error().with_context("--" + param + " " + v));
+    if (!run) {  // a value with no plan that fits is a row of the result, not a failed sweep
+      rows.push_back({{"value", v}, {"iteration_time", nullptr}, {"bubble_ratio", nullptr},
+                      {"tokens_per_second", nullptr}, {"peak_memory_bytes", nullptr},
+                      {"solver_seconds", nullptr}, {"legal", false}, {"error", run.error().message}});
+      continue;
+    }
     const auto& r = run->sim;
     rows.push_back({{"value", v},
                     {"iteration_time", r.iteration_time},
@@ -72,6 +79,11 @@ int cmd_sweep(int argc, char** argv) {
     std::string md = "| " + param + " | iteration time | bubble | tokens/s | peak memory |\n"
                      "| ---: | ---: | ---: | ---: | ---: |\n";
     for (const auto& row : rows) {
+      if (row.contains("error")) {
+        md += "| " + row["value"].get<std::string>() + " | infeasible: " +
+              row["error"].get<std::string>() + " | | | |\n";
+        continue;
+      }
       md += "| " + row["value"].get<std::string>() + " | " +
             format_seconds(row["iteration_time"].get<double>()) + " | " +
             format_percent(row["bubble_ratio"].get<double>()) + " | " +
@@ -88,12 +100,18 @@ int cmd_sweep(int argc, char** argv) {
     std::printf("sweep of --%s with strategy %s\n", param.c_str(), strategy.c_str());
     std::printf("%-12s %14s %9s %14s %13s\n", param.c_str(), "iteration", "bubble", "tokens/s",
                 "peak memory");
-    for (const auto& row : rows)
+    for (const auto& row : rows) {
+      if (row.contains("error")) {
+        std::printf("%-12s infeasible: %s\n", row["value"].get<std::string>().c_str(),
+                    row["error"].get<std::string>().c_str());
+        continue;
+      }
       std::printf("%-12s %14s %9s %14s %13s\n", row["value"].get<std::string>().c_str(),
                   format_seconds(row["iteration_time"].get<double>()).c_str(),
                   format_percent(row["bubble_ratio"].get<double>()).c_str(),
                   format_count(row["tokens_per_second"].get<double>()).c_str(),
                   format_bytes(row["peak_memory_bytes"].get<double>()).c_str());
+    }
   }
   return kExitOk;
 }
