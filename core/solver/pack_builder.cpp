@@ -23,6 +23,21 @@ TimeLines time_lines(const CostModel& cost) {
   return t;
 }
 
+ReplicaLoad heaviest_replica(const std::vector<std::vector<SeqIndex>>& replicas,
+                             const std::vector<Sequence>& seqs, const std::vector<double>& work) {
+  ReplicaLoad most;
+  for (const auto& list : replicas) {
+    ReplicaLoad load;
+    for (SeqIndex i : list) {
+      load.tokens += seqs[static_cast<std::size_t>(i)].length;
+      load.work += work[static_cast<std::size_t>(i)];
+    }
+    most.tokens = std::max(most.tokens, load.tokens);
+    most.work = std::max(most.work, load.work);
+  }
+  return most;
+}
+
 Limits limits_of(const CostModel& cost) {
   Limits lim;
   lim.token_cap = cost.options().token_cap;

@@ -47,6 +47,15 @@ struct Limits {
   MemoryModel memory;             // L4
   Tokens memory_pack_tokens = 0;  // biggest pack with `pp` packs in flight on stage 0; 0 = no cap
 };
+// The most tokens and the most estimated work any replica holds after an assignment: what sizes
+// the packs of whole-sequence and sliced strategies.
+struct ReplicaLoad {
+  Tokens tokens = 0;
+  double work = 0.0;
+};
+ReplicaLoad heaviest_replica(const std::vector<std::vector<SeqIndex>>& replicas,
+                             const std::vector<Sequence>& seqs, const std::vector<double>& work);
+
 Limits limits_of(const CostModel& cost);
 
 // Auto pack count: M = max(pp, ceil(replica_tokens / capacity)), capacity = the smaller of the

@@ -42,16 +42,7 @@ Expected<SolveResult> solve_sliced(const SolveInput& in, const CancelToken& canc
   Tokens capacity = lim.memory_pack_tokens > 0 ? std::max(lim.memory_pack_tokens, slice) : 0;
   if (lim.token_cap > 0)
     capacity = capacity > 0 ? std::min(capacity, lim.token_cap) : lim.token_cap;
-  Tokens most = 0;
-  double most_work = 0.0;
-  for (const auto& list : replicas) {
-    Tokens t = 0;
-    double w = 0.0;
-    for (SeqIndex i : list)
-      t += seqs[static_cast<std::size_t>(i)].length, w += work[static_cast<std::size_t>(i)];
-    most = std::max(most, t);
-    most_work = std::max(most_work, w);
-  }
+  const auto [most, most_work] = heaviest_replica(replicas, seqs, work);
   const int m = in.params.packs > 0
                     ? in.params.packs
                     : balanced_pack_count(most_work, lines.fwd.c0 + lines.bwd.c0, plan.stages,
