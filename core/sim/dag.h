@@ -50,6 +50,11 @@ class Arena {
   std::size_t used_ = 0;
 };
 
+// Asks the kernel to back [p, p + bytes) with writable pages in one call before a large result
+// vector is filled: a page fault per 4 KiB costs microseconds (far more in a VM), and the result
+// vectors of a million-op simulation span tens of MiB. Advice only; does nothing for small ranges.
+void prefault_for_write(const void* p, std::size_t bytes);
+
 // A view of `size` elements in an Arena (the owner keeps the arena alive).
 template <typename T>
 struct Array {
@@ -124,12 +129,14 @@ Expected<Schedule> evaluate(ReplicaDag& dag, const CancelToken& cancel);
 void apply_dp_barrier(const std::vector<ReplicaDag>& dags, std::vector<Schedule>& schedules);
 
 // Ops, busy time, bubble ratio, makespan and finish of one replica from its schedule.
+// `last_node`, when set, receives the last-finishing op (ties to the later node) for critical_path.
 ReplicaResult collect_replica(const Plan& plan, const ReplicaDag& dag, const Schedule& sched,
-                              bool keep_ops);
+                              bool keep_ops, std::int32_t* last_node = nullptr);
 
 // Walks back from the last-finishing op through the predecessors that set each start.
 // compute + comm + idle equals the replica's finish.
-CriticalPath critical_path(const ReplicaDag& dag, const Schedule& sched);
+// `last` is the op to start from (collect_replica's last_node); -1 finds it with a pass of its own.
+CriticalPath critical_path(const ReplicaDag& dag, const Schedule& sched, std::int32_t last = -1);
 
 // Memory step function per stage and its peak, with the accounting of peak_memory_per_stage()
 // (plan/legality_memory.cpp) at the simulated times. Fills the stage peaks, and

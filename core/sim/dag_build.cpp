@@ -172,6 +172,21 @@ void Arena::reserve(std::size_t bytes) {
   if (!block_) throw std::bad_alloc();
 }
 
+void prefault_for_write(const void* p, std::size_t bytes) {
+#ifdef MADV_POPULATE_WRITE
+  constexpr std::size_t kPage = 4096;
+  constexpr std::size_t kWorthIt = std::size_t{256} << 10;  // below this, faults are cheap enough
+  if (bytes < kWorthIt) return;
+  const auto first = (reinterpret_cast<std::uintptr_t>(p) + kPage - 1) / kPage * kPage;
+  const auto last = (reinterpret_cast<std::uintptr_t>(p) + bytes) / kPage * kPage;
+  // Failure (an old kernel) is harmless: the pages then fault in one by one as before.
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_POPULATE_WRITE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
+
 Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const CostModel* cost) {
   const ReplicaPlan& rp = plan.replicas[static_cast<std::size_t>(replica)];
   const int p = plan.stages;

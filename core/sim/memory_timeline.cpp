@@ -75,7 +75,10 @@ void memory_timeline(const Plan& plan, const ReplicaDag& dag, const Schedule& sc
     auto point = [&](double time) {
       if (keep_points) st.memory.push_back({time, base + activations + accumulators});
     };
-    if (keep_points) st.memory.reserve(2 * (last - first) + 1);
+    if (keep_points) {
+      st.memory.reserve(2 * (last - first) + 1);
+      prefault_for_write(st.memory.data(), st.memory.capacity() * sizeof(MemoryPoint));
+    }
     point(0.0);
     for (std::size_t i = first; i < last; ++i) {
       const std::int32_t v = dag.stage_ops[i];

@@ -63,65 +63,97 @@ void apply_dp_barrier(const std::vector<ReplicaDag>& dags, std::vector<Schedule>
 }
 
 ReplicaResult collect_replica(const Plan& plan, const ReplicaDag& dag, const Schedule& sched,
-                              bool keep_ops) {
+                              bool keep_ops, std::int32_t* last_node) {
   ReplicaResult out;
   const int p = dag.stages;
   out.stages.resize(static_cast<std::size_t>(p));
   for (const Pack& pack : plan.replicas[static_cast<std::size_t>(dag.replica)].forward)
     out.tokens += pack.tokens();
 
+  // One pass over every node for finish, makespan and the op the critical path starts from.
+  // Ties go to the later node: the optimizer/DP sync sinks, so the path ends the iteration.
+  const DagNode* nodes = dag.nodes.data();
+  const double* start = sched.start.data();
+  std::int32_t last = -1;
+  double finish = 0.0, makespan = 0.0;
   for (int v = 0; v < dag.size(); ++v) {
-    const double end = sched.end(dag, v);
-    out.finish = std::max(out.finish, end);
-    if (is_compute(dag.nodes[static_cast<std::size_t>(v)].kind))
-      out.makespan = std::max(out.makespan, end);
+    const double end = start[v] + nodes[v].duration;
+    if (last < 0 || end >= finish) {
+      last = v;
+      finish = end;
+    }
+    if (is_compute(nodes[v].kind)) makespan = std::max(makespan, end);
   }
+  out.finish = finish;
+  out.makespan = makespan;
+  if (last_node) *last_node = last;
+
   for (int s = 0; s < p; ++s) {
     const auto si = static_cast<std::size_t>(s);
     StageResult& st = out.stages[si];
     const auto first = static_cast<std::size_t>(dag.stage_ops_begin[si]);
-    const auto last = static_cast<std::size_t>(dag.stage_ops_begin[si + 1]);
-    for (std::size_t i = first; i < last; ++i)
-      st.busy += dag.nodes[static_cast<std::size_t>(dag.stage_ops[i])].duration;
+    const auto end = static_cast<std::size_t>(dag.stage_ops_begin[si + 1]);
+    const auto cfirst = static_cast<std::size_t>(dag.stage_comm_begin[si]);
+    const auto cend = static_cast<std::size_t>(dag.stage_comm_begin[si + 1]);
+    if (keep_ops) {
+      // Exact sizes up front, pages populated in one call rather than faulted in one by one.
+      const std::size_t n_ops = end - first + (dag.dp_sync[si] >= 0 ? 1 : 0) + 1;
+      st.ops.reserve(n_ops);
+      prefault_for_write(st.ops.data(), n_ops * sizeof(TimedOp));
+      st.comm.reserve(cend - cfirst);
+      prefault_for_write(st.comm.data(), (cend - cfirst) * sizeof(TimedOp));
+    }
+    for (std::size_t i = first; i < end; ++i) {
+      const std::int32_t v = dag.stage_ops[i];
+      st.busy += nodes[v].duration;
+      if (keep_ops) st.ops.push_back(timed(dag, sched, v));
+    }
     st.bubble_ratio = out.makespan > 0.0 ? 1.0 - st.busy / out.makespan : 0.0;
     if (!keep_ops) continue;
-    st.ops.reserve(last - first + 2);
-    for (std::size_t i = first; i < last; ++i)
-      st.ops.push_back(timed(dag, sched, dag.stage_ops[i]));
+    // Compute ops run on one serial stream, each after its predecessor, and the DP sync and the
+    // optimizer follow the last of them, so the list is already in start order; the check is a
+    // cheap guard (a zero-duration op may tie) and sorts only if that ever stops holding.
     if (dag.dp_sync[si] >= 0) st.ops.push_back(timed(dag, sched, dag.dp_sync[si]));
     st.ops.push_back(timed(dag, sched, dag.optimizer[si]));
     sort_by_start(st.ops);
-    const auto cfirst = static_cast<std::size_t>(dag.stage_comm_begin[si]);
-    const auto clast = static_cast<std::size_t>(dag.stage_comm_begin[si + 1]);
-    st.comm.reserve(clast - cfirst);
-    for (std::size_t i = cfirst; i < clast; ++i)
+    // Sends are listed in stream order of their producers; forward and backward sends wait on
+    // different receivers, so their starts can interleave out of order: sorted when needed.
+    for (std::size_t i = cfirst; i < cend; ++i)
       st.comm.push_back(timed(dag, sched, dag.stage_comm[i]));
     sort_by_start(st.comm);
   }
   return out;
 }
 
-CriticalPath critical_path(const ReplicaDag& dag, const Schedule& sched) {
+CriticalPath critical_path(const ReplicaDag& dag, const Schedule& sched, std::int32_t last) {
   CriticalPath path;
-  std::int32_t v = -1;
-  double finish = 0.0;
-  // Ties go to the later node: the optimizer/DP sync sinks, so the path ends the iteration.
-  for (int i = 0; i < dag.size(); ++i) {
-    const double end = sched.end(dag, i);
-    if (v < 0 || end >= finish) {
-      v = i;
-      finish = end;
+  if (last < 0) {
+    // No precomputed end: the last-finishing op, ties to the later node (as collect_replica).
+    double finish = 0.0;
+    for (int i = 0; i < dag.size(); ++i) {
+      const double end = sched.end(dag, i);
+      if (last < 0 || end >= finish) {
+        last = i;
+        finish = end;
+      }
     }
   }
-  for (; v >= 0; v = sched.cause[static_cast<std::size_t>(v)]) {
+  if (last < 0) return path;
+  const double finish = sched.end(dag, last);
+  // Two walks back: the first sizes the list, the second fills it from the back, so it comes out
+  // in time order with no growth and no reversal. Sums keep the walk-back order.
+  std::size_t length = 0;
+  for (std::int32_t v = last; v >= 0; v = sched.cause[static_cast<std::size_t>(v)]) ++length;
+  path.ops.resize(length);
+  std::size_t slot = length;
+  for (std::int32_t v = last; v >= 0; v = sched.cause[static_cast<std::size_t>(v)]) {
     const TimedOp op = timed(dag, sched, v);
     if (op.kind == OpKind::P2P || op.kind == OpKind::DpSync)
       path.comm += op.duration();
     else
       path.compute += op.duration();
-    path.ops.push_back(op);
+    path.ops[--slot] = op;
   }
-  std::reverse(path.ops.begin(), path.ops.end());
   path.idle = std::max(0.0, finish - path.compute - path.comm);
   return path;
 }

@@ -127,9 +127,11 @@ Expected<SimResult> simulate(const Plan& plan, const CostModel* cost, const SimO
   result.replicas.reserve(static_cast<std::size_t>(d));
   for (int r = 0; r < d; ++r) {
     const auto ri = static_cast<std::size_t>(r);
-    ReplicaResult rr = sim_detail::collect_replica(plan, dags[ri], schedules[ri], options.keep_ops);
+    std::int32_t last = -1;
+    ReplicaResult rr =
+        sim_detail::collect_replica(plan, dags[ri], schedules[ri], options.keep_ops, &last);
     if (options.critical_path)
-      rr.critical_path = sim_detail::critical_path(dags[ri], schedules[ri]);
+      rr.critical_path = sim_detail::critical_path(dags[ri], schedules[ri], last);
     if (memory)
       sim_detail::memory_timeline(plan, dags[ri], schedules[ri], *memory, options.memory_timeline,
                                   rr);
