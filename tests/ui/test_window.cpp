@@ -157,7 +157,7 @@ class TestWindow : public QObject {
     }
     std::sort(latencies.begin(), latencies.end());
     qInfo(
-        "MEASURE slider->picture on the default workload (Debug build): median %.1f ms, max "
+        "MEASURE slider->picture on the default workload: median %.1f ms, max "
         "%.1f ms",
         latencies[latencies.size() / 2], latencies.back());
   }
