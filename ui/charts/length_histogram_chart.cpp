@@ -28,15 +28,25 @@ void LengthHistogramChart::setDark(bool dark) {
   dark_ = dark;
   styleChart(chart_, dark);
   chart_->legend()->hide();
+  rebuild();  // the theme recoloured the bars
 }
 
 void LengthHistogramChart::setLengths(const std::vector<Tokens>& lengths) {
+  // Live re-solves keep the batch: rebuilding an unchanged chart would cost QtCharts several
+  // milliseconds of GUI-thread layout and a repaint on every slider step.
+  if (built_ && lengths == lengths_) return;
+  lengths_ = lengths;
+  rebuild();
+}
+
+void LengthHistogramChart::rebuild() {
+  built_ = true;
   chart_->removeAllSeries();
   for (QAbstractAxis* axis : chart_->axes()) {
     chart_->removeAxis(axis);
     delete axis;
   }
-  const auto bins = log2_bins(lengths);
+  const auto bins = log2_bins(lengths_);
   auto* set = new QBarSet(tr("sequences"));
   set->setColor(QColor(0x4c, 0x9b, 0xe8));
   QStringList categories;

@@ -20,8 +20,11 @@ class LengthHistogramChart : public QWidget {
   void setDark(bool dark);
 
  private:
+  void rebuild();
   QChart* chart_;
   QChartView* view_;
+  std::vector<Tokens> lengths_;
+  bool built_ = false;
   bool dark_ = false;
 };
 

@@ -14,6 +14,10 @@
 #include "charts/chart_style.h"
 
 namespace slimpack::ui {
+namespace {
+// At most 8 replicas get a bar set: beyond that the bars are too thin to read; the table has all.
+constexpr std::size_t kMaxSets = 8;
+}  // namespace
 
 MemoryChart::MemoryChart(QWidget* parent)
     : QWidget(parent), chart_(new QChart), view_(makeChartView(chart_)) {
@@ -27,62 +31,89 @@ MemoryChart::MemoryChart(QWidget* parent)
 void MemoryChart::setDark(bool dark) {
   dark_ = dark;
   styleChart(chart_, dark);
+  // The theme recolours every series; rebuild so the cap line gets its red dashes back.
+  shape_ = {};
   setSnapshot(snapshot_);
 }
 
 void MemoryChart::setSnapshot(const SnapshotPtr& snapshot) {
   snapshot_ = snapshot;
+  Shape shape;
+  if (snapshot) {
+    const SimResult& sim = snapshot->sim;
+    shape.stages = sim.replicas.empty() ? 0 : static_cast<int>(sim.replicas.front().stages.size());
+    shape.sets = static_cast<int>(std::min(sim.replicas.size(), kMaxSets));
+    shape.cap = snapshot->memory_cap_bytes > 0 && shape.stages > 0;
+  }
+  // A live re-solve keeps the shape: update the values in place. Rebuilding series and axes
+  // costs QtCharts several milliseconds of GUI-thread layout on every slider step.
+  if (!(shape == shape_) || !bars_) rebuild(shape);
+  if (snapshot) fill(*snapshot);
+}
+
+void MemoryChart::rebuild(const Shape& shape) {
+  shape_ = shape;
   chart_->removeAllSeries();
   for (QAbstractAxis* axis : chart_->axes()) {
     chart_->removeAxis(axis);
     delete axis;
   }
-  if (!snapshot) return;
-  const SimResult& sim = snapshot->sim;
-  const int stages =
-      sim.replicas.empty() ? 0 : static_cast<int>(sim.replicas.front().stages.size());
-  auto* bars = new QBarSeries;
-  double top = snapshot->memory_cap_bytes / 1e9;
-  // One set per replica (at most 8: beyond that the bars are too thin to read; the table has all).
-  const std::size_t shown = std::min<std::size_t>(sim.replicas.size(), 8);
-  for (std::size_t r = 0; r < shown; ++r) {
-    auto* set = new QBarSet(shown > 1 ? tr("replica %1").arg(r) : tr("peak"));
-    for (const auto& st : sim.replicas[r].stages) {
-      *set << st.peak_memory_bytes / 1e9;
-      top = std::max(top, st.peak_memory_bytes / 1e9);
-    }
-    bars->append(set);
+  bars_ = nullptr;
+  cap_ = nullptr;
+  if (shape.stages == 0) return;
+  bars_ = new QBarSeries;
+  for (int r = 0; r < shape.sets; ++r) {
+    auto* set = new QBarSet(shape.sets > 1 ? tr("replica %1").arg(r) : tr("peak"));
+    for (int s = 0; s < shape.stages; ++s) *set << 0.0;
+    bars_->append(set);
   }
-  chart_->addSeries(bars);
+  chart_->addSeries(bars_);
   QStringList cats;
-  for (int s = 0; s < stages; ++s) cats << QString::number(s);
+  for (int s = 0; s < shape.stages; ++s) cats << QString::number(s);
   auto* x = new QBarCategoryAxis;
   x->append(cats);
   x->setTitleText(tr("stage"));
   auto* y = new QValueAxis;
-  y->setRange(0, std::max(1.0, top * 1.1));
   y->setLabelFormat("%.0f");
   chart_->addAxis(x, Qt::AlignBottom);
   chart_->addAxis(y, Qt::AlignLeft);
-  bars->attachAxis(x);
-  bars->attachAxis(y);
-  if (snapshot->memory_cap_bytes > 0 && stages > 0) {
-    // The cap spans the category axis: a hidden value axis over [-0.5, n - 0.5] aligns with it.
-    auto* cap = new QLineSeries;
-    cap->setName(tr("cap %1 GB").arg(snapshot->memory_cap_bytes / 1e9, 0, 'f', 0));
-    cap->append(-0.5, snapshot->memory_cap_bytes / 1e9);
-    cap->append(stages - 0.5, snapshot->memory_cap_bytes / 1e9);
-    QPen pen(QColor(0xd6, 0x45, 0x45));
-    pen.setWidth(2);
-    pen.setStyle(Qt::DashLine);
-    cap->setPen(pen);
-    chart_->addSeries(cap);
-    auto* xv = new QValueAxis;
-    xv->setRange(-0.5, stages - 0.5);
-    xv->setVisible(false);
-    chart_->addAxis(xv, Qt::AlignTop);
-    cap->attachAxis(xv);
-    cap->attachAxis(y);
+  bars_->attachAxis(x);
+  bars_->attachAxis(y);
+  if (!shape.cap) return;
+  // The cap spans the category axis: a hidden value axis over [-0.5, n - 0.5] aligns with it.
+  cap_ = new QLineSeries;
+  QPen pen(QColor(0xd6, 0x45, 0x45));
+  pen.setWidth(2);
+  pen.setStyle(Qt::DashLine);
+  cap_->setPen(pen);
+  chart_->addSeries(cap_);
+  auto* xv = new QValueAxis;
+  xv->setRange(-0.5, shape.stages - 0.5);
+  xv->setVisible(false);
+  chart_->addAxis(xv, Qt::AlignTop);
+  cap_->attachAxis(xv);
+  cap_->attachAxis(y);
+}
+
+void MemoryChart::fill(const ExplorerSnapshot& snapshot) {
+  if (!bars_) return;
+  const SimResult& sim = snapshot.sim;
+  const double cap = snapshot.memory_cap_bytes / 1e9;
+  double top = cap;
+  const auto sets = bars_->barSets();
+  for (int r = 0; r < shape_.sets; ++r) {
+    const auto& stages = sim.replicas[static_cast<std::size_t>(r)].stages;
+    for (int s = 0; s < shape_.stages && s < static_cast<int>(stages.size()); ++s) {
+      const double gb = stages[static_cast<std::size_t>(s)].peak_memory_bytes / 1e9;
+      sets[r]->replace(s, gb);
+      top = std::max(top, gb);
+    }
+  }
+  const auto vertical = chart_->axes(Qt::Vertical);
+  if (!vertical.isEmpty()) vertical.front()->setRange(0.0, std::max(1.0, top * 1.1));
+  if (cap_) {
+    cap_->setName(tr("cap %1 GB").arg(cap, 0, 'f', 0));
+    cap_->replace({QPointF(-0.5, cap), QPointF(shape_.stages - 0.5, cap)});
   }
 }
 

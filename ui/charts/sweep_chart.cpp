@@ -22,23 +22,26 @@ SweepChart::SweepChart(QWidget* parent)
   layout->addWidget(view_);
   styleChart(chart_, dark_);
   chart_->setTitle(tr("Slice size sweep (click a point to use that S)"));
+  buildSeries();
+  applyColors();
+  updateSeries();
 }
 
 void SweepChart::setDark(bool dark) {
   dark_ = dark;
   styleChart(chart_, dark);
-  rebuild();
+  applyColors();
 }
 
 void SweepChart::setPoints(const std::vector<SweepPoint>& points) {
   points_ = points;
-  rebuild();
+  updateSeries();
 }
 
 void SweepChart::setCurrentSlice(Tokens s) {
   if (s == current_) return;
   current_ = s;
-  rebuild();
+  updateCurrent();
 }
 
 int SweepChart::nearestPoint(const std::vector<SweepPoint>& points, double s) {
@@ -53,35 +56,81 @@ int SweepChart::nearestPoint(const std::vector<SweepPoint>& points, double s) {
   return best;
 }
 
-void SweepChart::rebuild() {
-  chart_->removeAllSeries();
-  for (QAbstractAxis* axis : chart_->axes()) {
-    chart_->removeAxis(axis);
-    delete axis;
+void SweepChart::buildSeries() {
+  time_ = new QLineSeries;
+  time_->setName(tr("iteration time (ms)"));
+  time_points_ = new QScatterSeries;
+  time_points_->setMarkerSize(9);
+  bubble_ = new QLineSeries;
+  bubble_->setName(tr("bubble (%)"));
+  bubble_points_ = new QScatterSeries;
+  bubble_points_->setMarkerSize(7);
+  current_point_ = new QScatterSeries;
+  current_point_->setName(tr("current S"));
+  current_point_->setMarkerSize(15);
+  for (QXYSeries* s :
+       {static_cast<QXYSeries*>(time_), static_cast<QXYSeries*>(bubble_),
+        static_cast<QXYSeries*>(time_points_), static_cast<QXYSeries*>(bubble_points_),
+        static_cast<QXYSeries*>(current_point_)})
+    chart_->addSeries(s);
+  x_axis_ = new QLogValueAxis;
+  x_axis_->setBase(2);
+  x_axis_->setLabelFormat("%.0f");
+  x_axis_->setTitleText(tr("slice size S (tokens)"));
+  time_axis_ = new QValueAxis;
+  time_axis_->setTickCount(4);
+  time_axis_->setLabelFormat("%.0f");
+  time_axis_->setTitleText(tr("ms"));
+  bubble_axis_ = new QValueAxis;
+  bubble_axis_->setTickCount(4);
+  bubble_axis_->setLabelFormat("%.1f");
+  bubble_axis_->setTitleText(tr("bubble %"));
+  chart_->addAxis(x_axis_, Qt::AlignBottom);
+  chart_->addAxis(time_axis_, Qt::AlignLeft);
+  chart_->addAxis(bubble_axis_, Qt::AlignRight);
+  for (QXYSeries* s : {static_cast<QXYSeries*>(time_), static_cast<QXYSeries*>(time_points_),
+                       static_cast<QXYSeries*>(current_point_)}) {
+    s->attachAxis(x_axis_);
+    s->attachAxis(time_axis_);
   }
-  if (points_.empty()) return;
-  auto* time = new QLineSeries;
-  time->setName(tr("iteration time (ms)"));
-  auto* time_pts = new QScatterSeries;
-  time_pts->setMarkerSize(9);
-  auto* bubble = new QLineSeries;
-  bubble->setName(tr("bubble (%)"));
-  auto* bubble_pts = new QScatterSeries;
-  bubble_pts->setMarkerSize(7);
-  auto* current = new QScatterSeries;
-  current->setName(tr("current S"));
-  current->setMarkerSize(15);
-  current->setColor(QColor(0x2f, 0x9e, 0x44));
+  for (QXYSeries* s : {static_cast<QXYSeries*>(bubble_), static_cast<QXYSeries*>(bubble_points_)}) {
+    s->attachAxis(x_axis_);
+    s->attachAxis(bubble_axis_);
+  }
+  // Markers other than the two lines and the current S would clutter the legend.
+  const auto markers = chart_->legend()->markers();
+  for (QLegendMarker* m : markers)
+    if (m->series() == time_points_ || m->series() == bubble_points_) m->setVisible(false);
+  auto pick = [this](const QPointF& p) {
+    const int i = nearestPoint(points_, p.x());
+    if (i >= 0) emit sliceSelected(points_[static_cast<std::size_t>(i)].slice_size);
+  };
+  for (QXYSeries* s :
+       {static_cast<QXYSeries*>(time_points_), static_cast<QXYSeries*>(bubble_points_),
+        static_cast<QXYSeries*>(time_), static_cast<QXYSeries*>(bubble_)})
+    connect(s, &QXYSeries::clicked, this, pick);
+}
+
+void SweepChart::applyColors() {
+  // The chart theme recolours series when it changes; the sweep's colours are fixed.
+  time_->setColor(QColor(0x4c, 0x9b, 0xe8));
+  time_points_->setColor(QColor(0x4c, 0x9b, 0xe8));
+  bubble_->setColor(QColor(0xe8, 0x88, 0x4c));
+  bubble_points_->setColor(QColor(0xe8, 0x88, 0x4c));
+  current_point_->setColor(QColor(0x2f, 0x9e, 0x44));
+}
+
+// The series and axes live as long as the chart; a new sweep replaces their points in place.
+// Rebuilding them costs QtCharts several milliseconds of GUI-thread layout per update.
+void SweepChart::updateSeries() {
+  QList<QPointF> time, bubble;
   double tmin = 0, tmax = 0, bmin = 0, bmax = 0, smin = 0, smax = 0;
   for (const auto& p : points_) {
     if (!p.ok) continue;
     const double s = static_cast<double>(p.slice_size);
     const double ms = p.iteration_time * 1e3;
-    time->append(s, ms);
-    time_pts->append(s, ms);
-    bubble->append(s, p.bubble_ratio * 100);
-    bubble_pts->append(s, p.bubble_ratio * 100);
-    if (p.slice_size == current_) current->append(s, ms);
+    time.append({s, ms});
+    bubble.append({s, p.bubble_ratio * 100});
     tmin = tmin == 0 ? ms : std::min(tmin, ms);
     tmax = std::max(tmax, ms);
     bmin = bmin == 0 ? p.bubble_ratio * 100 : std::min(bmin, p.bubble_ratio * 100);
@@ -89,21 +138,18 @@ void SweepChart::rebuild() {
     smin = smin == 0 ? s : std::min(smin, s);
     smax = std::max(smax, s);
   }
-  time_pts->setColor(QColor(0x4c, 0x9b, 0xe8));
-  time->setColor(QColor(0x4c, 0x9b, 0xe8));
-  bubble->setColor(QColor(0xe8, 0x88, 0x4c));
-  bubble_pts->setColor(QColor(0xe8, 0x88, 0x4c));
-  for (QAbstractSeries* s :
-       {static_cast<QAbstractSeries*>(time), static_cast<QAbstractSeries*>(bubble),
-        static_cast<QAbstractSeries*>(time_pts), static_cast<QAbstractSeries*>(bubble_pts),
-        static_cast<QAbstractSeries*>(current)})
-    chart_->addSeries(s);
-  auto* x = new QLogValueAxis;
-  x->setBase(2);
-  x->setLabelFormat("%.0f");
-  x->setTitleText(tr("slice size S (tokens)"));
-  x->setRange(std::max(1.0, smin / 1.4), std::max(2.0, smax * 1.4));
-  auto* yt = new QValueAxis;
+  time_->replace(time);
+  time_points_->replace(time);
+  bubble_->replace(bubble);
+  bubble_points_->replace(bubble);
+  updateCurrent();
+  const bool any = !time.isEmpty();
+  for (QAbstractAxis* axis :
+       {static_cast<QAbstractAxis*>(x_axis_), static_cast<QAbstractAxis*>(time_axis_),
+        static_cast<QAbstractAxis*>(bubble_axis_)})
+    axis->setVisible(any);
+  if (!any) return;
+  x_axis_->setRange(std::max(1.0, smin / 1.4), std::max(2.0, smax * 1.4));
   // Tight ranges: the differences between slice sizes are a few percent of the iteration time and
   // would be flat lines on a zero-based axis.
   const auto pad = [](double lo, double hi) {
@@ -112,38 +158,19 @@ void SweepChart::rebuild() {
   };
   const auto [t_lo, t_hi] = pad(tmin, tmax);
   const auto [b_lo, b_hi] = pad(bmin, bmax);
-  yt->setRange(t_lo, t_hi);
-  yt->setTickCount(4);
-  yt->setLabelFormat("%.0f");
-  yt->setTitleText(tr("ms"));
-  auto* yb = new QValueAxis;
-  yb->setRange(b_lo, b_hi);
-  yb->setTickCount(4);
-  yb->setLabelFormat("%.1f");
-  yb->setTitleText(tr("bubble %"));
-  chart_->addAxis(x, Qt::AlignBottom);
-  chart_->addAxis(yt, Qt::AlignLeft);
-  chart_->addAxis(yb, Qt::AlignRight);
-  for (QXYSeries* s : {static_cast<QXYSeries*>(time), static_cast<QXYSeries*>(time_pts),
-                       static_cast<QXYSeries*>(current)}) {
-    s->attachAxis(x);
-    s->attachAxis(yt);
-  }
-  for (QXYSeries* s : {static_cast<QXYSeries*>(bubble), static_cast<QXYSeries*>(bubble_pts)}) {
-    s->attachAxis(x);
-    s->attachAxis(yb);
-  }
-  // Markers other than the two lines and the current S would clutter the legend.
-  const auto markers = chart_->legend()->markers();
-  for (QLegendMarker* m : markers)
-    if (m->series() == time_pts || m->series() == bubble_pts) m->setVisible(false);
-  auto pick = [this](const QPointF& p) {
-    const int i = nearestPoint(points_, p.x());
-    if (i >= 0) emit sliceSelected(points_[static_cast<std::size_t>(i)].slice_size);
-  };
-  for (QXYSeries* s : {static_cast<QXYSeries*>(time_pts), static_cast<QXYSeries*>(bubble_pts),
-                       static_cast<QXYSeries*>(time), static_cast<QXYSeries*>(bubble)})
-    connect(s, &QXYSeries::clicked, this, pick);
+  time_axis_->setRange(t_lo, t_hi);
+  bubble_axis_->setRange(b_lo, b_hi);
+  // Round tick values (9000, 9500, ...) rather than the padded extremes (8358, 9360, ...).
+  time_axis_->applyNiceNumbers();
+  bubble_axis_->applyNiceNumbers();
+}
+
+void SweepChart::updateCurrent() {
+  QList<QPointF> current;
+  for (const auto& p : points_)
+    if (p.ok && p.slice_size == current_)
+      current.append({static_cast<double>(p.slice_size), p.iteration_time * 1e3});
+  current_point_->replace(current);
 }
 
 }  // namespace slimpack::ui

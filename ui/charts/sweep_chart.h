@@ -9,6 +9,10 @@
 QT_BEGIN_NAMESPACE
 class QChart;
 class QChartView;
+class QLineSeries;
+class QLogValueAxis;
+class QScatterSeries;
+class QValueAxis;
 QT_END_NAMESPACE
 
 namespace slimpack::ui {
@@ -21,6 +25,7 @@ class SweepChart : public QWidget {
   void setCurrentSlice(Tokens s);  // marks the S of the current plan
   void setDark(bool dark);
   const std::vector<SweepPoint>& points() const { return points_; }
+  QChart* chart() const { return chart_; }  // for tests: the series show what was set
 
   // The sweep point nearest to a chart x value (S), for click handling; -1 when empty.
   static int nearestPoint(const std::vector<SweepPoint>& points, double s);
@@ -29,9 +34,20 @@ class SweepChart : public QWidget {
   void sliceSelected(slimpack::Tokens s);
 
  private:
-  void rebuild();
+  void buildSeries();
+  void applyColors();
+  void updateSeries();
+  void updateCurrent();
   QChart* chart_;
   QChartView* view_;
+  QLineSeries* time_ = nullptr;
+  QScatterSeries* time_points_ = nullptr;
+  QLineSeries* bubble_ = nullptr;
+  QScatterSeries* bubble_points_ = nullptr;
+  QScatterSeries* current_point_ = nullptr;
+  QLogValueAxis* x_axis_ = nullptr;
+  QValueAxis* time_axis_ = nullptr;
+  QValueAxis* bubble_axis_ = nullptr;
   std::vector<SweepPoint> points_;
   Tokens current_ = 0;
   bool dark_ = false;

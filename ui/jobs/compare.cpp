@@ -35,8 +35,8 @@ Expected<std::vector<CompareEntry>> run_compare(const CompareRequest& request,
       if (sim.error().kind == ErrorKind::Cancelled) return sim.error();
       e.error = sim.error().message;
     } else {
-      e.sim = std::move(*sim);
-      e.gantt = std::make_shared<const GanttModel>(GanttModel::build(solved->plan, e.sim));
+      e.gantt = std::make_shared<const GanttModel>(GanttModel::build(solved->plan, *sim));
+      e.sim = std::make_shared<const SimResult>(std::move(*sim));
       e.plan = std::make_shared<const Plan>(std::move(solved->plan));
     }
     out.push_back(std::move(e));

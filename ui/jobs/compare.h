@@ -15,8 +15,11 @@ namespace slimpack::ui {
 
 struct CompareEntry {
   std::string strategy;
-  std::shared_ptr<const Plan> plan;  // null when the strategy failed
-  SimResult sim;
+  // Null when the strategy failed. Shared and immutable: the compare view, its table and the
+  // exporter all hold the entries, and a deep copy of a large SimResult (every op, the memory
+  // timeline) costs the GUI thread milliseconds.
+  std::shared_ptr<const Plan> plan;
+  std::shared_ptr<const SimResult> sim;
   std::shared_ptr<const GanttModel> gantt;
   std::string error;
 };

@@ -1,9 +1,20 @@
 #include "jobs/job_tracker.h"
 
 #include <QMetaObject>
+#include <QThread>
+#include <algorithm>
+
+#if defined(__linux__)
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 namespace slimpack::ui {
 namespace detail {
+namespace {
+constexpr int kWorkerNiceness = 5;
+}  // namespace
 
 void JobGuard::post(std::function<void(JobTracker&)> fn) {
   std::lock_guard<std::mutex> lock(mutex);
@@ -11,6 +22,22 @@ void JobGuard::post(std::function<void(JobTracker&)> fn) {
   JobTracker* t = target;
   QMetaObject::invokeMethod(
       t, [t, fn = std::move(fn)]() { fn(*t); }, Qt::QueuedConnection);
+}
+
+void enterWorkerThread() {
+  thread_local bool lowered = false;
+  if (lowered) return;
+  lowered = true;
+#if defined(__linux__)
+  // Linux ignores QThread priorities under SCHED_OTHER; per-thread niceness is what CFS weighs.
+  // Nice 5 gives a worker a third of the GUI thread's weight: enough for wake-up preemption,
+  // while the solver still gets its fair share of a machine shared with other programs.
+  const auto tid = static_cast<id_t>(::syscall(SYS_gettid));
+  const int now = ::getpriority(PRIO_PROCESS, tid);
+  ::setpriority(PRIO_PROCESS, tid, std::min(now + kWorkerNiceness, 19));
+#else
+  QThread::currentThread()->setPriority(QThread::LowPriority);
+#endif
 }
 
 void PostingProgress::report(std::string_view stage, double fraction) {

@@ -34,6 +34,11 @@ struct JobGuard {
   void post(std::function<void(JobTracker&)> fn);
 };
 
+// Called first on a worker: lowers the thread's scheduling priority once, so the GUI thread, when
+// it wakes, preempts a busy worker at once instead of waiting out the worker's time slice (on a
+// machine with fewer cores than busy workers that wait was the longest GUI-thread stall).
+void enterWorkerThread();
+
 // A ProgressSink that forwards throttled reports of one generation to the tracker.
 class PostingProgress final : public ProgressSink {
  public:
@@ -67,6 +72,7 @@ class JobTracker : public QObject {
                  done = std::move(done)]() mutable {
       // A job superseded before it got a thread does no work at all.
       if (token.cancelled()) return;
+      detail::enterWorkerThread();
       detail::PostingProgress sink(guard, gen);
       auto result = std::make_shared<Result>(work(token, sink));
       guard->post([gen, result = std::move(result), done = std::move(done)](JobTracker& t) mutable {

@@ -7,19 +7,19 @@ namespace slimpack::ui {
 std::vector<CompareRow> compare_rows(const std::vector<CompareEntry>& entries) {
   std::vector<CompareRow> rows;
   const double base =
-      !entries.empty() && entries.front().plan ? entries.front().sim.iteration_time : 0.0;
+      !entries.empty() && entries.front().sim ? entries.front().sim->iteration_time : 0.0;
   for (const auto& e : entries) {
     CompareRow row;
     row.strategy = QString::fromStdString(e.strategy);
-    if (!e.plan) {
+    if (!e.plan || !e.sim) {
       row.error = QString::fromStdString(e.error);
       rows.push_back(row);
       continue;
     }
-    row.iteration_time = e.sim.iteration_time;
+    row.iteration_time = e.sim->iteration_time;
     row.speedup = base > 0 && row.iteration_time > 0 ? base / row.iteration_time : 0.0;
-    row.bubble_ratio = e.sim.bubble_ratio;
-    row.peak_memory = e.sim.peak_memory_bytes;
+    row.bubble_ratio = e.sim->bubble_ratio;
+    row.peak_memory = e.sim->peak_memory_bytes;
     rows.push_back(row);
   }
   return rows;
@@ -32,7 +32,7 @@ void CompareModel::setEntries(const std::vector<CompareEntry>& entries) {
   rows_ = compare_rows(entries);
   unit_ = QStringLiteral("s");
   for (const auto& e : entries)
-    if (e.plan) unit_ = QString::fromStdString(e.sim.time_unit);
+    if (e.sim) unit_ = QString::fromStdString(e.sim->time_unit);
   endResetModel();
 }
 

@@ -63,32 +63,22 @@ QStringList CompareView::selectedStrategies() const {
 void CompareView::setEntries(const std::vector<CompareEntry>& entries) {
   entries_ = entries;
   model_->setEntries(entries);
-  for (GanttView* v : views_) v->deleteLater();
-  views_.clear();
+  std::vector<std::string> shown;
   TimeRange shared{0.0, 0.0};
   for (const auto& e : entries) {
     if (!e.gantt) continue;
-    auto* box = new QWidget;
-    auto* col = new QVBoxLayout(box);
-    col->setContentsMargins(0, 0, 0, 0);
-    col->setSpacing(0);
-    auto* title = new QLabel(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(e.strategy)));
-    col->addWidget(title);
-    auto* view = new GanttView;
-    view->setTheme(theme_);
-    view->setModel(e.gantt);
-    col->addWidget(view, 1);
-    stack_->addWidget(box);
-    views_.push_back(view);
+    shown.push_back(e.strategy);
     shared.t1 = std::max(shared.t1, e.gantt->time_extent().t1);
-    connect(view, &GanttView::viewChanged, this,
-            [this, view](double t0, double t1) { syncRange(view, t0, t1); });
-    connect(view, &GanttView::sequenceHighlighted, this,
-            [this, view](int seq) { syncHighlight(view, seq); });
-    // Deleting the container deletes the view; keep views_ free of dangling pointers.
-    connect(view, &QObject::destroyed, this, [this, view] {
-      views_.erase(std::remove(views_.begin(), views_.end(), view), views_.end());
-    });
+  }
+  if (shown == view_strategies_ && shown.size() == views_.size()) {
+    // The same strategies again (a re-run after an edit): new models into the existing views.
+    // Recreating the widgets would cost a layout pass and a full repaint of the tab.
+    std::size_t i = 0;
+    for (const auto& e : entries)
+      if (e.gantt) views_[i++]->setModel(e.gantt);
+  } else {
+    rebuildViews(entries);
+    view_strategies_ = std::move(shown);
   }
   // One label column width and one time range: identical time->x mapping in every view.
   int label = 0;
@@ -103,6 +93,34 @@ void CompareView::setEntries(const std::vector<CompareEntry>& entries) {
   for (const auto& e : entries) failed += e.plan ? 0 : 1;
   message_->setText(failed ? tr("%1 strategies failed (see the table's tooltips)").arg(failed)
                            : QString());
+}
+
+void CompareView::rebuildViews(const std::vector<CompareEntry>& entries) {
+  for (GanttView* v : views_) v->parentWidget()->deleteLater();
+  views_.clear();
+  for (const auto& e : entries) {
+    if (!e.gantt) continue;
+    auto* box = new QWidget;
+    auto* col = new QVBoxLayout(box);
+    col->setContentsMargins(0, 0, 0, 0);
+    col->setSpacing(0);
+    auto* title = new QLabel(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(e.strategy)));
+    col->addWidget(title);
+    auto* view = new GanttView;
+    view->setTheme(theme_);
+    view->setModel(e.gantt);
+    col->addWidget(view, 1);
+    stack_->addWidget(box);
+    views_.push_back(view);
+    connect(view, &GanttView::viewChanged, this,
+            [this, view](double t0, double t1) { syncRange(view, t0, t1); });
+    connect(view, &GanttView::sequenceHighlighted, this,
+            [this, view](int seq) { syncHighlight(view, seq); });
+    // Deleting the container deletes the view; keep views_ free of dangling pointers.
+    connect(view, &QObject::destroyed, this, [this, view] {
+      views_.erase(std::remove(views_.begin(), views_.end(), view), views_.end());
+    });
+  }
 }
 
 void CompareView::syncRange(GanttView* source, double t0, double t1) {

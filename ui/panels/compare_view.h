@@ -3,6 +3,7 @@
 // shared, synchronized time axis (zoom/pan one, all follow; the label column has one width so the
 // time->x mapping is identical), and the delta table (iteration time, speed-up, bubble, memory).
 #include <QWidget>
+#include <string>
 #include <vector>
 
 #include "jobs/compare.h"
@@ -42,6 +43,7 @@ class CompareView : public QWidget {
   void compareRequested(const QStringList& strategies);
 
  private:
+  void rebuildViews(const std::vector<CompareEntry>& entries);
   void syncRange(GanttView* source, double t0, double t1);
   void syncHighlight(GanttView* source, int seq);
 
@@ -53,6 +55,7 @@ class CompareView : public QWidget {
   CompareModel* model_;
   std::vector<CompareEntry> entries_;
   std::vector<GanttView*> views_;
+  std::vector<std::string> view_strategies_;  // the strategies views_ show, in order
   GanttTheme theme_ = GanttTheme::Light;
   bool syncing_ = false;
 };
