@@ -35,7 +35,7 @@ SessionFile sample() {
   s.view.t0 = 0.25;
   s.view.t1 = 1.75;
   s.view.selected_sequence = 3;
-  s.view.saved_views = {{"warm-up", 0.0, 0.5}, {"steady", 0.5, 1.5}};
+  s.view.saved_views = {{"warm-up", 0.0, 0.5, "gantt", 7}, {"steady", 0.5, 1.5, "compare", -1}};
   return s;
 }
 
@@ -85,6 +85,17 @@ class TestSession : public QObject {
     QVERIFY(
         errorOf(R"({"format":"slimpack-session","version":1,"view":{"saved_views":[{"t0":1}]}})")
             .contains("$.view.saved_views[0]"));
+    QVERIFY(errorOf(R"({"format":"slimpack-session","version":1,"view":{"saved_views":)"
+                    R"([{"name":"a","t0":0,"t1":1,"tab":"sweep"}]}})")
+                .contains("$.view.saved_views[0].tab: expected \"gantt\" or \"compare\""));
+    // Saved views written before "tab" and "selected_sequence" existed still load.
+    auto old =
+        session_from_json(R"({"format":"slimpack-session","version":1,"view":{"saved_views":)"
+                          R"([{"name":"a","t0":0,"t1":1}]}})",
+                          "s.slimpack");
+    QVERIFY(old);
+    QCOMPARE(old->view.saved_views.front().tab, std::string("gantt"));
+    QCOMPARE(old->view.saved_views.front().selected_sequence, -1);
   }
 
   void windowSaveAndOpenRestoresSession() {

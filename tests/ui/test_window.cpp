@@ -2,6 +2,7 @@
 // file (dropped or opened) reports file/line/reason once and keeps the current session; the
 // slider re-solves live. Also prints two measured figures (not asserted: tests never depend on
 // wall-clock time): slider change -> new picture, and the longest GUI-thread stall while jobs run.
+#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QElapsedTimer>
@@ -9,9 +10,11 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
+#include <QMenuBar>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -24,6 +27,7 @@
 #include "window/explorer_controller.h"
 #include "window/exporter.h"
 #include "window/main_window.h"
+#include "window/presentation_mode.h"
 #include "window/settings.h"
 
 using namespace slimpack;
@@ -194,6 +198,82 @@ class TestWindow : public QObject {
     ex.exportTo(Exporter::Kind::Image, dir_.filePath("gantt.bmp"));  // unsupported extension
     QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kResultTimeoutMs);
     QVERIFY(!QFileInfo::exists(dir_.filePath("gantt.bmp")));
+  }
+
+  void presentationModeStepsThroughSavedViewsWithTheKeyboard() {
+    ExplorerController& c = window_->controller();
+    QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && !c.busy(), kResultTimeoutMs);
+    GanttView* gantt = window_->ganttView();
+    window_->showView(QStringLiteral("gantt"));
+    window_->clearSavedViews();
+    const double end = gantt->model()->time_extent().t1;
+    gantt->setViewRange(0.0, end / 4);
+    gantt->setHighlightedSequence(2);
+    window_->saveCurrentView();
+    gantt->setViewRange(end / 2, end);
+    gantt->setHighlightedSequence(-1);
+    window_->saveCurrentView();
+    QCOMPARE(window_->savedViews().size(), std::size_t{2});
+    QCOMPARE(window_->savedViews()[0].selected_sequence, 2);
+    QCOMPARE(window_->savedViews()[0].tab, std::string("gantt"));
+    gantt->fitToWindow();
+
+    PresentationMode& pm = window_->presentation();
+    pm.enter();
+    QVERIFY(pm.active());
+    for (const QDockWidget* dock : window_->findChildren<QDockWidget*>())
+      QVERIFY2(!dock->isVisible(), qPrintable(dock->objectName()));
+    QVERIFY(!window_->menuBar()->isVisible());
+    QCOMPARE(gantt->paintOptions().theme, GanttTheme::HighContrast);
+
+    const auto rangeIs = [&](double t0, double t1) {
+      return gantt->viewRange() == TimeRange{t0, t1};
+    };
+    QTest::keyClick(gantt, Qt::Key_Right);
+    QVERIFY(rangeIs(0.0, end / 4));
+    QCOMPARE(gantt->pinnedSequence(), 2);
+    QCOMPARE(pm.caption(), QStringLiteral("1 / 2 · view 1"));
+    QTest::keyClick(gantt, Qt::Key_PageDown);  // what a presenter's clicker sends
+    QVERIFY(rangeIs(end / 2, end));
+    QCOMPARE(gantt->pinnedSequence(), -1);
+    QTest::keyClick(gantt, Qt::Key_Right);  // past the last view: stays there
+    QCOMPARE(pm.currentView(), 1);
+    QTest::keyClick(gantt, Qt::Key_Left);
+    QVERIFY(rangeIs(0.0, end / 4));
+    QTest::keyClick(gantt, Qt::Key_End);
+    QCOMPARE(pm.currentView(), 1);
+    QTest::keyClick(gantt, Qt::Key_Home);
+    QCOMPARE(pm.currentView(), 0);
+
+    QTest::keyClick(gantt, Qt::Key_Escape);
+    QVERIFY(!pm.active());
+    QVERIFY(pm.caption().isEmpty());
+    QVERIFY(window_->menuBar()->isVisible());
+    QVERIFY(window_->findChild<QDockWidget*>(QStringLiteral("dock.config"))->isVisible());
+    QCOMPARE(gantt->paintOptions().theme, GanttTheme::Light);
+    QVERIFY(!c.busy());  // Escape left presentation mode; it did not reach the cancel action
+    window_->clearSavedViews();
+  }
+
+  void savedViewRemembersTheCompareTab() {
+    ExplorerController& c = window_->controller();
+    QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && !c.busy(), kResultTimeoutMs);
+    c.requestCompare({"fixed", "slimpack"});
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && window_->compareView()->views().size() == 2,
+                             kResultTimeoutMs);
+    window_->showView(QStringLiteral("compare"));
+    CompareView* compare = window_->compareView();
+    compare->setViewRange(1.0, 2.0);
+    window_->saveCurrentView();
+    QCOMPARE(window_->savedViews().back().tab, std::string("compare"));
+    window_->showView(QStringLiteral("gantt"));
+    compare->setViewRange(0.0, 5.0);
+    window_->applySavedView(window_->savedViews().back());
+    QCOMPARE(window_->findChild<QTabWidget*>()->currentWidget(), compare);
+    for (const GanttView* v : compare->views()) QVERIFY(v->viewRange() == (TimeRange{1.0, 2.0}));
+    window_->clearSavedViews();
+    QVERIFY(window_->savedViews().empty());
+    window_->showView(QStringLiteral("gantt"));
   }
 
   // Starts a sweep, a comparison and five live re-solves, runs a real event loop until every

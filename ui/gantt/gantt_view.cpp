@@ -19,6 +19,9 @@ constexpr double kWheelZoomPerNotch = 1.25;
 constexpr double kKeyZoom = 1.5;
 constexpr double kPanFraction = 0.1;
 constexpr int kDragThresholdPx = 3;
+// Taller than an export's rows: on screen the rows share the window's height, and the memory
+// strip under the bars needs room to be read.
+constexpr int kWidgetMaxLaneHeight = 120;
 
 }  // namespace
 
@@ -27,6 +30,7 @@ GanttView::GanttView(QWidget* parent) : QWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
   setAttribute(Qt::WA_OpaquePaintEvent);
   options_.font = font();
+  options_.max_lane_height = kWidgetMaxLaneHeight;
 }
 
 GanttView::~GanttView() = default;
@@ -76,6 +80,11 @@ void GanttView::setMemoryStripVisible(bool on) {
 
 void GanttView::setBubbleTint(bool on) {
   options_.bubble_tint = on;
+  invalidate();
+}
+
+void GanttView::setMaxLaneHeight(int px) {
+  options_.max_lane_height = std::max(options_.min_lane_height, px);
   invalidate();
 }
 

@@ -42,6 +42,8 @@ class GanttView : public QWidget {
   void setTheme(GanttTheme theme);
   void setMemoryStripVisible(bool on);
   void setBubbleTint(bool on);
+  // Rows share the widget's height up to this many pixels each (presentation mode lifts it).
+  void setMaxLaneHeight(int px);
   // A common label column width makes stacked views (comparisons) share the time->x mapping.
   void setLabelWidth(int px);
   // Label width this view needs for its own lanes with the current font.

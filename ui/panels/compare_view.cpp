@@ -140,6 +140,17 @@ void CompareView::syncHighlight(GanttView* source, int seq) {
   syncing_ = false;
 }
 
+void CompareView::setViewRange(double t0, double t1) {
+  if (views_.empty()) return;
+  views_.front()->setViewRange(t0, t1);
+  syncRange(views_.front(), t0, t1);
+}
+
+void CompareView::setHighlightedSequence(int seq) {
+  for (GanttView* v : views_)
+    if (seq < (v->model() ? v->model()->sequence_count() : 0)) v->setHighlightedSequence(seq);
+}
+
 void CompareView::setRunning(bool running) {
   run_->setEnabled(!running);
   if (running) message_->setText(tr("comparing…"));

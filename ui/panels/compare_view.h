@@ -38,6 +38,9 @@ class CompareView : public QWidget {
   void setRunning(bool running);
   void setMessage(const QString& text);
   void setTheme(GanttTheme theme);
+  // The shared time range and highlighted sequence of every Gantt (restoring a saved view).
+  void setViewRange(double t0, double t1);
+  void setHighlightedSequence(int seq);
 
  signals:
   void compareRequested(const QStringList& strategies);

@@ -89,6 +89,7 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
   connectController();
   applyTheme(settings_.theme());
   connect(&settings_, &Settings::themeChanged, this, &MainWindow::applyTheme);
+  presentation_->setApplyView([this](const SavedView& v) { applySavedView(v); });
   connect(presentation_, &PresentationMode::activeChanged, this, [this](bool on) {
     if (!on) gantt_->setTheme(ganttTheme(settings_.theme()));
   });
@@ -242,8 +243,7 @@ SessionFile MainWindow::currentSession() const {
 
 void MainWindow::applySession(const SessionFile& session) {
   pending_view_ = session.view;
-  saved_views_ = session.view.saved_views;
-  presentation_->setViews(saved_views_);
+  setSavedViews(session.view.saved_views);
   controller_->setAll(session.workload, session.config);
   if (!session.plan_file.empty())
     controller_->openInputFile(QString::fromStdString(session.plan_file));
@@ -263,11 +263,45 @@ bool MainWindow::saveSession(const QString& path) {
 }
 
 void MainWindow::saveCurrentView() {
-  const TimeRange r = gantt_->viewRange();
-  saved_views_.push_back({"view " + std::to_string(saved_views_.size() + 1), r.t0, r.t1});
-  presentation_->setViews(saved_views_);
+  SavedView v;
+  v.name = "view " + std::to_string(saved_views_.size() + 1);
+  const GanttView* source = gantt_;
+  if (tabs_->currentWidget() == compare_ && !compare_->views().empty()) {
+    v.tab = "compare";
+    source = compare_->views().front();
+  }
+  const TimeRange r = source->viewRange();
+  v.t0 = r.t0;
+  v.t1 = r.t1;
+  v.selected_sequence = source->pinnedSequence();
+  std::vector<SavedView> views = saved_views_;
+  views.push_back(std::move(v));
+  setSavedViews(std::move(views));
   statusBar()->showMessage(
       tr("Saved view %1 (step through them in presentation mode)").arg(saved_views_.size()), 4000);
+}
+
+void MainWindow::applySavedView(const SavedView& v) {
+  if (v.tab == "compare") {
+    showView(QStringLiteral("compare"));
+    if (v.t1 > v.t0) compare_->setViewRange(v.t0, v.t1);
+    compare_->setHighlightedSequence(v.selected_sequence);
+    return;
+  }
+  showView(QStringLiteral("gantt"));
+  if (v.t1 > v.t0) gantt_->setViewRange(v.t0, v.t1);
+  if (gantt_->model() && v.selected_sequence < gantt_->model()->sequence_count())
+    gantt_->setHighlightedSequence(v.selected_sequence);
+}
+
+void MainWindow::clearSavedViews() {
+  setSavedViews({});
+  statusBar()->showMessage(tr("Saved views cleared"), 3000);
+}
+
+void MainWindow::setSavedViews(std::vector<SavedView> views) {
+  saved_views_ = std::move(views);
+  presentation_->setViews(saved_views_);
 }
 
 void MainWindow::showError(const QString& title, const QString& message) {

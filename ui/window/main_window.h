@@ -66,7 +66,12 @@ class MainWindow : public QMainWindow {
 
   // "gantt", "compare" or "sweep": brings that view to the front (screenshots, menus).
   void showView(const QString& name);
-  void saveCurrentView();  // appends the Gantt's visible range to the saved views
+  // Saved views: the current tab, its visible time range and highlighted sequence, stepped
+  // through with the arrow keys in presentation mode and listed in View > Saved Views.
+  void saveCurrentView();
+  void applySavedView(const SavedView& view);
+  void clearSavedViews();
+  const std::vector<SavedView>& savedViews() const { return saved_views_; }
   void applyTheme(const QString& theme);
 
  signals:
@@ -82,6 +87,7 @@ class MainWindow : public QMainWindow {
   void connectController();
   void onSnapshot();
   void onBusy();
+  void setSavedViews(std::vector<SavedView> views);
 
   Settings& settings_;
   ExplorerController* controller_;

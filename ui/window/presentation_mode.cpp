@@ -3,17 +3,36 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QKeyEvent>
+#include <QLabel>
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QStatusBar>
 #include <QToolBar>
+#include <algorithm>
+#include <limits>
 
 #include "gantt/gantt_view.h"
 
 namespace slimpack::ui {
 
+namespace {
+// How long a view's caption stays up after stepping to it.
+constexpr int kCaptionMs = 2500;
+}  // namespace
+
 PresentationMode::PresentationMode(QMainWindow* window, GanttView* gantt, QObject* parent)
-    : QObject(parent), window_(window), gantt_(gantt) {}
+    : QObject(parent), window_(window), gantt_(gantt) {
+  caption_timer_.setSingleShot(true);
+  caption_timer_.setInterval(kCaptionMs);
+  connect(&caption_timer_, &QTimer::timeout, this, [this] {
+    if (caption_) caption_->hide();
+  });
+}
+
+void PresentationMode::setViews(std::vector<SavedView> views) {
+  views_ = std::move(views);
+  if (current_ >= static_cast<int>(views_.size())) current_ = -1;
+}
 
 void PresentationMode::enter() {
   if (active_) return;
@@ -30,6 +49,8 @@ void PresentationMode::enter() {
   QFont big = saved_font_;
   big.setPointSizeF(std::max(14.0, saved_font_.pointSizeF() * 1.7));
   gantt_->setFont(big);
+  saved_max_lane_height_ = gantt_->paintOptions().max_lane_height;
+  gantt_->setMaxLaneHeight(std::numeric_limits<int>::max() / 4);  // rows fill the screen
   gantt_->setTheme(GanttTheme::HighContrast);
   window_->showFullScreen();
   qApp->installEventFilter(this);
@@ -41,7 +62,10 @@ void PresentationMode::leave() {
   if (!active_) return;
   active_ = false;
   qApp->removeEventFilter(this);
+  caption_timer_.stop();
+  if (caption_) caption_->hide();
   gantt_->setFont(saved_font_);
+  gantt_->setMaxLaneHeight(saved_max_lane_height_);
   window_->menuBar()->setVisible(saved_menu_visible_);
   window_->statusBar()->setVisible(saved_status_visible_);
   window_->restoreState(saved_state_);
@@ -53,8 +77,42 @@ bool PresentationMode::showView(int index) {
   if (views_.empty()) return false;
   current_ = std::clamp(index, 0, static_cast<int>(views_.size()) - 1);
   const SavedView& v = views_[static_cast<std::size_t>(current_)];
-  gantt_->setViewRange(v.t0, v.t1);
+  if (apply_)
+    apply_(v);
+  else
+    gantt_->setViewRange(v.t0, v.t1);
+  if (active_)
+    showCaption(QStringLiteral("%1 / %2 · %3")
+                    .arg(current_ + 1)
+                    .arg(views_.size())
+                    .arg(QString::fromStdString(v.name)));
   return true;
+}
+
+QString PresentationMode::caption() const {
+  return caption_ && caption_->isVisible() ? caption_->text() : QString();
+}
+
+void PresentationMode::showCaption(const QString& text) {
+  if (!caption_) {
+    caption_ = new QLabel(window_);
+    caption_->setObjectName(QStringLiteral("presentation.caption"));
+    caption_->setAttribute(Qt::WA_TransparentForMouseEvents);
+    caption_->setStyleSheet(
+        QStringLiteral("QLabel { background: rgba(0, 0, 0, 190); color: white; border-radius: 6px; "
+                       "padding: 8px 16px; }"));
+  }
+  QFont f = gantt_->font();
+  f.setBold(true);
+  caption_->setFont(f);
+  caption_->setText(text);
+  caption_->adjustSize();
+  // Bottom centre, clear of the time axis labels.
+  caption_->move((window_->width() - caption_->width()) / 2,
+                 window_->height() - caption_->height() - 3 * caption_->fontMetrics().height());
+  caption_->raise();
+  caption_->show();
+  caption_timer_.start();
 }
 
 bool PresentationMode::eventFilter(QObject* watched, QEvent* event) {
@@ -68,7 +126,13 @@ bool PresentationMode::eventFilter(QObject* watched, QEvent* event) {
         break;
       case Qt::Key_Left:
       case Qt::Key_PageUp:
-        if (showView(current_ - 1)) return true;
+        if (showView(std::max(current_ - 1, 0))) return true;
+        break;
+      case Qt::Key_Home:
+        if (showView(0)) return true;
+        break;
+      case Qt::Key_End:
+        if (showView(static_cast<int>(views_.size()) - 1)) return true;
         break;
       case Qt::Key_Escape:
       case Qt::Key_F11:

@@ -1,16 +1,19 @@
 #pragma once
 // Presentation mode: full screen, large fonts, high-contrast Gantt palette, every panel hidden;
-// Left/Right (and PageUp/PageDown, what presenters' clickers send) step through the saved views;
-// Escape or F11 leaves and restores the window exactly as it was.
+// Left/Right (and PageUp/PageDown, what presenters' clickers send; Home/End for the first and
+// last) step through the saved views, each shown with a short caption "2 / 5 · name"; Escape or
+// F11 leaves and restores the window exactly as it was.
 #include <QByteArray>
 #include <QFont>
 #include <QObject>
+#include <QTimer>
 #include <functional>
 #include <vector>
 
 #include "window/session_file.h"
 
 QT_BEGIN_NAMESPACE
+class QLabel;
 class QMainWindow;
 QT_END_NAMESPACE
 
@@ -26,10 +29,16 @@ class PresentationMode : public QObject {
   PresentationMode(QMainWindow* window, GanttView* gantt, QObject* parent = nullptr);
 
   bool active() const { return active_; }
-  void setViews(std::vector<SavedView> views) { views_ = std::move(views); }
+  void setViews(std::vector<SavedView> views);
+  const std::vector<SavedView>& views() const { return views_; }
+  // How a saved view is shown (tab, range, highlight); the window sets it. Without it only the
+  // Gantt's time range follows.
+  void setApplyView(std::function<void(const SavedView&)> apply) { apply_ = std::move(apply); }
   int currentView() const { return current_; }
   // Shows saved view `index` (clamped); returns false when there are no saved views.
   bool showView(int index);
+  // The caption of the current view while it is on screen, else empty (for tests).
+  QString caption() const;
 
  public slots:
   void enter();
@@ -45,12 +54,18 @@ class PresentationMode : public QObject {
  private:
   QMainWindow* window_;
   GanttView* gantt_;
+  void showCaption(const QString& text);
+
   std::vector<SavedView> views_;
+  std::function<void(const SavedView&)> apply_;
+  QLabel* caption_ = nullptr;  // created on first use, a child of the window
+  QTimer caption_timer_;
   int current_ = -1;
   bool active_ = false;
   QByteArray saved_state_;
   Qt::WindowStates saved_window_state_;
   QFont saved_font_;
+  int saved_max_lane_height_ = 0;
   bool saved_menu_visible_ = true;
   bool saved_status_visible_ = true;
 };

@@ -93,7 +93,18 @@ Status read_view(const Json& j, const std::string& path, ViewState& v) {
     if (!t0) return t0.error();
     auto t1 = json_util::get_number((*it)[i], "t1", at);
     if (!t1) return t1.error();
-    v.saved_views.push_back({*name, *t0, *t1});
+    sv.name = *name;
+    sv.t0 = *t0;
+    sv.t1 = *t1;
+    if (Status s = read_opt((*it)[i], "tab", at, sv.tab, json_util::opt_string); !s) return s;
+    if (sv.tab != "gantt" && sv.tab != "compare")
+      return Error::bad_input(at + ".tab: expected \"gantt\" or \"compare\", got \"" + sv.tab +
+                              "\"");
+    if (Status s =
+            read_opt((*it)[i], "selected_sequence", at, sv.selected_sequence, json_util::opt_int);
+        !s)
+      return s;
+    v.saved_views.push_back(std::move(sv));
   }
   return {};
 }
@@ -103,7 +114,11 @@ Status read_view(const Json& j, const std::string& path, ViewState& v) {
 std::string session_to_json(const SessionFile& s) {
   Json views = Json::array();
   for (const auto& v : s.view.saved_views)
-    views.push_back({{"name", v.name}, {"t0", v.t0}, {"t1", v.t1}});
+    views.push_back({{"name", v.name},
+                     {"t0", v.t0},
+                     {"t1", v.t1},
+                     {"tab", v.tab},
+                     {"selected_sequence", v.selected_sequence}});
   Json j{{"format", kSessionFormat},
          {"version", kSessionVersion},
          {"workload", workload_json(s.workload)},

@@ -3,7 +3,9 @@
 // was looking at. Qt-free value type; written atomically so a crash never leaves half a session.
 //   { "format": "slimpack-session", "version": 1, "workload": {...}, "config": {...},
 //     "plan_file": "...", "view": { "t0": 0, "t1": 1.5, "selected_sequence": -1,
-//     "saved_views": [ { "name": "warm-up", "t0": 0, "t1": 0.2 } ] } }
+//     "saved_views": [ { "name": "warm-up", "t0": 0, "t1": 0.2, "tab": "gantt",
+//                        "selected_sequence": 3 } ] } }
+// "tab" and "selected_sequence" of a saved view are optional (older sessions lack them).
 #include <string>
 #include <vector>
 
@@ -12,10 +14,13 @@
 
 namespace slimpack::ui {
 
+// One step of a presentation: which tab, which time range and which highlighted sequence.
 struct SavedView {
   std::string name;
   double t0 = 0.0;
   double t1 = 0.0;
+  std::string tab = "gantt";   // "gantt" or "compare"
+  int selected_sequence = -1;  // highlighted in every pack on every stage; -1 = none
   bool operator==(const SavedView&) const = default;
 };
 

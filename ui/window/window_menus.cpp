@@ -110,6 +110,8 @@ void WindowMenus::buildViewMenu() {
   connect(tint, &QAction::toggled, gantt, &GanttView::setBubbleTint);
   view->addAction(tr("Save Current &View"), &window_, &MainWindow::saveCurrentView)
       ->setShortcut(QKeySequence(tr("Ctrl+B")));
+  saved_ = view->addMenu(tr("Sa&ved Views"));
+  connect(saved_, &QMenu::aboutToShow, this, &WindowMenus::rebuildSavedViews);
   view->addSeparator();
   auto* themes = new QActionGroup(this);
   for (const auto& [name, label] :
@@ -152,6 +154,26 @@ void WindowMenus::buildRunMenu() {
   cancel_->setShortcutContext(Qt::WindowShortcut);
   cancel_->setEnabled(false);
   bar->addAction(compare);
+}
+
+void WindowMenus::rebuildSavedViews() {
+  saved_->clear();
+  const auto& views = window_.savedViews();
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    const SavedView& v = views[i];
+    const QString label =
+        QStringLiteral("&%1  %2 — %3, %4 to %5")
+            .arg(i + 1)
+            .arg(QString::fromStdString(v.name), v.tab == "compare" ? tr("Compare") : tr("Gantt"))
+            .arg(v.t0, 0, 'g', 4)
+            .arg(v.t1, 0, 'g', 4);
+    saved_->addAction(label, this, [this, v] { window_.applySavedView(v); });
+  }
+  if (views.empty())
+    saved_->addAction(tr("(none yet: View > Save Current View)"))->setEnabled(false);
+  saved_->addSeparator();
+  saved_->addAction(tr("&Clear Saved Views"), &window_, &MainWindow::clearSavedViews)
+      ->setEnabled(!views.empty());
 }
 
 void WindowMenus::setBusy(bool busy) {

@@ -35,10 +35,12 @@ class WindowMenus : public QObject {
   void buildViewMenu();
   void buildRunMenu();
   void rebuildRecent();
+  void rebuildSavedViews();
   QString askSavePath(const QString& title, const QString& suggested, const QString& filter);
 
   MainWindow& window_;
   QMenu* recent_ = nullptr;
+  QMenu* saved_ = nullptr;
   QAction* cancel_ = nullptr;
 };
 
