@@ -9,7 +9,9 @@
 namespace slimpack::json_util {
 namespace {
 
-std::string where(const std::string& path, const std::string& key) { return path + "." + key; }
+std::string where(const std::string& path, const std::string& key) {
+  return path + "." + key;
+}
 
 const Json* find(const Json& obj, const std::string& key) {
   if (!obj.is_object()) return nullptr;
@@ -80,8 +82,7 @@ Expected<std::int64_t> get_int(const Json& obj, const std::string& key, const st
   return as_int(*v, where(path, key));
 }
 
-Expected<std::string> get_string(const Json& obj, const std::string& key,
-                                 const std::string& path) {
+Expected<std::string> get_string(const Json& obj, const std::string& key, const std::string& path) {
   const Json* v = find(obj, key);
   if (!v) return Error::bad_input(where(path, key) + ": missing required field");
   if (!v->is_string()) return Error::bad_input(where(path, key) + ": expected a string");
@@ -112,6 +113,14 @@ Expected<std::optional<std::string>> opt_string(const Json& obj, const std::stri
   if (!v || v->is_null()) return std::optional<std::string>{};
   if (!v->is_string()) return Error::bad_input(where(path, key) + ": expected a string");
   return std::optional<std::string>{v->get<std::string>()};
+}
+
+Expected<std::optional<bool>> opt_bool(const Json& obj, const std::string& key,
+                                       const std::string& path) {
+  const Json* v = find(obj, key);
+  if (!v || v->is_null()) return std::optional<bool>{};
+  if (!v->is_boolean()) return Error::bad_input(where(path, key) + ": expected true or false");
+  return std::optional<bool>{v->get<bool>()};
 }
 
 Status write_file_atomic(const std::string& path, const std::string& contents) {

@@ -29,6 +29,8 @@ Expected<std::optional<std::int64_t>> opt_int(const Json& obj, const std::string
                                               const std::string& path);
 Expected<std::optional<std::string>> opt_string(const Json& obj, const std::string& key,
                                                 const std::string& path);
+Expected<std::optional<bool>> opt_bool(const Json& obj, const std::string& key,
+                                       const std::string& path);
 
 // Writes a file atomically (temp file + rename) so a crash never leaves a half-written file.
 Status write_file_atomic(const std::string& path, const std::string& contents);

@@ -31,6 +31,17 @@ SessionFile sample() {
   s.config.packs = 16;
   s.config.schedule = ScheduleKind::GPipe;
   s.config.memory_cap_gb = 70;
+  s.workload.batch_count = 12;
+  s.config.pack_tokens = 65536;
+  s.config.vchunks = 3;
+  s.config.token_cap = 131072;
+  s.config.cost_profile_file = "/data/h100-profile.json";
+  s.config.cost_overrides_file = "/data/costs.json";
+  s.config.exact = true;
+  s.config.time_limit_s = 5;
+  s.config.asymmetric = false;
+  s.config.dp_aware = false;
+  s.config.dp_merge = false;
   s.plan_file = "/data/plan.json";
   s.view.t0 = 0.25;
   s.view.t1 = 1.75;
@@ -85,6 +96,10 @@ class TestSession : public QObject {
     QVERIFY(
         errorOf(R"({"format":"slimpack-session","version":1,"view":{"saved_views":[{"t0":1}]}})")
             .contains("$.view.saved_views[0]"));
+    QVERIFY(errorOf(R"({"format":"slimpack-session","version":1,"config":{"exact":1}})")
+                .contains("$.config.exact: expected true or false"));
+    QVERIFY(errorOf(R"({"format":"slimpack-session","version":1,"config":{"vchunks":0}})")
+                .contains("$.config.vchunks"));
     QVERIFY(errorOf(R"({"format":"slimpack-session","version":1,"view":{"saved_views":)"
                     R"([{"name":"a","t0":0,"t1":1,"tab":"sweep"}]}})")
                 .contains("$.view.saved_views[0].tab: expected \"gantt\" or \"compare\""));

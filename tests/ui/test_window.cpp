@@ -14,6 +14,7 @@
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -198,6 +199,56 @@ class TestWindow : public QObject {
     ex.exportTo(Exporter::Kind::Image, dir_.filePath("gantt.bmp"));  // unsupported extension
     QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kResultTimeoutMs);
     QVERIFY(!QFileInfo::exists(dir_.filePath("gantt.bmp")));
+  }
+
+  void costProfileIsCheckedBeforeItIsUsed() {
+    ExplorerController& c = window_->controller();
+    QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && !c.busy(), kResultTimeoutMs);
+    const double builtin = c.snapshot()->sim.iteration_time;
+    QSignalSpy errors(window_.get(), &MainWindow::errorShown);
+    // A broken profile: one dialog naming the file, and the configuration is unchanged.
+    const QString bad = writeFile(dir_, "bad.profile.json", "{\"format\": \"nope\"}");
+    c.setCostFiles(bad, QString());
+    QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, kResultTimeoutMs);
+    QVERIFY(errors.at(0).at(0).toString().contains("bad.profile.json"));
+    QVERIFY(c.config().cost_profile_file.empty());
+    QVERIFY(!c.busy());
+    // The sample H100 profile: the configuration names it, the panel shows it, and the fitted
+    // coefficients change the simulated iteration.
+    const QString good = QStringLiteral(SLIMPACK_SAMPLES_DIR "/costs/h100-llama-3-8b.profile.json");
+    c.setCostFiles(good, QString());
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !c.busy() && c.snapshot()->config.cost_profile_file == good.toStdString(),
+        kResultTimeoutMs);
+    QCOMPARE(errors.count(), 1);
+    QVERIFY(window_->configPanel()->costText().contains("h100-llama-3-8b.profile.json"));
+    QVERIFY(c.snapshot()->sim.iteration_time != builtin);
+    c.setCostFiles(QString(), QString());  // back to the built-in coefficients
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->config.cost_profile_file.empty(),
+                             kResultTimeoutMs);
+    QCOMPARE(c.snapshot()->sim.iteration_time, builtin);
+    QCOMPARE(window_->configPanel()->costText(), QStringLiteral("built-in coefficients"));
+  }
+
+  void virtualChunksOnlyForTheInterleavedSchedule() {
+    ExplorerController& c = window_->controller();
+    QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && !c.busy(), kResultTimeoutMs);
+    ConfigPanel* panel = window_->configPanel();
+    QVERIFY(!panel->vchunksBox()->isEnabled());
+    const ConfigSpec before = c.config();
+    ConfigSpec spec = before;
+    spec.strategy = "fixed";  // interleaving is for unsliced plans
+    spec.schedule = ScheduleKind::Interleaved;
+    c.setConfig(spec);
+    QVERIFY(panel->vchunksBox()->isEnabled());
+    panel->vchunksBox()->setValue(4);
+    QCOMPARE(c.config().vchunks, 4);
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->config.vchunks == 4, kResultTimeoutMs);
+    QCOMPARE(c.snapshot()->plan->schedule, ScheduleKind::Interleaved);
+    QCOMPARE(c.snapshot()->plan->vchunks, 4);
+    c.setConfig(before);
+    QVERIFY(!panel->vchunksBox()->isEnabled());
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy(), kResultTimeoutMs);
   }
 
   void presentationModeStepsThroughSavedViewsWithTheKeyboard() {

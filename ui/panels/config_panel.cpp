@@ -2,11 +2,15 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
+#include <QToolButton>
 
 #include "cost/model_config.h"
 #include "solver/strategy.h"
@@ -30,7 +34,9 @@ ConfigPanel::ConfigPanel(QWidget* parent)
       slice_spin_(new QSpinBox),
       packs_(new QSpinBox),
       schedule_(new QComboBox),
-      memory_cap_(new QDoubleSpinBox) {
+      vchunks_(new QSpinBox),
+      memory_cap_(new QDoubleSpinBox),
+      costs_(new QLabel) {
   fill(model_, model_preset_names());
   fill(gpu_, gpu_preset_names());
   fill(strategy_, strategy_names());
@@ -52,6 +58,9 @@ ConfigPanel::ConfigPanel(QWidget* parent)
   packs_->setRange(0, 4096);
   packs_->setSpecialValueText(tr("auto"));
   packs_->setToolTip(tr("Forward MicroPacks per replica (auto = the strategy decides)"));
+  vchunks_->setRange(1, 16);
+  vchunks_->setPrefix(tr("v = "));
+  vchunks_->setToolTip(tr("Virtual chunks per stage for the interleaved schedule"));
   memory_cap_->setRange(0, 1024);
   memory_cap_->setDecimals(0);
   memory_cap_->setSuffix(tr(" GB"));
@@ -65,6 +74,31 @@ ConfigPanel::ConfigPanel(QWidget* parent)
   auto* slice = new QHBoxLayout;
   slice->addWidget(slice_slider_, 1);
   slice->addWidget(slice_spin_);
+  auto* schedule = new QHBoxLayout;
+  schedule->addWidget(schedule_, 1);
+  schedule->addWidget(vchunks_);
+  auto* costs_button = new QToolButton;
+  costs_button->setText(tr("Change…"));
+  costs_button->setPopupMode(QToolButton::InstantPopup);
+  auto* costs_menu = new QMenu(costs_button);
+  costs_menu->addAction(tr("Load Fitted Cost &Profile…"), this,
+                        [this] { emit costFileRequested(CostFile::Profile); });
+  costs_menu->addAction(tr("Load Cost &Overrides…"), this,
+                        [this] { emit costFileRequested(CostFile::Overrides); });
+  costs_menu->addSeparator();
+  costs_menu->addAction(tr("&Built-in Coefficients"), this, [this] {
+    ConfigSpec s = spec_;
+    s.cost_profile_file.clear();
+    s.cost_overrides_file.clear();
+    if (s == spec_) return;
+    setSpec(s);
+    emit configEdited(s);
+  });
+  costs_button->setMenu(costs_menu);
+  costs_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  auto* costs = new QHBoxLayout;
+  costs->addWidget(costs_, 1);
+  costs->addWidget(costs_button);
   auto* form = new QFormLayout(this);
   form->addRow(tr("Model"), model_);
   form->addRow(tr("GPU"), gpu_);
@@ -72,12 +106,13 @@ ConfigPanel::ConfigPanel(QWidget* parent)
   form->addRow(tr("Strategy"), strategy_);
   form->addRow(tr("Slice size"), slice);
   form->addRow(tr("Packs"), packs_);
-  form->addRow(tr("Schedule"), schedule_);
+  form->addRow(tr("Schedule"), schedule);
   form->addRow(tr("Memory cap"), memory_cap_);
+  form->addRow(tr("Costs"), costs);
 
   for (QComboBox* box : {model_, gpu_, strategy_, schedule_})
     connect(box, &QComboBox::activated, this, [this] { edited(); });
-  for (QSpinBox* box : {pp_, dp_, tp_, packs_})
+  for (QSpinBox* box : {pp_, dp_, tp_, packs_, vchunks_})
     connect(box, &QSpinBox::valueChanged, this, [this] { edited(); });
   connect(memory_cap_, &QDoubleSpinBox::valueChanged, this, [this] { edited(); });
   // Slider and spin box mirror each other; either one edits S.
@@ -97,7 +132,8 @@ ConfigPanel::ConfigPanel(QWidget* parent)
 void ConfigPanel::setSpec(const ConfigSpec& spec) {
   spec_ = spec;
   const QSignalBlocker b1(model_), b2(gpu_), b3(pp_), b4(dp_), b5(tp_), b6(strategy_),
-      b7(slice_slider_), b8(slice_spin_), b9(packs_), b10(schedule_), b11(memory_cap_);
+      b7(slice_slider_), b8(slice_spin_), b9(packs_), b10(schedule_), b11(memory_cap_),
+      b12(vchunks_);
   model_->setCurrentText(QString::fromStdString(spec.model));
   gpu_->setCurrentText(QString::fromStdString(spec.gpu));
   pp_->setValue(spec.pp);
@@ -109,6 +145,29 @@ void ConfigPanel::setSpec(const ConfigSpec& spec) {
   packs_->setValue(spec.packs);
   schedule_->setCurrentText(QString::fromLatin1(schedule_name(spec.schedule)));
   memory_cap_->setValue(spec.memory_cap_gb);
+  vchunks_->setValue(spec.vchunks);
+  vchunks_->setEnabled(spec.schedule == ScheduleKind::Interleaved);
+  showCosts();
+}
+
+QString ConfigPanel::costText() const {
+  return costs_->text();
+}
+
+void ConfigPanel::showCosts() {
+  QStringList parts;
+  if (!spec_.cost_profile_file.empty())
+    parts << tr("profile %1")
+                 .arg(QFileInfo(QString::fromStdString(spec_.cost_profile_file)).fileName());
+  if (!spec_.cost_overrides_file.empty())
+    parts << tr("overrides %1")
+                 .arg(QFileInfo(QString::fromStdString(spec_.cost_overrides_file)).fileName());
+  costs_->setText(parts.isEmpty() ? tr("built-in coefficients") : parts.join(QStringLiteral(", ")));
+  costs_->setToolTip(
+      parts.isEmpty()
+          ? tr("DESIGN section 3 coefficients for the chosen model and GPU")
+          : QString::fromStdString(spec_.cost_profile_file + "\n" + spec_.cost_overrides_file)
+                .trimmed());
 }
 
 void ConfigPanel::edited() {
@@ -123,6 +182,8 @@ void ConfigPanel::edited() {
   s.packs = packs_->value();
   parse_schedule(schedule_->currentText().toStdString(), s.schedule);
   s.memory_cap_gb = memory_cap_->value();
+  s.vchunks = vchunks_->value();
+  vchunks_->setEnabled(s.schedule == ScheduleKind::Interleaved);
   if (s == spec_) return;
   spec_ = s;
   emit configEdited(s);

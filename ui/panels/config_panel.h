@@ -1,6 +1,9 @@
 #pragma once
 // Configuration panel: model, GPU, p/d/t, strategy, slice size (slider + spin box, live), packs,
-// schedule and memory cap. Edits a ConfigSpec; the controller debounces and re-solves.
+// schedule (with virtual chunks for interleaved), memory cap and the cost source (built-in
+// coefficients, a fitted cost profile, a cost overrides file). Edits a ConfigSpec; the controller
+// debounces and re-solves. Cost files are chosen through costFileRequested: the window asks for
+// the file and the controller checks it before the configuration changes.
 #include <QWidget>
 
 #include "jobs/explorer_inputs.h"
@@ -8,6 +11,7 @@
 QT_BEGIN_NAMESPACE
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
 class QSlider;
 class QSpinBox;
 QT_END_NAMESPACE
@@ -26,12 +30,18 @@ class ConfigPanel : public QWidget {
   void setSpec(const ConfigSpec& spec);  // without emitting configEdited
   ConfigSpec spec() const { return spec_; }
   QSlider* sliceSlider() const { return slice_slider_; }
+  QSpinBox* vchunksBox() const { return vchunks_; }
+  QString costText() const;  // what the cost row shows
+
+  enum class CostFile { Profile, Overrides };
 
  signals:
   void configEdited(const slimpack::ui::ConfigSpec& spec);
+  void costFileRequested(slimpack::ui::ConfigPanel::CostFile which);
 
  private:
   void edited();
+  void showCosts();
 
   ConfigSpec spec_;
   QComboBox* model_;
@@ -44,7 +54,9 @@ class ConfigPanel : public QWidget {
   QSpinBox* slice_spin_;
   QSpinBox* packs_;
   QComboBox* schedule_;
+  QSpinBox* vchunks_;
   QDoubleSpinBox* memory_cap_;
+  QLabel* costs_;
 };
 
 }  // namespace slimpack::ui

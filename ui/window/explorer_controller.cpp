@@ -121,6 +121,34 @@ void ExplorerController::openInputFile(const QString& path) {
       });
 }
 
+void ExplorerController::setCostFiles(const QString& profile, const QString& overrides) {
+  ConfigSpec next = config_;
+  next.cost_profile_file = profile.toStdString();
+  next.cost_overrides_file = overrides.toStdString();
+  if (next == config_) return;
+  const QString named =
+      profile != QString::fromStdString(config_.cost_profile_file) ? profile : overrides;
+  load_jobs_.start(
+      tr("Loading costs"),
+      [next](const CancelToken&, ProgressSink& progress) -> Status {
+        progress.report("reading cost files", 0.0);
+        auto cost = make_cost_model(next);
+        if (!cost) return cost.error();
+        return Status::success();
+      },
+      [this, next, named](Status checked) {
+        if (!checked) {
+          emit loadFailed(named, QString::fromStdString(checked.error().message));
+          return;
+        }
+        // Only the cost files change: edits made while the files were read are kept.
+        ConfigSpec applied = config_;
+        applied.cost_profile_file = next.cost_profile_file;
+        applied.cost_overrides_file = next.cost_overrides_file;
+        setConfig(applied);
+      });
+}
+
 void ExplorerController::clearPlan() {
   if (!plan_) return;
   plan_.reset();

@@ -39,6 +39,10 @@ class ExplorerController : public QObject {
   // Loads a length file or plan on a worker; the session changes only when it loads. Failure
   // emits loadFailed with the file and the reason.
   void openInputFile(const QString& path);
+  // Uses a fitted cost profile and/or a cost overrides file (empty = none). The files are read and
+  // the cost model built on a worker first: a bad file emits loadFailed naming the file and the
+  // reason, and the configuration stays as it was.
+  void setCostFiles(const QString& profile, const QString& overrides);
   // Back from an opened plan to solving the workload.
   void clearPlan();
 
@@ -46,9 +50,10 @@ class ExplorerController : public QObject {
   void requestCompare(const QStringList& strategies);
   void cancelAll();
 
-  // True while any of the controller's jobs runs.
+  // True while any of the controller's jobs runs, or an edit waits in the debounce window.
   bool busy() const {
-    return pipeline_jobs_.busy() || sweep_jobs_.busy() || compare_jobs_.busy() || load_jobs_.busy();
+    return pending_ || pipeline_jobs_.busy() || sweep_jobs_.busy() || compare_jobs_.busy() ||
+           load_jobs_.busy();
   }
   JobTracker& pipelineJobs() { return pipeline_jobs_; }
   JobTracker& sweepJobs() { return sweep_jobs_; }

@@ -127,6 +127,7 @@ void MainWindow::connectController() {
     controller_->setConfig(spec);
   });
   connect(compare_, &CompareView::compareRequested, &c, &ExplorerController::requestCompare);
+  connect(config_, &ConfigPanel::costFileRequested, menus_, &WindowMenus::costFileDialog);
   connect(&c, &ExplorerController::inputsChanged, this, [this] {
     workload_->setSpec(controller_->workload());
     config_->setSpec(controller_->config());

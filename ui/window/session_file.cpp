@@ -12,7 +12,8 @@ Json workload_json(const WorkloadSpec& w) {
               {"column", w.column},
               {"preset", w.preset},
               {"seed", w.seed},
-              {"batch_tokens", w.batch_tokens}};
+              {"batch_tokens", w.batch_tokens},
+              {"batch_count", w.batch_count}};
 }
 
 Json config_json(const ConfigSpec& c) {
@@ -24,8 +25,18 @@ Json config_json(const ConfigSpec& c) {
               {"strategy", c.strategy},
               {"slice_size", c.slice_size},
               {"packs", c.packs},
+              {"pack_tokens", c.pack_tokens},
               {"schedule", schedule_name(c.schedule)},
-              {"memory_cap_gb", c.memory_cap_gb}};
+              {"vchunks", c.vchunks},
+              {"memory_cap_gb", c.memory_cap_gb},
+              {"token_cap", c.token_cap},
+              {"cost_profile_file", c.cost_profile_file},
+              {"cost_overrides_file", c.cost_overrides_file},
+              {"exact", c.exact},
+              {"time_limit_s", c.time_limit_s},
+              {"asymmetric", c.asymmetric},
+              {"dp_aware", c.dp_aware},
+              {"dp_merge", c.dp_merge}};
 }
 
 // Reads an optional field into `out`, keeping its default when absent.
@@ -49,6 +60,8 @@ Status read_workload(const Json& j, const std::string& path, WorkloadSpec& w) {
   if (Status s = read_opt(j, "batch_tokens", path, w.batch_tokens, json_util::opt_int); !s)
     return s;
   if (w.batch_tokens < 0) return Error::bad_input(path + ".batch_tokens: must not be negative");
+  if (Status s = read_opt(j, "batch_count", path, w.batch_count, json_util::opt_int); !s) return s;
+  if (w.batch_count < 0) return Error::bad_input(path + ".batch_count: must not be negative");
   return {};
 }
 
@@ -71,6 +84,31 @@ Status read_config(const Json& j, const std::string& path, ConfigSpec& c) {
     return Error::bad_input(path + ".schedule: unknown schedule '" + sched + "'");
   if (Status s = read_opt(j, "memory_cap_gb", path, c.memory_cap_gb, json_util::opt_number); !s)
     return s;
+  if (Status s = read_opt(j, "vchunks", path, c.vchunks, json_util::opt_int); !s) return s;
+  if (c.vchunks < 1) return Error::bad_input(path + ".vchunks: must be at least 1");
+  for (auto [key, field] :
+       {std::pair{"pack_tokens", &c.pack_tokens}, {"token_cap", &c.token_cap}}) {
+    if (Status s = read_opt(j, key, path, *field, json_util::opt_int); !s) return s;
+    if (*field < 0) return Error::bad_input(path + "." + key + ": must not be negative");
+  }
+  if (Status s = read_opt(j, "cost_profile_file", path, c.cost_profile_file, json_util::opt_string);
+      !s)
+    return s;
+  if (Status s =
+          read_opt(j, "cost_overrides_file", path, c.cost_overrides_file, json_util::opt_string);
+      !s)
+    return s;
+  if (Status s = read_opt(j, "time_limit_s", path, c.time_limit_s, json_util::opt_number); !s)
+    return s;
+  if (c.memory_cap_gb < 0 || c.time_limit_s <= 0)
+    return Error::bad_input(path +
+                            ": memory_cap_gb must not be negative and time_limit_s must "
+                            "be positive");
+  for (auto [key, field] : {std::pair{"exact", &c.exact},
+                            {"asymmetric", &c.asymmetric},
+                            {"dp_aware", &c.dp_aware},
+                            {"dp_merge", &c.dp_merge}})
+    if (Status s = read_opt(j, key, path, *field, json_util::opt_bool); !s) return s;
   return {};
 }
 

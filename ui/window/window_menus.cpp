@@ -56,6 +56,8 @@ void WindowMenus::buildFileMenu() {
   open->setShortcut(QKeySequence::Open);
   open->setToolTip(tr("Open a length file, plan or session (you can also drop files here)"));
   file->addAction(tr("Open &Session…"), this, &WindowMenus::openSessionDialog);
+  file->addAction(tr("Load Fitted Cost &Profile…"), this,
+                  [this] { costFileDialog(ConfigPanel::CostFile::Profile); });
   recent_ = file->addMenu(tr("Open &Recent"));
   rebuildRecent();
   file->addSeparator();
@@ -197,6 +199,17 @@ void WindowMenus::openFileDialog() {
   const QString path = QFileDialog::getOpenFileName(
       &window_, tr("Open"), window_.settings().lastDirectory(), kInputFilter);
   if (!path.isEmpty()) window_.openFile(path);
+}
+
+void WindowMenus::costFileDialog(ConfigPanel::CostFile which) {
+  const bool profile = which == ConfigPanel::CostFile::Profile;
+  const QString path = QFileDialog::getOpenFileName(
+      &window_, profile ? tr("Load Fitted Cost Profile") : tr("Load Cost Overrides"),
+      window_.settings().lastDirectory(), tr("JSON (*.json);;All files (*)"));
+  if (path.isEmpty()) return;
+  const ConfigSpec& c = window_.controller().config();
+  window_.controller().setCostFiles(profile ? path : QString::fromStdString(c.cost_profile_file),
+                                    profile ? QString::fromStdString(c.cost_overrides_file) : path);
 }
 
 void WindowMenus::openSessionDialog() {

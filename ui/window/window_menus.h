@@ -4,6 +4,8 @@
 // a public command of MainWindow, the controller or the exporter.
 #include <QObject>
 
+#include "panels/config_panel.h"
+
 QT_BEGIN_NAMESPACE
 class QAction;
 class QMenu;
@@ -29,6 +31,9 @@ class WindowMenus : public QObject {
   void exportImageDialog();
   void exportTraceDialog();
   void exportCsvDialog();
+  // Asks for a fitted cost profile (`slimpack fit-costs`) or a cost overrides file and hands it to
+  // the controller, which checks it before using it.
+  void costFileDialog(slimpack::ui::ConfigPanel::CostFile which);
 
  private:
   void buildFileMenu();
