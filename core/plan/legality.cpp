@@ -160,8 +160,8 @@ void check_token_cap(Collector& out, Tokens cap) {
 
 std::string bytes_text(double bytes) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.0f bytes (%.2f GiB)", bytes,
-                bytes / (1024.0 * 1024.0 * 1024.0));
+  // Decimal GB, the unit of memory caps and GPU datasheets (an "80 GB" H100 holds 80e9 bytes).
+  std::snprintf(buf, sizeof buf, "%.0f bytes (%.2f GB)", bytes, bytes / 1e9);
   return buf;
 }
 

@@ -82,11 +82,12 @@ std::string format_time(double t, const std::string& unit) {
 }
 
 std::string format_bytes(double bytes) {
-  static const char* const names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  // Decimal units, as memory caps, GPU datasheets and the rest of the program use them.
+  static const char* const names[] = {"B", "kB", "MB", "GB", "TB"};
   int u = 0;
   double v = bytes;
-  while (std::fabs(v) >= 1024.0 && u < 4) {
-    v /= 1024.0;
+  while (std::fabs(v) >= 1000.0 && u < 4) {
+    v /= 1000.0;
     ++u;
   }
   const double a = std::fabs(v);

@@ -32,7 +32,7 @@ double nice_step(double min_step);
 // "4.5 units".
 std::string format_time(double t, const std::string& unit);
 
-// Bytes as "12.3 GiB" / "512 MiB" / "900 B".
+// Bytes in decimal units, as memory caps and GPU datasheets give them: "77.0 GB", "512 MB".
 std::string format_bytes(double bytes);
 
 }  // namespace slimpack

@@ -99,8 +99,8 @@ TEST(PeakMemory, L4NamesStageAndBytes) {
   EXPECT_EQ(report.violations[0].rule, Rule::L4);
   EXPECT_EQ(report.violations[0].stage, 1);
   EXPECT_EQ(report.summary(),
-            "L4: stage 1 needs 258 bytes (0.00 GiB) at its peak, over the cap of 250 bytes (0.00 "
-            "GiB)");
+            "L4: stage 1 needs 258 bytes (0.00 GB) at its peak, over the cap of 250 bytes (0.00 "
+            "GB)");
   m.capacity_bytes = 0.0;  // unlimited
   EXPECT_TRUE(check_legality(sliced_plan(), options).legal());
   m.capacity_bytes = 1.0;

@@ -52,8 +52,9 @@ TEST(TimeAxis, FormatsDurationsAndBytes) {
   EXPECT_EQ(format_time(250e-6, "s"), "250 us");
   EXPECT_EQ(format_time(4.5, "units"), "4.50 units");
   EXPECT_EQ(format_bytes(900), "900 B");
-  EXPECT_EQ(format_bytes(1.5 * 1024 * 1024 * 1024), "1.50 GiB");
-  EXPECT_EQ(format_bytes(512.0 * 1024 * 1024), "512 MiB");
+  EXPECT_EQ(format_bytes(1.5e9), "1.50 GB");
+  EXPECT_EQ(format_bytes(512e6), "512 MB");
+  EXPECT_EQ(format_bytes(77.03e9), "77.0 GB");
 }
 
 TEST(TimeScale, MappingAndZoomKeepTheAnchor) {
