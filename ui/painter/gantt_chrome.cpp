@@ -96,7 +96,8 @@ void paint_header(QPainter& p, const QRect& header, const QString& title, bool l
     if (with_sync) entries.push_back({palette.sync, QStringLiteral("DP sync / optimizer")});
     if (with_memory) entries.push_back({palette.memory_fill, QStringLiteral("Memory")});
     const int sw = fm.height();
-    int x = header.right() - 6;
+    // Right-aligned with the plot, which keeps half a tick label of room on its right.
+    int x = header.right() + 1 - std::max(6, fm.horizontalAdvance(QStringLiteral("000.0 ms")) / 2);
     const int y = header.bottom() + 1 - fm.height() - 4;
     for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
       const int tw = fm.horizontalAdvance(it->text);
