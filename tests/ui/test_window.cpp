@@ -136,6 +136,53 @@ class TestWindow : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(c.snapshot()->workload == w && !c.busy(), kResultTimeoutMs);
   }
 
+  void droppedPlanIsShownInsteadOfSolving() {
+    ExplorerController& c = window_->controller();
+    QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && !c.busy(), kResultTimeoutMs);
+    const ConfigSpec config = c.config();
+    const QString plan = QStringLiteral(SLIMPACK_SAMPLES_DIR "/plans/asymmetric-example.json");
+    dropFile(window_.get(), plan);
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->plan_file == plan.toStdString(),
+                             kResultTimeoutMs);
+    const auto& snap = *c.snapshot();
+    QCOMPARE(snap.plan->strategy, std::string("hand-made"));
+    QCOMPARE(snap.plan->slice_size, Tokens{4096});
+    QCOMPARE(window_->ganttView()->model()->stages(), 4);
+    QCOMPARE(snap.sim.time_unit, std::string("units"));  // the plan's own abstract times
+    QVERIFY(window_->windowTitle().contains("asymmetric-example.json"));
+    QCOMPARE(settings_->recentFiles().front(), plan);
+    // Back to solving the workload with the configuration the plan did not change.
+    c.clearPlan();
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->plan_file.empty(), kResultTimeoutMs);
+    ConfigSpec restored = c.config();
+    restored.strategy = config.strategy;
+    c.setConfig(restored);
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->plan->strategy == config.strategy,
+                             kResultTimeoutMs);
+  }
+
+  void dockLayoutIsRestoredInTheNextWindow() {
+    QTemporaryDir dir;
+    auto settings = Settings::fromFile(dir.filePath("layout.ini"));
+    QSize size;
+    {
+      MainWindow first(*settings);
+      first.setErrorDialogsEnabled(false);
+      first.resize(1200, 800);
+      first.show();
+      first.findChild<QDockWidget*>(QStringLiteral("dock.memory"))->hide();
+      size = first.size();  // at least the docks' minimum sizes
+      first.close();        // saves geometry and dock state
+    }
+    MainWindow second(*settings);
+    second.setErrorDialogsEnabled(false);
+    second.show();
+    QVERIFY(!second.findChild<QDockWidget*>(QStringLiteral("dock.memory"))->isVisible());
+    QVERIFY(second.findChild<QDockWidget*>(QStringLiteral("dock.metrics"))->isVisible());
+    QCOMPARE(second.size(), size);
+    second.close();
+  }
+
   void sliderResolvesLiveAndMeasuresLatency() {
     ExplorerController& c = window_->controller();
     QSlider* slider = window_->configPanel()->sliceSlider();

@@ -1,7 +1,10 @@
 #include "window/explorer_controller.h"
 
+#include <algorithm>
+
 #include "jobs/input_file.h"
 #include "jobs/pipeline.h"
+#include "solver/strategy.h"
 
 namespace slimpack::ui {
 
@@ -104,7 +107,11 @@ void ExplorerController::openInputFile(const QString& path) {
           config_.pp = plan_->stages;
           config_.dp = plan_->dp();
           config_.schedule = plan_->schedule;
-          if (!plan_->strategy.empty()) config_.strategy = plan_->strategy;
+          // A plan's strategy names what made it ("hand-made", another tool); only a strategy
+          // this program can run may become the one "Solve the Workload" goes back to.
+          const auto known = strategy_names();
+          if (std::find(known.begin(), known.end(), plan_->strategy) != known.end())
+            config_.strategy = plan_->strategy;
         } else {
           workload_.file = file;
           workload_.column = column;
