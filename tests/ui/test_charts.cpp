@@ -11,6 +11,7 @@
 #include <QValueAxis>
 
 #include "../core/render/gantt_fixture.h"
+#include "charts/chart_style.h"
 #include "charts/memory_chart.h"
 #include "charts/sweep_chart.h"
 #include "gantt/gantt_view.h"
@@ -105,7 +106,9 @@ class TestCharts : public QObject {
     QCOMPARE(bars->barSets()[0]->at(1), 100.0);
     auto* y = qobject_cast<QValueAxis*>(chart.chart()->axes(Qt::Vertical).front());
     QVERIFY(y != nullptr);
-    QCOMPARE(y->max(), 110.0);  // 10 % above the highest bar
+    // 10 % above the highest bar is 110 GB: five steps of 50 would overshoot, so 6 ticks of 20.
+    QCOMPARE(y->max(), 120.0);
+    QCOMPARE(y->tickCount(), 7);
 
     // A new shape (three stages, no cap) is rebuilt.
     chart.setSnapshot(memorySnapshot({1e9, 2e9, 3e9}, 0.0));
@@ -115,6 +118,18 @@ class TestCharts : public QObject {
 
     chart.setSnapshot(nullptr);
     QVERIFY(chart.chart()->series().isEmpty());
+  }
+
+  void niceAxesHaveRoundTicks() {
+    const auto is = [](NiceAxis a, double max, int ticks) {
+      return a.max == max && a.ticks == ticks;
+    };
+    QVERIFY(is(nice_zero_based_axis(88.0, 6), 100.0, 6));  // 80 GB cap + 10 %: steps of 20
+    QVERIFY(is(nice_zero_based_axis(110.0, 7), 120.0, 7));
+    QVERIFY(is(nice_zero_based_axis(3.3, 6), 4.0, 5));  // steps of 1
+    QVERIFY(is(nice_zero_based_axis(0.7, 6), 0.8, 5));  // steps of 0.2
+    QVERIFY(is(nice_zero_based_axis(450.0, 6), 500.0, 6));
+    QVERIFY(is(nice_zero_based_axis(0.0, 6), 1.0, 2));  // nothing to show: a unit axis
   }
 
   void sweepChartMovesTheCurrentMarker() {

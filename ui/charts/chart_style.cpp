@@ -3,6 +3,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QLegend>
+#include <cmath>
 
 namespace slimpack::ui {
 
@@ -30,6 +31,19 @@ QString shortTokens(double t) {
     return QString::number(t / 1048576) + 'M';
   if (t >= 1024 && static_cast<long long>(t) % 1024 == 0) return QString::number(t / 1024) + 'K';
   return QString::number(t, 'f', 0);
+}
+
+NiceAxis nice_zero_based_axis(double hi, int max_ticks) {
+  if (!(hi > 0) || max_ticks < 2) return {};
+  const int intervals = max_ticks - 1;
+  double decade = std::pow(10.0, std::floor(std::log10(hi / intervals)));
+  for (;; decade *= 10.0) {
+    for (double m : {1.0, 2.0, 5.0}) {
+      const double step = m * decade;
+      const double n = std::ceil(hi / step - 1e-9);
+      if (n <= intervals) return {n * step, static_cast<int>(n) + 1};
+    }
+  }
 }
 
 }  // namespace slimpack::ui

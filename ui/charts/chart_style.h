@@ -17,4 +17,12 @@ QChartView* makeChartView(QChart* chart);
 // Short token label: 512, 4K, 128K, 1M.
 QString shortTokens(double tokens);
 
+// A value axis from 0 with round ticks: the step is 1, 2 or 5 times a power of ten, the fewest
+// ticks (at most max_ticks) whose last one reaches `hi`. nice_zero_based_axis(88, 6) = {100, 6}.
+struct NiceAxis {
+  double max = 1.0;
+  int ticks = 2;
+};
+NiceAxis nice_zero_based_axis(double hi, int max_ticks);
+
 }  // namespace slimpack::ui

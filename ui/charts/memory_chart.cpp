@@ -64,6 +64,8 @@ void MemoryChart::rebuild(const Shape& shape) {
   bars_ = new QBarSeries;
   for (int r = 0; r < shape.sets; ++r) {
     auto* set = new QBarSet(shape.sets > 1 ? tr("replica %1").arg(r) : tr("peak"));
+    // One replica: the histogram's blue in both themes (the dark theme would pick green).
+    if (shape.sets == 1) set->setColor(QColor(0x4c, 0x9b, 0xe8));
     for (int s = 0; s < shape.stages; ++s) *set << 0.0;
     bars_->append(set);
   }
@@ -110,7 +112,12 @@ void MemoryChart::fill(const ExplorerSnapshot& snapshot) {
     }
   }
   const auto vertical = chart_->axes(Qt::Vertical);
-  if (!vertical.isEmpty()) vertical.front()->setRange(0.0, std::max(1.0, top * 1.1));
+  if (auto* y = vertical.isEmpty() ? nullptr : qobject_cast<QValueAxis*>(vertical.front())) {
+    // Round ticks (0, 20, 40, ...) up to the first one 10 % above the highest bar or the cap.
+    const NiceAxis nice = nice_zero_based_axis(std::max(1.0, top * 1.1), 7);
+    y->setRange(0.0, nice.max);
+    y->setTickCount(nice.ticks);
+  }
   if (cap_) {
     cap_->setName(tr("cap %1 GB").arg(cap, 0, 'f', 0));
     cap_->replace({QPointF(-0.5, cap), QPointF(shape_.stages - 0.5, cap)});
