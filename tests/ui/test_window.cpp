@@ -290,6 +290,20 @@ class TestWindow : public QObject {
     c.setCostFiles(QString(), QString());  // back to the built-in coefficients
     QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->config.cost_profile_file.empty(),
                              kResultTimeoutMs);
+    // Dropping the profile on the window applies it too.
+    dropFile(window_.get(), good);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !c.busy() && c.snapshot()->config.cost_profile_file == good.toStdString(),
+        kResultTimeoutMs);
+    QCOMPARE(errors.count(), 1);
+    // A trace is refused with a pointer to what reads traces.
+    dropFile(window_.get(), QStringLiteral(SLIMPACK_SAMPLES_DIR "/traces/kineto_small.json"));
+    QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 2, kResultTimeoutMs);
+    QVERIFY2(errors.at(1).at(1).toString().contains("Chrome/Kineto trace"),
+             qPrintable(errors.at(1).at(1).toString()));
+    c.setCostFiles(QString(), QString());
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->config.cost_profile_file.empty(),
+                             kResultTimeoutMs);
     QCOMPARE(c.snapshot()->sim.iteration_time, builtin);
     QCOMPARE(window_->configPanel()->costText(), QStringLiteral("built-in coefficients"));
   }

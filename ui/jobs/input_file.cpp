@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "common/json_util.h"
+#include "cost/profile.h"
 #include "plan/legality.h"
 #include "plan/plan_json.h"
 
@@ -20,10 +21,10 @@ std::string lower_extension(const std::string& path) {
   return ext;
 }
 
-bool is_plan_json(const json_util::Json& j) {
+bool has_format(const json_util::Json& j, const char* format) {
   if (!j.is_object()) return false;
   auto it = j.find("format");
-  return it != j.end() && it->is_string() && it->get<std::string>() == kPlanFormat;
+  return it != j.end() && it->is_string() && it->get<std::string>() == format;
 }
 
 }  // namespace
@@ -47,7 +48,20 @@ Expected<LoadedInput> load_input_file(const std::string& path, const std::string
   if (lower_extension(path) == "json") {
     auto j = json_util::parse_file(path);
     if (!j) return j.error();
-    if (is_plan_json(*j)) {
+    if (has_format(*j, kCostProfileFormat)) {
+      auto profile = read_cost_profile(path);
+      if (!profile) return profile.error();
+      auto fitted = fit_profile(std::move(*profile));
+      if (!fitted) return fitted.error().with_context(path);
+      out.kind = InputKind::CostProfile;
+      return out;
+    }
+    if (j->is_object() && j->contains("traceEvents"))
+      return Error::bad_input(path +
+                              ": a Chrome/Kineto trace, not a length file, plan or cost profile "
+                              "(`slimpack trace info` summarizes it; per-pack timings fitted with "
+                              "`slimpack fit-costs` make a cost profile the explorer can load)");
+    if (has_format(*j, kPlanFormat)) {
       auto plan = plan_from_json(*j);
       if (!plan) return plan.error().with_context(path);
       LegalityReport report = check_legality(*plan);

@@ -1,7 +1,8 @@
 #pragma once
-// Opening a file the user dropped or chose: a length file or a plan, told apart by extension and,
-// for .json, by the plan's "format" field. Qt-free; runs on a worker. Whatever fails is reported
-// with the file, line or JSON path and the reason, before anything in the session changes.
+// Opening a file the user dropped or chose: a length file, a plan or a fitted cost profile, told
+// apart by extension and, for .json, by the "format" field. Qt-free; runs on a worker. Whatever
+// fails is reported with the file, line or JSON path and the reason, before anything in the session
+// changes.
 #include <memory>
 #include <string>
 
@@ -11,10 +12,10 @@
 
 namespace slimpack::ui {
 
-enum class InputKind { Lengths, Plan, Session, Unknown };
+enum class InputKind { Lengths, Plan, CostProfile, Session, Unknown };
 
-// By extension: .slimpack = session; .csv/.txt/.jsonl = lengths; .json = lengths or plan (decided
-// when reading); anything else is unknown.
+// By extension: .slimpack = session; .csv/.txt/.jsonl = lengths; .json = lengths, plan or cost
+// profile (decided when reading); anything else is unknown.
 InputKind input_kind_by_name(const std::string& path);
 
 struct LoadedInput {
@@ -23,8 +24,10 @@ struct LoadedInput {
   std::shared_ptr<const Plan> plan;        // kind == Plan
 };
 
-// Reads a length file or a plan. A plan must pass the structural and ordering legality rules
-// (memory is checked later against the chosen GPU by the simulator).
+// Reads a length file, a plan or a cost profile. A plan must pass the structural and ordering
+// legality rules (memory is checked later against the chosen GPU by the simulator); a cost profile
+// must fit (it becomes the configuration's cost_profile_file). A Chrome/Kineto trace is refused
+// with a pointer to what reads traces.
 Expected<LoadedInput> load_input_file(const std::string& path, const std::string& column = {});
 
 }  // namespace slimpack::ui

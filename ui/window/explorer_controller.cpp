@@ -101,6 +101,14 @@ void ExplorerController::openInputFile(const QString& path) {
           emit loadFailed(path, QString::fromStdString(loaded.error().message));
           return;
         }
+        if (loaded->kind == InputKind::CostProfile) {
+          // A fitted profile replaces the coefficients of whatever is solved or simulated.
+          ConfigSpec next = config_;
+          next.cost_profile_file = file;
+          setConfig(next);
+          emit inputLoaded(path);
+          return;
+        }
         if (loaded->kind == InputKind::Plan) {
           plan_ = loaded->plan;
           plan_file_ = file;

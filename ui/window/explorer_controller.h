@@ -36,8 +36,8 @@ class ExplorerController : public QObject {
   // Replaces workload, configuration and plan at once (opening a session) and solves.
   void setAll(const WorkloadSpec& workload, const ConfigSpec& config);
 
-  // Loads a length file or plan on a worker; the session changes only when it loads. Failure
-  // emits loadFailed with the file and the reason.
+  // Loads a length file, plan or fitted cost profile on a worker; the session changes only when
+  // it loads. Failure emits loadFailed with the file and the reason.
   void openInputFile(const QString& path);
   // Uses a fitted cost profile and/or a cost overrides file (empty = none). The files are read and
   // the cost model built on a worker first: a bad file emits loadFailed naming the file and the

@@ -142,7 +142,9 @@ void MainWindow::connectController() {
   });
   connect(&c, &ExplorerController::inputLoaded, this, [this](const QString& path) {
     settings_.addRecentFile(path);
-    setWindowTitle(tr("SlimPack Explorer — %1").arg(QFileInfo(path).fileName()));
+    // The title names the workload or plan shown, not a cost profile applied to it.
+    if (controller_->config().cost_profile_file != path.toStdString())
+      setWindowTitle(tr("SlimPack Explorer — %1").arg(QFileInfo(path).fileName()));
   });
   connect(&c, &ExplorerController::sweepReady, this, [this](const std::vector<SweepPoint>& pts) {
     sweep_->setPoints(pts, controller_->snapshot());
