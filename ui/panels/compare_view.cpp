@@ -53,6 +53,12 @@ CompareView::CompareView(QWidget* parent)
           [this] { emit compareRequested(selectedStrategies()); });
 }
 
+CompareView::~CompareView() {
+  // QWidget's destructor deletes the Gantts after this class's members are gone: their
+  // destroyed() must not reach the lambda that edits views_ any more.
+  for (GanttView* v : views_) v->disconnect(this);
+}
+
 QStringList CompareView::selectedStrategies() const {
   QStringList out;
   for (QCheckBox* b : boxes_)

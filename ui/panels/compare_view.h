@@ -29,6 +29,7 @@ class CompareView : public QWidget {
   Q_OBJECT
  public:
   explicit CompareView(QWidget* parent = nullptr);
+  ~CompareView() override;
 
   QStringList selectedStrategies() const;
   void setEntries(const std::vector<CompareEntry>& entries);
