@@ -165,6 +165,12 @@ class TestCharts : public QObject {
     QCOMPARE(first[0]->model()->time_extent().t1, 30.0);
     QCOMPARE(first[1]->model()->time_extent().t1, 15.0);
     QCOMPARE(first[1]->viewRange().t1, 30.0);
+    // Each Gantt's title carries its headline numbers: slimpack is 30 / 15 = 2x faster here.
+    const auto* title = first[1]->parentWidget()->findChild<QLabel*>();
+    QVERIFY(title != nullptr);
+    QVERIFY2(title->text().startsWith(QStringLiteral("<b>slimpack</b>")) &&
+                 title->text().contains(QStringLiteral("2.00&times;")),
+             qPrintable(title->text()));
 
     // Other strategies: new widgets, and the old ones, titles included, are gone.
     view.setEntries({entry("sliced", 1.0), entry("fixed", 1.0), entry("slimpack", 1.0)});

@@ -11,6 +11,7 @@
 
 #include "gantt/gantt_view.h"
 #include "models/compare_model.h"
+#include "models/format.h"
 #include "solver/strategy.h"
 
 namespace slimpack::ui {
@@ -59,6 +60,16 @@ CompareView::~CompareView() {
   for (GanttView* v : views_) v->disconnect(this);
 }
 
+QString CompareView::titleText(const CompareRow& row, const QString& unit) {
+  // The headline numbers beside each Gantt, so the picture reads without the table.
+  return QStringLiteral(
+             "<b>%1</b> &middot; iteration %2 &middot; %3&times; &middot; bubble %4 "
+             "&middot; peak %5")
+      .arg(row.strategy.toHtmlEscaped(), formatTime(row.iteration_time, unit),
+           QString::number(row.speedup, 'f', 2), formatPercent(row.bubble_ratio),
+           formatBytes(row.peak_memory));
+}
+
 QStringList CompareView::selectedStrategies() const {
   QStringList out;
   for (QCheckBox* b : boxes_)
@@ -86,6 +97,16 @@ void CompareView::setEntries(const std::vector<CompareEntry>& entries) {
     rebuildViews(entries);
     view_strategies_ = std::move(shown);
   }
+  const std::vector<CompareRow> rows = compare_rows(entries);
+  QString unit = QStringLiteral("s");
+  for (const auto& e : entries)
+    if (e.sim) unit = QString::fromStdString(e.sim->time_unit);
+  std::size_t shown_i = 0;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    if (!entries[i].gantt) continue;
+    auto* title = views_[shown_i++]->parentWidget()->findChild<QLabel*>(kTitleName);
+    if (title) title->setText(titleText(rows[i], unit));
+  }
   // One label column width and one time range: identical time->x mapping in every view.
   int label = 0;
   for (GanttView* v : views_) label = std::max(label, v->naturalLabelWidth());
@@ -110,7 +131,8 @@ void CompareView::rebuildViews(const std::vector<CompareEntry>& entries) {
     auto* col = new QVBoxLayout(box);
     col->setContentsMargins(0, 0, 0, 0);
     col->setSpacing(0);
-    auto* title = new QLabel(QStringLiteral("<b>%1</b>").arg(QString::fromStdString(e.strategy)));
+    auto* title = new QLabel;
+    title->setObjectName(kTitleName);
     col->addWidget(title);
     auto* view = new GanttView;
     view->setTheme(theme_);

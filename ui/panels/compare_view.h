@@ -24,6 +24,7 @@ class GanttView;
 namespace slimpack::ui {
 
 class CompareModel;
+struct CompareRow;
 
 class CompareView : public QWidget {
   Q_OBJECT
@@ -48,6 +49,8 @@ class CompareView : public QWidget {
 
  private:
   void rebuildViews(const std::vector<CompareEntry>& entries);
+  static QString titleText(const CompareRow& row, const QString& unit);
+  static constexpr const char* kTitleName = "compare.title";  // the label above each Gantt
   void syncRange(GanttView* source, double t0, double t1);
   void syncHighlight(GanttView* source, int seq);
 
