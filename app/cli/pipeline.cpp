@@ -1,7 +1,5 @@
 #include "pipeline.h"
 
-#include "sim/simulator.h"
-
 namespace slimpack::cli {
 
 Expected<RunOutcome> run_strategy(const RunSetup& setup, const std::string& strategy,
@@ -10,15 +8,11 @@ Expected<RunOutcome> run_strategy(const RunSetup& setup, const std::string& stra
   input.batch = setup.workload.batch;
   input.cost = setup.cost.get();
   input.params = params;
-  auto solved = solve(strategy, input);
-  if (!solved) return solved.error().with_context("strategy " + strategy);
   SimOptions opt;
   opt.keep_ops = keep_ops;
   opt.memory_timeline = keep_ops;
   opt.critical_path = keep_ops;
-  auto sim = simulate(solved->plan, setup.cost.get(), opt);
-  if (!sim) return sim.error().with_context("simulating the " + strategy + " plan");
-  return RunOutcome{std::move(*solved), std::move(*sim)};
+  return solve_and_simulate(strategy, input, opt);
 }
 
 }  // namespace slimpack::cli

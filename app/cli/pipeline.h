@@ -3,16 +3,14 @@
 #include <string>
 
 #include "common/status.h"
+#include "io/strategy_run.h"
 #include "setup.h"
 #include "sim/sim_result.h"
 #include "solver/strategy.h"
 
 namespace slimpack::cli {
 
-struct RunOutcome {
-  SolveResult solve;
-  SimResult sim;
-};
+using RunOutcome = StrategyRun;
 
 Expected<RunOutcome> run_strategy(const RunSetup& setup, const std::string& strategy,
                                   const StrategyParams& params, bool keep_ops);

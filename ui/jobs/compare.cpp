@@ -1,8 +1,7 @@
 #include "jobs/compare.h"
 
+#include "io/strategy_run.h"
 #include "jobs/pipeline.h"
-#include "sim/simulator.h"
-#include "solver/strategy.h"
 
 namespace slimpack::ui {
 
@@ -23,21 +22,14 @@ Expected<std::vector<CompareEntry>> run_compare(const CompareRequest& request,
     input.params = make_strategy_params(request.config, request.seed);
     // Slice sizes only mean something to slicing strategies; the others pick their own packing.
     if (strategy != "sliced" && strategy != "slimpack") input.params.slice_size = 0;
-    auto solved = solve(strategy, input, cancel);
-    if (!solved) {
-      if (solved.error().kind == ErrorKind::Cancelled) return solved.error();
-      e.error = solved.error().message;
-      out.push_back(std::move(e));
-      continue;
-    }
-    auto sim = simulate(solved->plan, cost->get(), SimOptions{}, cancel);
-    if (!sim) {
-      if (sim.error().kind == ErrorKind::Cancelled) return sim.error();
-      e.error = sim.error().message;
+    auto run = solve_and_simulate(strategy, input, SimOptions{}, cancel);
+    if (!run && run.error().kind == ErrorKind::Cancelled) return run.error();
+    if (!run) {
+      e.error = run.error().message;  // one failed strategy is a row, not a failed comparison
     } else {
-      e.gantt = std::make_shared<const GanttModel>(GanttModel::build(solved->plan, *sim));
-      e.sim = std::make_shared<const SimResult>(std::move(*sim));
-      e.plan = std::make_shared<const Plan>(std::move(solved->plan));
+      e.gantt = std::make_shared<const GanttModel>(GanttModel::build(run->solve.plan, run->sim));
+      e.sim = std::make_shared<const SimResult>(std::move(run->sim));
+      e.plan = std::make_shared<const Plan>(std::move(run->solve.plan));
     }
     out.push_back(std::move(e));
   }

@@ -1,8 +1,7 @@
 #include "jobs/sweep.h"
 
+#include "io/strategy_run.h"
 #include "jobs/pipeline.h"
-#include "sim/simulator.h"
-#include "solver/strategy.h"
 
 namespace slimpack::ui {
 
@@ -38,21 +37,14 @@ Expected<std::vector<SweepPoint>> run_sweep(const SweepRequest& request, const C
     input.cost = cost->get();
     input.params = make_strategy_params(request.config, request.seed);
     input.params.slice_size = s;
-    auto solved = solve(strategy, input, cancel);
-    if (!solved) {
-      if (solved.error().kind == ErrorKind::Cancelled) return solved.error();
-      pt.error = solved.error().message;
-      points.push_back(std::move(pt));
-      continue;
-    }
-    auto sim = simulate(solved->plan, cost->get(), sim_options, cancel);
-    if (!sim) {
-      if (sim.error().kind == ErrorKind::Cancelled) return sim.error();
-      pt.error = sim.error().message;
+    auto run = solve_and_simulate(strategy, input, sim_options, cancel);
+    if (!run && run.error().kind == ErrorKind::Cancelled) return run.error();
+    if (!run) {
+      pt.error = run.error().message;  // an infeasible S is a point, not a failed sweep
     } else {
       pt.ok = true;
-      pt.iteration_time = sim->iteration_time;
-      pt.bubble_ratio = sim->bubble_ratio;
+      pt.iteration_time = run->sim.iteration_time;
+      pt.bubble_ratio = run->sim.bubble_ratio;
     }
     points.push_back(std::move(pt));
   }
