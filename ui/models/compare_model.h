@@ -27,6 +27,7 @@ class CompareModel : public QAbstractTableModel {
 
   void setEntries(const std::vector<CompareEntry>& entries);
   const std::vector<CompareRow>& rows() const { return rows_; }
+  const QString& timeUnit() const { return unit_; }  // "s", or "units" for explicit-time plans
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;

@@ -97,15 +97,13 @@ void CompareView::setEntries(const std::vector<CompareEntry>& entries) {
     rebuildViews(entries);
     view_strategies_ = std::move(shown);
   }
-  const std::vector<CompareRow> rows = compare_rows(entries);
-  QString unit = QStringLiteral("s");
-  for (const auto& e : entries)
-    if (e.sim) unit = QString::fromStdString(e.sim->time_unit);
+  // The table's rows (one per entry) have the numbers the titles show.
+  const std::vector<CompareRow>& rows = model_->rows();
   std::size_t shown_i = 0;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     if (!entries[i].gantt) continue;
     auto* title = views_[shown_i++]->parentWidget()->findChild<QLabel*>(kTitleName);
-    if (title) title->setText(titleText(rows[i], unit));
+    if (title) title->setText(titleText(rows[i], model_->timeUnit()));
   }
   // One label column width and one time range: identical time->x mapping in every view.
   int label = 0;
