@@ -3,6 +3,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QLegend>
+#include <QVBoxLayout>
 #include <cmath>
 
 namespace slimpack::ui {
@@ -19,10 +20,14 @@ void styleChart(QChart* chart, bool dark) {
   chart->setTitleFont(f);
 }
 
-QChartView* makeChartView(QChart* chart) {
+QChartView* makeChartView(QWidget* host, QChart* chart) {
   auto* view = new QChartView(chart);
   view->setRenderHint(QPainter::Antialiasing);
   view->setMinimumSize(220, 160);
+  auto* layout = new QVBoxLayout(host);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(view);
+  styleChart(chart, false);
   return view;
 }
 

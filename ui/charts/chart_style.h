@@ -6,14 +6,16 @@
 QT_BEGIN_NAMESPACE
 class QChart;
 class QChartView;
+class QWidget;
 QT_END_NAMESPACE
 
 namespace slimpack::ui {
 
 // Compact margins, no animation, legend at the bottom, light or dark chart theme.
 void styleChart(QChart* chart, bool dark);
-// A chart view with antialiasing and a small minimum size.
-QChartView* makeChartView(QChart* chart);
+// A chart view with antialiasing and a small minimum size that fills `host` edge to edge, its
+// chart styled light (the owner re-styles it when the theme changes).
+QChartView* makeChartView(QWidget* host, QChart* chart);
 // Short token label: 512, 4K, 128K, 1M.
 QString shortTokens(double tokens);
 

@@ -6,7 +6,6 @@
 #include <QChart>
 #include <QChartView>
 #include <QLegend>
-#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include "charts/chart_style.h"
@@ -15,11 +14,7 @@
 namespace slimpack::ui {
 
 LengthHistogramChart::LengthHistogramChart(QWidget* parent)
-    : QWidget(parent), chart_(new QChart), view_(makeChartView(chart_)) {
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(view_);
-  styleChart(chart_, dark_);
+    : QWidget(parent), chart_(new QChart), view_(makeChartView(this, chart_)) {
   chart_->legend()->hide();
   view_->setMinimumHeight(150);
 }

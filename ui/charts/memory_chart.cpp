@@ -8,7 +8,6 @@
 #include <QLegend>
 #include <QLineSeries>
 #include <QPen>
-#include <QVBoxLayout>
 #include <QValueAxis>
 
 #include "charts/chart_style.h"
@@ -20,11 +19,7 @@ constexpr std::size_t kMaxSets = 8;
 }  // namespace
 
 MemoryChart::MemoryChart(QWidget* parent)
-    : QWidget(parent), chart_(new QChart), view_(makeChartView(chart_)) {
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(view_);
-  styleChart(chart_, dark_);
+    : QWidget(parent), chart_(new QChart), view_(makeChartView(this, chart_)) {
   chart_->setTitle(tr("Peak memory per stage (GB)"));
 }
 

@@ -7,7 +7,6 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
-#include <QVBoxLayout>
 #include <QValueAxis>
 #include <cmath>
 
@@ -16,11 +15,7 @@
 namespace slimpack::ui {
 
 SweepChart::SweepChart(QWidget* parent)
-    : QWidget(parent), chart_(new QChart), view_(makeChartView(chart_)) {
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(view_);
-  styleChart(chart_, dark_);
+    : QWidget(parent), chart_(new QChart), view_(makeChartView(this, chart_)) {
   chart_->setTitle(tr("Slice size sweep (click a point to use that S)"));
   buildSeries();
   applyColors();
