@@ -15,13 +15,22 @@ fi
 mkdir -p "$out"
 run() {
   if [[ "${SCREENSHOT_PLATFORM:-offscreen}" == "xvfb" ]]; then
-    xvfb-run -a -s "-screen 0 1920x1200x24" "$exe" "$@"
+    xvfb-run -a -s "-screen 0 2800x1800x24" "$exe" "$@"
   else
     QT_QPA_PLATFORM=offscreen "$exe" "$@"
   fi
 }
+# The states a user meets, one picture each (docs/user-guide.md shows them).
 run --screenshot "$out/explorer-main.png" --size 1600x1000
 run --screenshot "$out/explorer-dark.png" --size 1600x1000 --theme dark
 run --screenshot "$out/explorer-compare.png" --size 1600x1000 --view compare
-run --screenshot "$out/explorer-file.png" --size 1600x1000 "$root/samples/lengths/chat_sft_lengths.csv"
+run --screenshot "$out/explorer-file.png" --size 1600x1000 "$root/samples/lengths/longalign_mix.csv"
+run --screenshot "$out/explorer-infeasible.png" --size 1600x1000 --view infeasible
+run --screenshot "$out/explorer-zoomed.png" --size 1600x1000 --view zoomed
+run --screenshot "$out/explorer-plan.png" --size 1600x1000 "$root/samples/plans/asymmetric-example.json"
+# Laptop screens, and a HiDPI screen at scale 2 (the same 1366x768 logical pixels).
+run --screenshot "$out/explorer-laptop-1280x720.png" --size 1280x720
+run --screenshot "$out/explorer-laptop-1366x768.png" --size 1366x768
+QT_SCALE_FACTOR=2 run --screenshot "$out/explorer-hidpi-x2.png" --size 1366x768
+run --screenshot "$out/explorer-guide.png" --size 1600x1000 --view guide
 echo "screenshots written to $out"

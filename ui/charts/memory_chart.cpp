@@ -109,9 +109,12 @@ void MemoryChart::fill(const ExplorerSnapshot& snapshot) {
   const auto vertical = chart_->axes(Qt::Vertical);
   if (auto* y = vertical.isEmpty() ? nullptr : qobject_cast<QValueAxis*>(vertical.front())) {
     // Round ticks (0, 20, 40, ...) up to the first one 10 % above the highest bar or the cap.
-    const NiceAxis nice = nice_zero_based_axis(std::max(1.0, top * 1.1), 7);
+    const NiceAxis nice = nice_zero_based_axis(top > 0 ? top * 1.1 : 1.0, 7);
     y->setRange(0.0, nice.max);
     y->setTickCount(nice.ticks);
+    // Enough decimals that neighbouring ticks differ (a plan with tiny memory read "1,1,1,0").
+    const double step = nice.ticks > 1 ? nice.max / (nice.ticks - 1) : nice.max;
+    y->setLabelFormat(step >= 1 ? "%.0f" : step >= 0.1 ? "%.1f" : step >= 0.01 ? "%.2f" : "%.3g");
   }
   if (cap_) {
     cap_->setName(tr("cap %1 GB").arg(cap, 0, 'f', 0));

@@ -2,15 +2,18 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QCursor>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QScatterSeries>
+#include <QToolTip>
 #include <QValueAxis>
 #include <cmath>
 
 #include "charts/chart_style.h"
+#include "models/format.h"
 
 namespace slimpack::ui {
 
@@ -63,10 +66,15 @@ void SweepChart::buildSeries() {
   current_point_ = new QScatterSeries;
   current_point_->setName(tr("current S"));
   current_point_->setMarkerSize(15);
+  // S values that did not fit: red diamonds on the bottom of the plot (no time to plot).
+  infeasible_ = new QScatterSeries;
+  infeasible_->setName(tr("infeasible S"));
+  infeasible_->setMarkerShape(QScatterSeries::MarkerShapeRotatedRectangle);
+  infeasible_->setMarkerSize(11);
   for (QXYSeries* s :
        {static_cast<QXYSeries*>(time_), static_cast<QXYSeries*>(bubble_),
         static_cast<QXYSeries*>(time_points_), static_cast<QXYSeries*>(bubble_points_),
-        static_cast<QXYSeries*>(current_point_)})
+        static_cast<QXYSeries*>(current_point_), static_cast<QXYSeries*>(infeasible_)})
     chart_->addSeries(s);
   x_axis_ = new QLogValueAxis;
   x_axis_->setBase(2);
@@ -83,8 +91,9 @@ void SweepChart::buildSeries() {
   chart_->addAxis(x_axis_, Qt::AlignBottom);
   chart_->addAxis(time_axis_, Qt::AlignLeft);
   chart_->addAxis(bubble_axis_, Qt::AlignRight);
-  for (QXYSeries* s : {static_cast<QXYSeries*>(time_), static_cast<QXYSeries*>(time_points_),
-                       static_cast<QXYSeries*>(current_point_)}) {
+  for (QXYSeries* s :
+       {static_cast<QXYSeries*>(time_), static_cast<QXYSeries*>(time_points_),
+        static_cast<QXYSeries*>(current_point_), static_cast<QXYSeries*>(infeasible_)}) {
     s->attachAxis(x_axis_);
     s->attachAxis(time_axis_);
   }
@@ -104,6 +113,33 @@ void SweepChart::buildSeries() {
        {static_cast<QXYSeries*>(time_points_), static_cast<QXYSeries*>(bubble_points_),
         static_cast<QXYSeries*>(time_), static_cast<QXYSeries*>(bubble_)})
     connect(s, &QXYSeries::clicked, this, pick);
+  // Hovering a point says what it is, including why an infeasible S failed.
+  for (QXYSeries* s :
+       {static_cast<QXYSeries*>(time_points_), static_cast<QXYSeries*>(bubble_points_),
+        static_cast<QXYSeries*>(infeasible_)})
+    connect(s, &QXYSeries::hovered, this, [this](const QPointF& p, bool state) {
+      if (!state) return QToolTip::hideText();
+      const int i = pointAt(points_, p.x());
+      if (i >= 0) QToolTip::showText(QCursor::pos(), pointText(points_[std::size_t(i)]), this);
+    });
+}
+
+int SweepChart::pointAt(const std::vector<SweepPoint>& points, double s) {
+  int best = -1;
+  double best_d = 0;
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (s <= 0) break;
+    const double d = std::fabs(std::log2(double(points[i].slice_size)) - std::log2(s));
+    if (best < 0 || d < best_d) best = static_cast<int>(i), best_d = d;
+  }
+  return best;
+}
+
+QString SweepChart::pointText(const SweepPoint& p) {
+  const QString s = formatTokens(double(p.slice_size));
+  if (!p.ok) return tr("S = %1: infeasible\n%2").arg(s, readableMessage(p.error, 300));
+  return tr("S = %1: iteration %2, bubble %3\nClick to use this S")
+      .arg(s, formatTime(p.iteration_time), formatPercent(p.bubble_ratio));
 }
 
 void SweepChart::applyColors() {
@@ -113,6 +149,7 @@ void SweepChart::applyColors() {
   bubble_->setColor(QColor(0xe8, 0x88, 0x4c));
   bubble_points_->setColor(QColor(0xe8, 0x88, 0x4c));
   current_point_->setColor(QColor(0x2f, 0x9e, 0x44));
+  infeasible_->setColor(QColor(0xd6, 0x45, 0x45));
 }
 
 // The series and axes live as long as the chart; a new sweep replaces their points in place.
@@ -139,11 +176,15 @@ void SweepChart::updateSeries() {
   bubble_points_->replace(bubble);
   updateCurrent();
   const bool any = !time.isEmpty();
+  QList<QPointF> bad;
   for (QAbstractAxis* axis :
        {static_cast<QAbstractAxis*>(x_axis_), static_cast<QAbstractAxis*>(time_axis_),
         static_cast<QAbstractAxis*>(bubble_axis_)})
     axis->setVisible(any);
-  if (!any) return;
+  if (!any) {
+    infeasible_->replace(bad);
+    return;
+  }
   x_axis_->setRange(std::max(1.0, smin / 1.4), std::max(2.0, smax * 1.4));
   // Tight ranges: the differences between slice sizes are a few percent of the iteration time and
   // would be flat lines on a zero-based axis.
@@ -158,6 +199,15 @@ void SweepChart::updateSeries() {
   // Round tick values (9000, 9500, ...) rather than the padded extremes (8358, 9360, ...).
   time_axis_->applyNiceNumbers();
   bubble_axis_->applyNiceNumbers();
+  for (const auto& p : points_)
+    if (!p.ok) bad.append({static_cast<double>(p.slice_size), time_axis_->min()});
+  if (!bad.isEmpty()) {
+    // The x range must include them too.
+    double lo = x_axis_->min(), hi = x_axis_->max();
+    for (const QPointF& b : bad) lo = std::min(lo, b.x() / 1.4), hi = std::max(hi, b.x() * 1.4);
+    x_axis_->setRange(lo, hi);
+  }
+  infeasible_->replace(bad);
 }
 
 void SweepChart::updateCurrent() {

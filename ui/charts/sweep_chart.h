@@ -29,6 +29,10 @@ class SweepChart : public QWidget {
 
   // The sweep point nearest to a chart x value (S), for click handling; -1 when empty.
   static int nearestPoint(const std::vector<SweepPoint>& points, double s);
+  // Any point (feasible or not) nearest to S, and the tooltip text of a point.
+  static int pointAt(const std::vector<SweepPoint>& points, double s);
+  static QString pointText(const SweepPoint& point);
+  QScatterSeries* infeasibleSeries() const { return infeasible_; }
 
  signals:
   void sliceSelected(slimpack::Tokens s);
@@ -45,6 +49,7 @@ class SweepChart : public QWidget {
   QLineSeries* bubble_ = nullptr;
   QScatterSeries* bubble_points_ = nullptr;
   QScatterSeries* current_point_ = nullptr;
+  QScatterSeries* infeasible_ = nullptr;
   QLogValueAxis* x_axis_ = nullptr;
   QValueAxis* time_axis_ = nullptr;
   QValueAxis* bubble_axis_ = nullptr;

@@ -31,6 +31,9 @@ GanttView::GanttView(QWidget* parent) : QWidget(parent) {
   setAttribute(Qt::WA_OpaquePaintEvent);
   options_.font = font();
   options_.max_lane_height = kWidgetMaxLaneHeight;
+  // On screen too: what the colours, stripes and the memory strip mean (the header row also
+  // names the highlighted sequence).
+  options_.legend = true;
 }
 
 GanttView::~GanttView() = default;
@@ -57,9 +60,11 @@ void GanttView::setModel(std::shared_ptr<const GanttModel> model, bool keep_view
   pinned_bar_ = {};
   if (!model_ || pinned_ >= model_->sequence_count() || !keep_view) pinned_ = -1;
   invalidate();
-  if (model_ && (!keep_view || !had_model)) fitToWindow();
+  // A fitted view follows what arrives; a zoomed one keeps the user's range.
+  if (model_ && (!keep_view || !had_model || fitted_)) fitToWindow();
   emitHighlightIfChanged();
   updateGeometry();
+  emit modelChanged();
 }
 
 void GanttView::setPaintOptions(const GanttPaintOptions& options) {
@@ -75,6 +80,11 @@ void GanttView::setTheme(GanttTheme theme) {
 
 void GanttView::setMemoryStripVisible(bool on) {
   options_.memory_strip = on;
+  invalidate();
+}
+
+void GanttView::setLegendVisible(bool on) {
+  options_.legend = on;
   invalidate();
 }
 
@@ -150,6 +160,12 @@ double GanttView::minSpan() const {
   return std::max(extent * 1e-9, 1e-15);
 }
 
+TimeRange GanttView::fitRange() const {
+  const TimeRange e = model_ ? model_->time_extent() : TimeRange{0.0, 1.0};
+  // A small margin on the right so the last bar does not touch the edge.
+  return {e.t0, e.t1 + e.span() * 0.01};
+}
+
 void GanttView::setViewRange(double t0, double t1) {
   if (!std::isfinite(t0) || !std::isfinite(t1) || !(t1 > t0)) return;
   const double extent = model_ ? model_->time_extent().span() : 1.0;
@@ -160,6 +176,9 @@ void GanttView::setViewRange(double t0, double t1) {
     t1 = mid + max_span / 2;
   }
   const TimeRange next{t0, t1};
+  const TimeRange fit = fitRange();
+  const double tol = fit.span() * 1e-9;
+  fitted_ = model_ && std::abs(next.t0 - fit.t0) <= tol && std::abs(next.t1 - fit.t1) <= tol;
   if (next == range_) return;
   range_ = next;
   geometry_valid_ = base_valid_ = false;
@@ -169,9 +188,9 @@ void GanttView::setViewRange(double t0, double t1) {
 
 void GanttView::fitToWindow() {
   if (!model_) return;
-  const TimeRange e = model_->time_extent();
-  // A small margin on the right so the last bar does not touch the edge.
-  setViewRange(e.t0, e.t1 + e.span() * 0.01);
+  const TimeRange f = fitRange();
+  setViewRange(f.t0, f.t1);
+  fitted_ = true;
 }
 
 void GanttView::zoomBy(double factor, double anchor) {
@@ -341,7 +360,8 @@ void GanttView::keyPressEvent(QKeyEvent* event) {
                    range_.t1 + kPanFraction * range_.span());
       break;
     case Qt::Key_Escape:
-      if (pinned_ < 0) return QWidget::keyPressEvent(event);  // let the window cancel jobs
+      // A running job is cancelled by the window before the key gets here.
+      if (pinned_ < 0) return QWidget::keyPressEvent(event);
       setHighlightedSequence(-1);
       break;
     default:

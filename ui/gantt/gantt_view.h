@@ -8,7 +8,9 @@
 //  - hovering a bar outlines it and highlights every bar, on every stage and in forward and
 //    backward, that holds a slice of the longest sequence of the hovered pack.
 //  - click pins that highlight; Shift+click on a bar of the same pack cycles through the pack's
-//    sequences (longest first); click on empty space or Escape unpins.
+//    sequences (longest first); click on empty space or Escape unpins (while no job runs: the
+//    main window takes Escape to cancel it).
+//  - a legend row on top says what colours and stripes mean and names the highlighted sequence.
 //  - tooltip: pack, stage, time span, tokens, segments "id[begin:end)", memory.
 // Caching: layout, draw lists and a base pixmap are built per (model, options, visible range,
 // size); hover and highlight are painted as an overlay on the cached pixmap and never rebuild them.
@@ -29,8 +31,9 @@ class GanttView : public QWidget {
   explicit GanttView(QWidget* parent = nullptr);
   ~GanttView() override;
 
-  // Replaces the snapshot. With `keep_view` the visible range stays (e.g. a live re-solve); without
-  // it, or when there was no model, the view fits the new model. A null model shows a placeholder.
+  // Replaces the snapshot. With `keep_view` the visible range stays when the user zoomed or panned
+  // (e.g. a live re-solve); a view that was fitted, or one without `keep_view` or without a model,
+  // fits the new model. A null model shows a placeholder.
   void setModel(std::shared_ptr<const GanttModel> model, bool keep_view = false);
   const std::shared_ptr<const GanttModel>& model() const { return model_; }
 
@@ -42,6 +45,8 @@ class GanttView : public QWidget {
   void setTheme(GanttTheme theme);
   void setMemoryStripVisible(bool on);
   void setBubbleTint(bool on);
+  // The legend row on top (on by default; it also names the highlighted sequence).
+  void setLegendVisible(bool on);
   // Rows share the widget's height up to this many pixels each (presentation mode lifts it).
   void setMaxLaneHeight(int px);
   // A common label column width makes stacked views (comparisons) share the time->x mapping.
@@ -50,6 +55,8 @@ class GanttView : public QWidget {
   int naturalLabelWidth() const;
 
   TimeRange viewRange() const { return range_; }
+  // True while the view shows the whole iteration (after fitToWindow, until a zoom or pan).
+  bool isFitted() const { return fitted_; }
   // The current time->pixel mapping and layout (widget coordinates).
   TimeScale timeScale() const;
   GanttLayout currentLayout() const;
@@ -78,6 +85,7 @@ class GanttView : public QWidget {
 
  signals:
   void viewChanged(double t0, double t1);
+  void modelChanged();
   void sequenceHighlighted(int seq);  // -1 when cleared
   void barClicked(int lane, int bar);
 
@@ -100,12 +108,14 @@ class GanttView : public QWidget {
   void emitHighlightIfChanged();
   void clickBar(BarRef ref, bool cycle);
   double minSpan() const;
+  TimeRange fitRange() const;
   GanttPaintOptions effectiveOptions() const;
 
   std::shared_ptr<const GanttModel> model_;
   GanttPaintOptions options_;
   bool font_from_widget_ = true;
   TimeRange range_{0.0, 1.0};
+  bool fitted_ = true;
   BarRef hovered_;
   SeqIndex pinned_ = -1;
   BarRef pinned_bar_;  // the bar whose pack Shift+click cycles through

@@ -61,6 +61,20 @@ Expected<LoadedInput> load_input_file(const std::string& path, const std::string
                               ": a Chrome/Kineto trace, not a length file, plan or cost profile "
                               "(`slimpack trace info` summarizes it; per-pack timings fitted with "
                               "`slimpack fit-costs` make a cost profile the explorer can load)");
+    if (j->is_object() && j->contains("format") && !has_format(*j, kPlanFormat)) {
+      // A file that names its format but not one the explorer opens: say so, instead of the
+      // length reader's complaint about missing "lengths".
+      const auto& f = (*j)["format"];
+      const std::string name = f.is_string() ? f.get<std::string>() : f.dump();
+      return Error::bad_input(path + ": $.format: \"" + name +
+                              "\" is not a format the explorer opens (a plan has \"" + kPlanFormat +
+                              "\", a fitted cost profile \"" + kCostProfileFormat +
+                              "\"; a length file has no \"format\")");
+    }
+    if (j->is_object() && !j->contains("format") &&
+        (j->contains("forward_packs") || j->contains("backward_packs") || j->contains("replicas")))
+      return Error::bad_input(path + ": looks like a plan but has no \"format\": \"" + kPlanFormat +
+                              "\" (docs/file-formats-plan.md)");
     if (has_format(*j, kPlanFormat)) {
       auto plan = plan_from_json(*j);
       if (!plan) return plan.error().with_context(path);

@@ -1,23 +1,35 @@
 #include "models/compare_model.h"
 
+#include <QBrush>
+#include <QColor>
+
 #include "models/format.h"
 
 namespace slimpack::ui {
 
 std::vector<CompareRow> compare_rows(const std::vector<CompareEntry>& entries) {
   std::vector<CompareRow> rows;
-  const double base =
-      !entries.empty() && entries.front().sim ? entries.front().sim->iteration_time : 0.0;
+  // The baseline is the first strategy that produced a plan (as in the image export): a failed
+  // first strategy must not turn every speed-up into 0.00x.
+  double base = 0.0;
+  for (const auto& e : entries)
+    if (e.plan && e.sim && e.sim->iteration_time > 0) {
+      base = e.sim->iteration_time;
+      break;
+    }
+  bool baseline_taken = false;
   for (const auto& e : entries) {
     CompareRow row;
     row.strategy = QString::fromStdString(e.strategy);
     if (!e.plan || !e.sim) {
-      row.error = QString::fromStdString(e.error);
+      row.error = readableMessage(e.error.empty() ? std::string("no plan") : e.error);
       rows.push_back(row);
       continue;
     }
     row.iteration_time = e.sim->iteration_time;
     row.speedup = base > 0 && row.iteration_time > 0 ? base / row.iteration_time : 0.0;
+    row.baseline = !baseline_taken;
+    baseline_taken = true;
     row.bubble_ratio = e.sim->bubble_ratio;
     row.peak_memory = e.sim->peak_memory_bytes;
     rows.push_back(row);
@@ -65,14 +77,20 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
     }
   }
   if (role == Qt::ToolTipRole && failed) return row.error;
+  if (role == Qt::ForegroundRole && failed) return QBrush(QColor(0xd6, 0x45, 0x45));
   if (role == Qt::DisplayRole) {
     if (index.column() == Strategy) return row.strategy;
-    if (failed) return index.column() == IterationTime ? tr("failed") : QString();
+    // The reason is in the row itself (the last column stretches), not only in a tooltip.
+    if (failed)
+      return index.column() == IterationTime ? tr("failed")
+             : index.column() == Speedup     ? row.error
+                                             : QString();
     switch (index.column()) {
       case IterationTime:
         return formatTime(row.iteration_time, unit_);
       case Speedup:
-        return QString::number(row.speedup, 'f', 2) + QStringLiteral("x");
+        return QString::number(row.speedup, 'f', 2) + QStringLiteral("x") +
+               (row.baseline ? tr(" (baseline)") : QString());
       case Bubble:
         return formatPercent(row.bubble_ratio);
       case PeakMemory:
@@ -94,7 +112,7 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
     case IterationTime:
       return tr("Iteration time");
     case Speedup:
-      return tr("Speed-up");
+      return tr("Speed-up vs first solved");
     case Bubble:
       return tr("Bubble");
     case PeakMemory:

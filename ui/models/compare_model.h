@@ -1,6 +1,7 @@
 #pragma once
 // The delta table of the compare view: one row per strategy with iteration time, speed-up over the
-// first strategy, bubble ratio and peak memory (the same columns as `slimpack compare`).
+// first strategy that solved, bubble ratio and peak memory (the same columns as `slimpack
+// compare`).
 #include <QAbstractTableModel>
 #include <vector>
 
@@ -11,7 +12,8 @@ namespace slimpack::ui {
 struct CompareRow {
   QString strategy;
   double iteration_time = 0.0;
-  double speedup = 0.0;  // first row's iteration time / this one's; 0 when either failed
+  double speedup = 0.0;   // baseline's iteration time / this one's; 0 when this one failed
+  bool baseline = false;  // the first strategy that solved: the speed-ups are relative to it
   double bubble_ratio = 0.0;
   double peak_memory = 0.0;
   QString error;  // the strategy failed; the numbers are meaningless

@@ -2,6 +2,9 @@
 // Human-readable numbers for tables, tooltips and the status bar: one place decides units and
 // precision so every panel prints the same value the same way.
 #include <QString>
+#include <string>
+
+#include "jobs/explorer_inputs.h"
 
 namespace slimpack::ui {
 
@@ -12,5 +15,18 @@ QString formatBytes(double bytes);           // "61.3 GB" (decimal units, like G
 QString formatPercent(double fraction);      // "12.5 %"
 QString formatTokens(double tokens);         // "1,048,576" / "131K" style compact when large
 QString formatRate(double tokensPerSecond);  // "412K tok/s"
+
+}  // namespace slimpack::ui
+
+namespace slimpack::ui {
+
+// A core message made fit for a dialog or banner: byte counts ("80011054848 bytes") in GB, and
+// bytes that are not printable UTF-8 (a binary file's first line) shown as \xNN instead of
+// mojibake. Long messages are cut at `max_chars` with an ellipsis.
+QString readableMessage(const std::string& message, int max_chars = 600);
+QString readableMessage(const QString& message, int max_chars = 600);
+
+// "slimpack · p=4 d=1 t=8 · S auto · 1F1B" (what a result was computed for).
+QString describeConfig(const ConfigSpec& config);
 
 }  // namespace slimpack::ui

@@ -7,6 +7,46 @@
 
 namespace slimpack::ui {
 
+QString autoSliceReason(const ExplorerSnapshot& s) {
+  if (s.config.slice_size > 0 || !s.plan || s.plan->slice_size <= 0 || !s.plan_file.empty())
+    return {};
+  const std::string& notes = s.solve_stats.notes;
+  if (s.config.strategy == "slimpack") {
+    // The solver's notes start with "chosen: <candidate> simulated=...;": name that candidate.
+    QString chosen;
+    if (notes.rfind("chosen: ", 0) == 0) {
+      const auto end = notes.find(" simulated=");
+      chosen = QString::fromStdString(
+          notes.substr(8, end == std::string::npos ? std::string::npos : end - 8));
+    }
+    return QObject::tr("the fastest simulated candidate%1")
+        .arg(chosen.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(chosen));
+  }
+  return QObject::tr("the %1 strategy's default S").arg(QString::fromStdString(s.config.strategy));
+}
+
+QString interleavedFallback(const ExplorerSnapshot& s) {
+  if (!s.plan || s.plan->schedule != ScheduleKind::Interleaved || s.plan->stages <= 1) return {};
+  QStringList replicas;
+  std::size_t example = 0;
+  for (std::size_t r = 0; r < s.plan->replicas.size(); ++r) {
+    const std::size_t m = s.plan->replicas[r].forward.size();
+    if (m % static_cast<std::size_t>(s.plan->stages) != 0) {
+      if (replicas.isEmpty()) example = m;
+      replicas << QString::number(r);
+    }
+  }
+  if (replicas.isEmpty()) return {};
+  const QString who = s.plan->replicas.size() == 1
+                          ? QObject::tr("the plan has %1 forward packs").arg(example)
+                          : QObject::tr("replica %1 (%2 forward packs, e.g.)")
+                                .arg(replicas.join(QStringLiteral(", ")))
+                                .arg(example);
+  return QObject::tr("Interleaved fell back to 1F1B: it needs a multiple of p = %1 packs; %2")
+      .arg(s.plan->stages)
+      .arg(who);
+}
+
 std::vector<MetricRow> metric_rows(const ExplorerSnapshot& s) {
   const SimResult& r = s.sim;
   const QString unit = QString::fromStdString(r.time_unit);
@@ -40,9 +80,24 @@ std::vector<MetricRow> metric_rows(const ExplorerSnapshot& s) {
     }
     add(QObject::tr("Packs (F / B)"), QStringLiteral("%1 / %2").arg(mf).arg(mb),
         QObject::tr("Forward and backward MicroPacks over all replicas"));
+    const QString why = autoSliceReason(s);
     add(QObject::tr("Slice size"),
-        s.plan->slice_size > 0 ? formatTokens(double(s.plan->slice_size)) : QObject::tr("none"));
+        s.plan->slice_size > 0
+            ? formatTokens(double(s.plan->slice_size)) + (why.isEmpty() ? QString() : " (auto)")
+            : QObject::tr("none"),
+        why.isEmpty() ? QString() : QObject::tr("Chosen automatically: %1").arg(why));
+    const QString fallback = interleavedFallback(s);
+    add(QObject::tr("Schedule"),
+        fallback.isEmpty() ? QString::fromLatin1(schedule_name(s.plan->schedule))
+                           : QObject::tr("1F1B (interleaved fell back)"),
+        fallback, !fallback.isEmpty());
   }
+  if (!s.config.cost_profile_file.empty())
+    add(QObject::tr("Costs"), QObject::tr("fitted profile, as measured"),
+        QObject::tr("The profile's per-layer times replace the built-in coefficients as they "
+                    "were measured (on the profile's device and t): the t and GPU settings here "
+                    "no longer scale them, so times can differ a lot from the built-in "
+                    "estimate."));
   add(QObject::tr("Sequences"), formatTokens(double(s.batch_stats.count)));
   add(QObject::tr("Batch tokens"), formatTokens(double(s.batch_stats.total_tokens)));
   if (s.plan_file.empty()) {
@@ -58,7 +113,8 @@ std::vector<MetricRow> metric_rows(const ExplorerSnapshot& s) {
       add(QObject::tr("Gap"),
           formatPercent(st.gap) + (st.proven_optimal ? QObject::tr(" (optimal)") : QString()));
     }
-    if (!st.notes.empty()) add(QObject::tr("Notes"), QString::fromStdString(st.notes));
+    if (!st.notes.empty())
+      add(QObject::tr("Notes"), readableMessage(st.notes, 80), readableMessage(st.notes, 2000));
   } else {
     add(QObject::tr("Plan file"), QString::fromStdString(s.plan_file));
   }

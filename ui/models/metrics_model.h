@@ -19,6 +19,13 @@ struct MetricRow {
 
 std::vector<MetricRow> metric_rows(const ExplorerSnapshot& snapshot);
 
+// Why the strategy ended at its S when S was left on auto ("" when S was set by hand or the
+// strategy does not slice).
+QString autoSliceReason(const ExplorerSnapshot& snapshot);
+// "Interleaved fell back to 1F1B: ..." when the interleaved schedule was asked for but a
+// replica's forward pack count is not a multiple of p (that replica runs 1F1B); "" otherwise.
+QString interleavedFallback(const ExplorerSnapshot& snapshot);
+
 class MetricsModel : public QAbstractTableModel {
   Q_OBJECT
  public:

@@ -15,6 +15,22 @@ QString q(const std::string& s) {
 
 }  // namespace
 
+void paint_fold(QPainter& p, const QRect& r, int count, int forward, const GanttPalette& palette) {
+  if (r.isEmpty() || count <= 0) return;
+  const double share = std::clamp(double(forward) / count, 0.0, 1.0);
+  int fwd_h = static_cast<int>(std::lround(r.height() * share));
+  // Any forward (or backward) work in the run stays visible as at least one pixel row.
+  if (forward > 0 && fwd_h == 0) fwd_h = 1;
+  if (forward < count && fwd_h == r.height() && r.height() > 1) fwd_h = r.height() - 1;
+  const QRect top(r.left(), r.top(), r.width(), fwd_h);
+  const QRect bottom(r.left(), r.top() + fwd_h, r.width(), r.height() - fwd_h);
+  for (const auto& [part, family] : {std::pair{top, palette.forward}, {bottom, palette.backward}}) {
+    if (part.isEmpty()) continue;
+    p.fillRect(part, family[1]);
+    p.fillRect(part, QBrush(family[0], Qt::BDiagPattern));
+  }
+}
+
 bool has_sync_bars(const GanttModel& model) {
   return model.has_sync();
 }
@@ -87,11 +103,12 @@ void paint_header(QPainter& p, const QRect& header, const QString& title, bool l
     struct Entry {
       QColor color;
       QString text;
+      bool folded = false;
     };
     std::vector<Entry> entries = {{palette.forward[0], QStringLiteral("Forward pack")},
                                   {palette.backward[0], QStringLiteral("Backward pack")},
                                   {palette.bubble_tint, QStringLiteral("Bubble (idle)")},
-                                  {palette.fold(0.5), QStringLiteral("Folded run (×n)")},
+                                  {QColor(), QStringLiteral("Folded packs (×n)"), true},
                                   {palette.highlight, QStringLiteral("Highlighted sequence")}};
     if (with_sync) entries.push_back({palette.sync, QStringLiteral("DP sync / optimizer")});
     if (with_memory) entries.push_back({palette.memory_fill, QStringLiteral("Memory")});
@@ -106,7 +123,10 @@ void paint_header(QPainter& p, const QRect& header, const QString& title, bool l
       p.drawText(QRect(x, y, tw, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, it->text);
       x -= sw + 4;
       p.fillRect(QRect(x, y + 2, sw, fm.height() - 4), palette.lane_separator);
-      p.fillRect(QRect(x + 1, y + 3, sw - 2, fm.height() - 6), it->color);
+      if (it->folded)  // half forward, half backward, as a run of mixed packs is drawn
+        paint_fold(p, QRect(x + 1, y + 3, sw - 2, fm.height() - 6), 2, 1, palette);
+      else
+        p.fillRect(QRect(x + 1, y + 3, sw - 2, fm.height() - 6), it->color);
       x -= 14;
     }
     legend_left = x;

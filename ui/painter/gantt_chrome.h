@@ -25,6 +25,9 @@ void paint_header(QPainter& p, const QRect& header, const QString& title, bool l
 // One line: iteration time, makespan, bubble ratio, tokens/s, MFU (when modelled), peak memory.
 QString metrics_text(const GanttModel& model);
 void paint_metrics(QPainter& p, const QRect& box, const QString& text, const GanttPalette& palette);
+// A folded run of `count` bars, `forward` of them forward: striped in the forward (blue) and/or
+// backward (orange) family, the forward share on top, so folding never makes a third colour.
+void paint_fold(QPainter& p, const QRect& r, int count, int forward, const GanttPalette& palette);
 // Whether the model has DP sync or optimizer bars (the legend shows them only then).
 bool has_sync_bars(const GanttModel& model);
 

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "painter/gantt_chrome.h"
+#include "render/time_axis.h"
 
 namespace slimpack {
 namespace {
@@ -93,7 +94,7 @@ void GanttPainter::paint_lane(QPainter& p, const GanttLayout& layout, const Gant
     const auto [a, b] = span_px(d.x0, d.x1);
     const QRect r(a, band.top(), b - a, band.height());
     if (d.folded()) {
-      p.fillRect(r, palette_.fold(double(d.forward) / d.count));
+      paint_fold(p, r, d.count, d.forward, palette_);
       if (labels && r.width() >= min_label_w + 8) {
         const QString text = QStringLiteral("×%1").arg(d.count);
         if (fm.horizontalAdvance(text) + 4 <= r.width()) p.drawText(r, Qt::AlignCenter, text);
@@ -139,6 +140,24 @@ void GanttPainter::paint_memory(QPainter& p, const GanttLayout& layout, const Ga
   }
   flush(static_cast<int>(col.size()));
   const double top = std::max(model_.peak_memory(), options_.memory_cap_bytes);
+  // The strip's scale, in the label column beside it: its top is `top`, its bottom zero.
+  const int lane_label_bottom = layout.lane_top[static_cast<std::size_t>(lane)] +
+                                layout.lane_height / 2 + QFontMetrics(options_.font).height() / 2;
+  if (h >= 6 && top > 0 && band.top() >= lane_label_bottom) {
+    QFont small = options_.font;
+    small.setPointSizeF(small.pointSizeF() > 0 ? small.pointSizeF() * 0.8 : 7.0);
+    const QFontMetrics sfm(small);
+    if (h >= sfm.ascent()) {
+      p.save();
+      p.setClipping(false);
+      p.setFont(small);
+      p.setPen(palette_.memory_line);
+      const QRect label(layout.labels.left(), band.top(), layout.labels.width() - 4,
+                        std::max(h, sfm.height()));
+      p.drawText(label, Qt::AlignRight | Qt::AlignTop, QString::fromStdString(format_bytes(top)));
+      p.restore();
+    }
+  }
   if (options_.memory_cap_bytes > 0 && top > 0) {
     const int y =
         band.bottom() + 1 - static_cast<int>(std::lround(options_.memory_cap_bytes / top * h));
@@ -155,12 +174,14 @@ void GanttPainter::paint_base(QPainter& p, const GanttLayout& layout,
   paint_grid(p, model_, layout, geo.scale, palette_);
   p.save();
   p.setClipRect(layout.plot);
-  for (int l = 0; l < model_.lane_count(); ++l) {
-    paint_lane(p, layout, geo, l);
-    paint_memory(p, layout, geo, l);
-  }
+  for (int l = 0; l < model_.lane_count(); ++l) paint_lane(p, layout, geo, l);
   p.restore();
   paint_lane_labels(p, model_, layout, palette_);
+  // After the labels: each memory strip writes its scale into the label column.
+  p.save();
+  p.setClipRect(layout.plot);
+  for (int l = 0; l < model_.lane_count(); ++l) paint_memory(p, layout, geo, l);
+  p.restore();
   if (options_.axis) paint_axis(p, model_, layout, geo.scale, palette_);
   if (!layout.header.isEmpty())
     paint_header(p, layout.header, options_.title, options_.legend, model_.has_sync(),
@@ -205,6 +226,23 @@ void GanttPainter::paint_overlay(QPainter& p, const GanttLayout& layout, const G
       p.setPen(palette_.bar_text);
       p.drawText(r, Qt::AlignCenter, text);
     }
+  }
+  if (highlight >= 0 && highlight < model_.sequence_count() && !layout.header.isEmpty() &&
+      options_.title.isEmpty()) {
+    // Name the highlighted sequence where an export puts its title.
+    p.setClipping(false);
+    const Sequence& seq = model_.sequence(highlight);
+    const QString text = QStringLiteral("Highlighted: sequence %1 · %2 tokens · %3 slices")
+                             .arg(QString::fromStdString(seq.id))
+                             .arg(seq.length)
+                             .arg(model_.sequence_bars(highlight).size());
+    const QRect r = layout.header.adjusted(6, 0, -layout.header.width() / 2, 0);
+    p.fillRect(r, palette_.background);
+    p.fillRect(QRect(r.left(), r.center().y() - 5, 10, 10), palette_.highlight);
+    p.setPen(palette_.text);
+    p.drawText(r.adjusted(16, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+               fm.elidedText(text, Qt::ElideRight, r.width() - 16));
+    p.setClipRect(layout.plot);
   }
   if (hovered.valid() && hovered.lane < model_.lane_count()) {
     const QRect r = bar_rect(layout, geo, hovered).adjusted(-1, -1, 1, 1);

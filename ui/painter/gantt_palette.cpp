@@ -1,18 +1,6 @@
 #include "painter/gantt_palette.h"
 
-#include <algorithm>
-
 namespace slimpack {
-namespace {
-
-QColor mix(const QColor& a, const QColor& b, double t) {
-  const double u = std::clamp(t, 0.0, 1.0);
-  return QColor::fromRgbF(static_cast<float>(a.redF() * u + b.redF() * (1 - u)),
-                          static_cast<float>(a.greenF() * u + b.greenF() * (1 - u)),
-                          static_cast<float>(a.blueF() * u + b.blueF() * (1 - u)));
-}
-
-}  // namespace
 
 GanttPalette GanttPalette::make(GanttTheme theme) {
   GanttPalette p;
@@ -82,10 +70,6 @@ GanttPalette GanttPalette::make(GanttTheme theme) {
       break;
   }
   return p;
-}
-
-QColor GanttPalette::fold(double forward_share) const {
-  return mix(forward[0], backward[0], forward_share).darker(115);
 }
 
 }  // namespace slimpack

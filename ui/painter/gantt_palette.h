@@ -1,7 +1,8 @@
 #pragma once
 // Colors of the Gantt for the light, dark and high-contrast (presentation) themes. Forward and
 // backward packs use two color families (blue and orange) with two shades each, alternating by pack
-// index so that neighbouring packs stay distinguishable without outlines.
+// index so that neighbouring packs stay distinguishable without outlines. Folded runs are striped
+// in the same two families (paint_fold), never a mixed third colour.
 #include <QColor>
 
 namespace slimpack {
@@ -28,8 +29,6 @@ struct GanttPalette {
   QColor metrics_background;
 
   static GanttPalette make(GanttTheme theme);
-  // Color of a folded run: forward and backward shades mixed by the run's forward share.
-  QColor fold(double forward_share) const;
 };
 
 }  // namespace slimpack

@@ -12,6 +12,7 @@
 #include "gantt/gantt_view.h"
 #include "models/compare_model.h"
 #include "models/format.h"
+#include "panels/state_frame.h"
 #include "solver/strategy.h"
 
 namespace slimpack::ui {
@@ -23,6 +24,7 @@ CompareView::CompareView(QWidget* parent)
       stack_(new QSplitter(Qt::Vertical)),
       table_(new QTableView),
       model_(new CompareModel(this)) {
+  message_->setWordWrap(true);
   auto* row = new QHBoxLayout;
   row->addWidget(new QLabel(tr("Strategies:")));
   for (const auto& name : strategy_names()) {
@@ -46,10 +48,11 @@ CompareView::CompareView(QWidget* parent)
   outer->addWidget(table_);
   outer->setStretchFactor(0, 4);
   outer->setStretchFactor(1, 1);
+  frame_ = new StateFrame(outer);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   layout->addLayout(row);
-  layout->addWidget(outer, 1);
+  layout->addWidget(frame_, 1);
   connect(run_, &QPushButton::clicked, this,
           [this] { emit compareRequested(selectedStrategies()); });
 }
@@ -63,11 +66,11 @@ CompareView::~CompareView() {
 QString CompareView::titleText(const CompareRow& row, const QString& unit) {
   // The headline numbers beside each Gantt, so the picture reads without the table.
   return QStringLiteral(
-             "<b>%1</b> &middot; iteration %2 &middot; %3&times; &middot; bubble %4 "
-             "&middot; peak %5")
+             "<b>%1</b> &middot; iteration %2 &middot; %3&times;%4 &middot; bubble %5 "
+             "&middot; peak %6")
       .arg(row.strategy.toHtmlEscaped(), formatTime(row.iteration_time, unit),
-           QString::number(row.speedup, 'f', 2), formatPercent(row.bubble_ratio),
-           formatBytes(row.peak_memory));
+           QString::number(row.speedup, 'f', 2), row.baseline ? tr(" (baseline)") : QString(),
+           formatPercent(row.bubble_ratio), formatBytes(row.peak_memory));
 }
 
 QStringList CompareView::selectedStrategies() const {
@@ -114,10 +117,12 @@ void CompareView::setEntries(const std::vector<CompareEntry>& entries) {
     if (shared.t1 > 0) v->setViewRange(shared.t0, shared.t1);
   }
   syncing_ = false;
-  int failed = 0;
-  for (const auto& e : entries) failed += e.plan ? 0 : 1;
-  message_->setText(failed ? tr("%1 strategies failed (see the table's tooltips)").arg(failed)
-                           : QString());
+  // Say which strategy failed and why, beside the button (the table repeats it per row).
+  QStringList failures;
+  for (const CompareRow& r : rows)
+    if (!r.error.isEmpty()) failures << tr("%1 failed: %2").arg(r.strategy, r.error);
+  message_->setText(failures.join(QStringLiteral("\n")));
+  message_->setToolTip(failures.join(QStringLiteral("\n")));
 }
 
 void CompareView::rebuildViews(const std::vector<CompareEntry>& entries) {
@@ -133,6 +138,7 @@ void CompareView::rebuildViews(const std::vector<CompareEntry>& entries) {
     title->setObjectName(kTitleName);
     col->addWidget(title);
     auto* view = new GanttView;
+    view->setLegendVisible(false);  // the title above each Gantt and the main view explain it
     view->setTheme(theme_);
     view->setModel(e.gantt);
     col->addWidget(view, 1);
@@ -179,7 +185,12 @@ void CompareView::setHighlightedSequence(int seq) {
 
 void CompareView::setRunning(bool running) {
   run_->setEnabled(!running);
-  if (running) message_->setText(tr("comparing…"));
+  if (running) {
+    message_->setText(tr("comparing…"));
+  } else if (message_->text() == tr("comparing…")) {
+    // Finished without a result (cancelled or superseded): no promise of one.
+    message_->setText(entries_.empty() ? QString() : tr("cancelled: the last comparison stays"));
+  }
 }
 
 void CompareView::setMessage(const QString& text) {

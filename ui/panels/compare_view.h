@@ -24,6 +24,7 @@ class GanttView;
 namespace slimpack::ui {
 
 class CompareModel;
+class StateFrame;
 struct CompareRow;
 
 class CompareView : public QWidget {
@@ -38,6 +39,9 @@ class CompareView : public QWidget {
   CompareModel* model() const { return model_; }
   const std::vector<GanttView*>& views() const { return views_; }
   void setRunning(bool running);
+  // The comparison's frame: greyed with a banner when it was computed for other settings.
+  StateFrame* resultFrame() const { return frame_; }
+  QLabel* messageLabel() const { return message_; }
   void setMessage(const QString& text);
   void setTheme(GanttTheme theme);
   // The shared time range and highlighted sequence of every Gantt (restoring a saved view).
@@ -58,6 +62,7 @@ class CompareView : public QWidget {
   QPushButton* run_;
   QLabel* message_;
   QSplitter* stack_;
+  StateFrame* frame_ = nullptr;
   QTableView* table_;
   CompareModel* model_;
   std::vector<CompareEntry> entries_;

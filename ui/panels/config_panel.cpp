@@ -12,7 +12,10 @@
 #include <QSpinBox>
 #include <QToolButton>
 
+#include <algorithm>
+
 #include "cost/model_config.h"
+#include "models/format.h"
 #include "solver/strategy.h"
 
 namespace slimpack::ui {
@@ -20,7 +23,39 @@ namespace {
 void fill(QComboBox* box, const std::vector<std::string>& names) {
   for (const auto& n : names) box->addItem(QString::fromStdString(n));
 }
+
+// The spin box steps through powers of two (512, 1K, 2K, ...) like the slider; typing takes any
+// value. Below kMinSlice the next step down is "auto".
+class SliceSpinBox : public QSpinBox {
+ public:
+  void stepBy(int steps) override {
+    int v = value();
+    for (; steps > 0; --steps)
+      v = v < ConfigPanel::kMinSlice
+              ? ConfigPanel::kMinSlice
+              : static_cast<int>(ConfigPanel::sliceOfIndex(ConfigPanel::sliderIndexOf(v) + 1));
+    for (; steps < 0; ++steps) {
+      const int i = ConfigPanel::sliderIndexOf(v);
+      // A value between two powers of two steps down to the lower one first.
+      v = ConfigPanel::sliceOfIndex(i) < v ? static_cast<int>(ConfigPanel::sliceOfIndex(i))
+          : i <= 1                         ? 0
+                                           : static_cast<int>(ConfigPanel::sliceOfIndex(i - 1));
+    }
+    setValue(std::clamp(v, minimum(), maximum()));
+  }
+};
 }  // namespace
+
+int ConfigPanel::sliderIndexOf(Tokens slice) {
+  if (slice <= 0) return 0;
+  int i = 1;
+  while (sliceOfIndex(i + 1) <= slice) ++i;
+  return i;
+}
+
+Tokens ConfigPanel::sliceOfIndex(int index) {
+  return index <= 0 ? 0 : static_cast<Tokens>(kMinSlice) << (index - 1);
+}
 
 ConfigPanel::ConfigPanel(QWidget* parent)
     : QWidget(parent),
@@ -31,12 +66,14 @@ ConfigPanel::ConfigPanel(QWidget* parent)
       tp_(new QSpinBox),
       strategy_(new QComboBox),
       slice_slider_(new QSlider(Qt::Horizontal)),
-      slice_spin_(new QSpinBox),
+      slice_spin_(new SliceSpinBox),
       packs_(new QSpinBox),
       schedule_(new QComboBox),
       vchunks_(new QSpinBox),
       memory_cap_(new QDoubleSpinBox),
-      costs_(new QLabel) {
+      costs_(new QLabel),
+      note_(new QLabel),
+      auto_slice_(new QLabel) {
   fill(model_, model_preset_names());
   fill(gpu_, gpu_preset_names());
   fill(strategy_, strategy_names());
@@ -48,12 +85,22 @@ ConfigPanel::ConfigPanel(QWidget* parent)
   pp_->setToolTip(tr("Pipeline stages p"));
   dp_->setToolTip(tr("Data-parallel replicas d"));
   tp_->setToolTip(tr("Tensor-parallel degree t (with sequence parallelism)"));
-  slice_slider_->setRange(0, kMaxSlice / kSliceStep);
-  slice_slider_->setPageStep(4);
-  slice_slider_->setToolTip(tr("Slice size S: drag to re-solve live (left end = automatic)"));
+  slice_slider_->setRange(0, sliderIndexOf(kMaxSlice));
+  slice_slider_->setPageStep(1);
+  slice_slider_->setTickPosition(QSlider::TicksBelow);
+  slice_slider_->setTickInterval(1);
+  slice_slider_->setToolTip(
+      tr("Slice size S in powers of two up to the longest sequence: drag to re-solve live "
+         "(left end = the strategy's automatic choice)"));
   slice_spin_->setRange(0, kMaxSlice);
-  slice_spin_->setSingleStep(kSliceStep);
   slice_spin_->setSpecialValueText(tr("auto"));
+  slice_spin_->setToolTip(tr("Slice size S in tokens (arrows step in powers of two)"));
+  auto_slice_->setObjectName("config.autoSlice");
+  auto_slice_->setWordWrap(true);
+  note_->setObjectName("config.note");
+  note_->setWordWrap(true);
+  note_->setStyleSheet(QStringLiteral("QLabel { color: palette(dark); }"));
+  note_->hide();
   slice_spin_->setSuffix(tr(" tok"));
   packs_->setRange(0, 4096);
   packs_->setSpecialValueText(tr("auto"));
@@ -100,11 +147,15 @@ ConfigPanel::ConfigPanel(QWidget* parent)
   costs->addWidget(costs_, 1);
   costs->addWidget(costs_button);
   auto* form = new QFormLayout(this);
+  // Laptop docks are narrow: fields wrap under their labels rather than being cut.
+  form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+  form->addRow(note_);
   form->addRow(tr("Model"), model_);
   form->addRow(tr("GPU"), gpu_);
   form->addRow(tr("p / d / t"), par);
   form->addRow(tr("Strategy"), strategy_);
   form->addRow(tr("Slice size"), slice);
+  form->addRow(QString(), auto_slice_);
   form->addRow(tr("Packs"), packs_);
   form->addRow(tr("Schedule"), schedule);
   form->addRow(tr("Memory cap"), memory_cap_);
@@ -118,12 +169,12 @@ ConfigPanel::ConfigPanel(QWidget* parent)
   // Slider and spin box mirror each other; either one edits S.
   connect(slice_slider_, &QSlider::valueChanged, this, [this](int v) {
     const QSignalBlocker block(slice_spin_);
-    slice_spin_->setValue(v * kSliceStep);
+    slice_spin_->setValue(static_cast<int>(sliceOfIndex(v)));
     edited();
   });
   connect(slice_spin_, &QSpinBox::valueChanged, this, [this](int v) {
     const QSignalBlocker block(slice_slider_);
-    slice_slider_->setValue((v + kSliceStep / 2) / kSliceStep);
+    slice_slider_->setValue(sliderIndexOf(v));
     edited();
   });
   setSpec(spec_);
@@ -141,13 +192,57 @@ void ConfigPanel::setSpec(const ConfigSpec& spec) {
   tp_->setValue(spec.tp);
   strategy_->setCurrentText(QString::fromStdString(spec.strategy));
   slice_spin_->setValue(static_cast<int>(spec.slice_size));
-  slice_slider_->setValue(static_cast<int>((spec.slice_size + kSliceStep / 2) / kSliceStep));
+  slice_slider_->setValue(sliderIndexOf(spec.slice_size));
   packs_->setValue(spec.packs);
   schedule_->setCurrentText(QString::fromLatin1(schedule_name(spec.schedule)));
   memory_cap_->setValue(spec.memory_cap_gb);
   vchunks_->setValue(spec.vchunks);
-  vchunks_->setEnabled(spec.schedule == ScheduleKind::Interleaved);
+  vchunks_->setEnabled(spec.schedule == ScheduleKind::Interleaved && plan_file_.isEmpty());
+  if (spec.slice_size > 0) auto_slice_->hide();
   showCosts();
+}
+
+void ConfigPanel::setLongestSequence(Tokens longest) {
+  // Slicing beyond the longest sequence changes nothing: the slider ends there.
+  int top = 1;
+  while (sliceOfIndex(top) < longest && sliceOfIndex(top) < kMaxSlice) ++top;
+  // Keep a user-chosen S reachable even when the batch got shorter.
+  top = std::max(top, sliderIndexOf(spec_.slice_size));
+  if (top == slice_slider_->maximum()) return;
+  const QSignalBlocker block(slice_slider_);
+  slice_slider_->setMaximum(top);
+  slice_slider_->setValue(sliderIndexOf(spec_.slice_size));
+}
+
+void ConfigPanel::setResolvedSlice(Tokens slice, const QString& why) {
+  if (spec_.slice_size > 0 || slice <= 0) {
+    auto_slice_->setText(spec_.slice_size > 0 ? QString() : why);
+    auto_slice_->setVisible(spec_.slice_size <= 0 && !why.isEmpty());
+    auto_slice_->setToolTip(why);
+    return;
+  }
+  auto_slice_->setText(tr("auto → S = %1").arg(formatTokens(double(slice))) +
+                       (why.isEmpty() ? QString() : QStringLiteral(": ") + why));
+  auto_slice_->setToolTip(why);
+  auto_slice_->setVisible(true);
+}
+
+void ConfigPanel::setPlanFile(const QString& plan_file) {
+  plan_file_ = plan_file;
+  const bool plan = !plan_file.isEmpty();
+  // A plan fixes its packs, p, d and schedule; model, GPU, t, the memory cap and the costs
+  // re-simulate it.
+  for (QWidget* w : std::initializer_list<QWidget*>{strategy_, slice_slider_, slice_spin_, packs_,
+                                                    pp_, dp_, schedule_, vchunks_})
+    w->setEnabled(!plan);
+  if (!plan) vchunks_->setEnabled(spec_.schedule == ScheduleKind::Interleaved);
+  note_->setVisible(plan);
+  note_->setText(plan ? tr("Plan %1: its packs, p, d and schedule are fixed (greyed). Model, GPU, "
+                           "t, memory cap and costs re-simulate it. Run > Solve the Workload "
+                           "to edit the rest.")
+                            .arg(QFileInfo(plan_file).fileName())
+                      : QString());
+  auto_slice_->setVisible(!plan && !auto_slice_->text().isEmpty());
 }
 
 QString ConfigPanel::costText() const {

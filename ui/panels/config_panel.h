@@ -21,15 +21,32 @@ namespace slimpack::ui {
 class ConfigPanel : public QWidget {
   Q_OBJECT
  public:
-  // The slider moves in steps of this many tokens (0 = automatic S).
-  static constexpr int kSliceStep = 256;
+  // The slider moves in powers of two from kMinSlice up to the longest sequence of the batch (its
+  // left end is the automatic S); the spin box takes any value up to kMaxSlice.
+  static constexpr int kMinSlice = 512;
   static constexpr int kMaxSlice = 256 * 1024;
+  // Slider position of S (0 = auto; 1 = kMinSlice, 2 = 2 * kMinSlice, ...; the nearest power of
+  // two at or below S) and back.
+  static int sliderIndexOf(Tokens slice);
+  static Tokens sliceOfIndex(int index);
 
   explicit ConfigPanel(QWidget* parent = nullptr);
 
   void setSpec(const ConfigSpec& spec);  // without emitting configEdited
   ConfigSpec spec() const { return spec_; }
   QSlider* sliceSlider() const { return slice_slider_; }
+  QSpinBox* sliceSpin() const { return slice_spin_; }
+  QSpinBox* ppBox() const { return pp_; }
+  QSpinBox* tpBox() const { return tp_; }
+  QLabel* noteLabel() const { return note_; }
+  QLabel* autoSliceLabel() const { return auto_slice_; }
+  // The slider reaches up to this S (the batch's longest sequence, rounded up to a power of two).
+  void setLongestSequence(Tokens longest);
+  // What the strategy chose when S is auto, and why (shown under the slider).
+  void setResolvedSlice(Tokens slice, const QString& why);
+  // An opened plan fixes p, d, the schedule and the packs; those controls are disabled and a
+  // note says which controls still re-simulate the plan. Empty = solving the workload.
+  void setPlanFile(const QString& plan_file);
   QSpinBox* vchunksBox() const { return vchunks_; }
   QString costText() const;  // what the cost row shows
 
@@ -57,6 +74,9 @@ class ConfigPanel : public QWidget {
   QSpinBox* vchunks_;
   QDoubleSpinBox* memory_cap_;
   QLabel* costs_;
+  QLabel* note_;
+  QLabel* auto_slice_;
+  QString plan_file_;
 };
 
 }  // namespace slimpack::ui

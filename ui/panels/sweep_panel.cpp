@@ -6,6 +6,8 @@
 #include <QVBoxLayout>
 
 #include "charts/sweep_chart.h"
+#include "models/format.h"
+#include "panels/state_frame.h"
 
 namespace slimpack::ui {
 namespace {
@@ -30,15 +32,23 @@ SweepPanel::SweepPanel(QWidget* parent)
   message_->setMaximumWidth(run_->sizeHint().width() * 2);
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
+  frame_ = new StateFrame(chart_);
   layout->addLayout(side);
-  layout->addWidget(chart_, 1);
+  layout->addWidget(frame_, 1);
   connect(run_, &QPushButton::clicked, this, &SweepPanel::sweepRequested);
   connect(chart_, &SweepChart::sliceSelected, this, &SweepPanel::sliceSelected);
 }
 
 bool SweepPanel::isStale(const ExplorerSnapshot& s) const {
-  return !has_basis_ || !(s.workload == basis_workload_) ||
-         !(withoutSlice(s.config) == withoutSlice(basis_config_));
+  return isStaleFor(s.workload, s.config, s.plan_file);
+}
+
+bool SweepPanel::isStaleFor(const WorkloadSpec& w, const ConfigSpec& c,
+                            const std::string& plan_file) const {
+  // An opened plan sweeps the plan's batch, the workload its own: closing the plan changes the
+  // basis even though the workload fields did not move.
+  return !has_basis_ || !(w == basis_workload_) || plan_file != basis_plan_file_ ||
+         !(withoutSlice(c) == withoutSlice(basis_config_));
 }
 
 void SweepPanel::setSnapshot(const SnapshotPtr& snapshot) {
@@ -50,18 +60,25 @@ void SweepPanel::setPoints(const std::vector<SweepPoint>& points, const Snapshot
   if (basis) {
     basis_workload_ = basis->workload;
     basis_config_ = basis->config;
+    basis_plan_file_ = basis->plan_file;
     has_basis_ = true;
     if (basis->plan) chart_->setCurrentSlice(basis->plan->slice_size);
   }
-  int failed = 0;
-  for (const auto& p : points) failed += p.ok ? 0 : 1;
-  message_->setText(failed ? tr("%1 of %2 slice sizes infeasible").arg(failed).arg(points.size())
-                           : QString());
+  QStringList failed;
+  for (const auto& p : points)
+    if (!p.ok) failed << formatTokens(double(p.slice_size));
+  message_->setText(failed.isEmpty() ? QString()
+                                     : tr("Infeasible (red diamonds, hover for why): S = %1")
+                                           .arg(failed.join(QStringLiteral(", "))));
 }
 
 void SweepPanel::setRunning(bool running) {
   run_->setEnabled(!running);
-  if (running) message_->setText(tr("sweeping…"));
+  if (running) {
+    message_->setText(tr("sweeping…"));
+  } else if (message_->text() == tr("sweeping…")) {
+    message_->setText(tr("cancelled"));
+  }
 }
 
 void SweepPanel::setMessage(const QString& text) {

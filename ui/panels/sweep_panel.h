@@ -15,6 +15,7 @@ QT_END_NAMESPACE
 namespace slimpack::ui {
 
 class SweepChart;
+class StateFrame;
 
 class SweepPanel : public QWidget {
   Q_OBJECT
@@ -22,6 +23,11 @@ class SweepPanel : public QWidget {
   explicit SweepPanel(QWidget* parent = nullptr);
   // True when the sweep on screen was computed for other inputs than `snapshot` (S aside).
   bool isStale(const ExplorerSnapshot& snapshot) const;
+  bool isStaleFor(const WorkloadSpec& workload, const ConfigSpec& config,
+                  const std::string& plan_file) const;
+  bool hasPoints() const { return has_basis_; }
+  StateFrame* resultFrame() const { return frame_; }
+  QLabel* messageLabel() const { return message_; }
   void setSnapshot(const SnapshotPtr& snapshot);
   void setPoints(const std::vector<SweepPoint>& points, const SnapshotPtr& basis);
   void setRunning(bool running);
@@ -39,6 +45,8 @@ class SweepPanel : public QWidget {
   QLabel* message_;
   WorkloadSpec basis_workload_;
   ConfigSpec basis_config_;
+  std::string basis_plan_file_;
+  StateFrame* frame_ = nullptr;
   bool has_basis_ = false;
 };
 

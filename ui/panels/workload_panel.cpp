@@ -13,6 +13,7 @@
 
 #include "charts/length_histogram_chart.h"
 #include "models/format.h"
+#include "panels/state_frame.h"
 
 namespace slimpack::ui {
 
@@ -39,8 +40,9 @@ WorkloadPanel::WorkloadPanel(QWidget* parent)
   batch_k_->setRange(0, 64 * 1024);
   batch_k_->setSingleStep(256);
   batch_k_->setSuffix(tr(" K tokens"));
-  batch_k_->setSpecialValueText(tr("whole file / 1024 K"));
-  batch_k_->setToolTip(tr("Token budget of the sampled batch"));
+  batch_k_->setToolTip(
+      tr("Token budget of the sampled batch, in K = 1024 tokens. The lowest value takes the whole "
+         "file (a length file) or the default 1024 K tokens (a preset)."));
   stats_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   stats_->setWordWrap(true);
 
@@ -51,11 +53,17 @@ WorkloadPanel::WorkloadPanel(QWidget* parent)
   form->addRow(tr("Lengths"), source_row);
   form->addRow(tr("Column"), column_);
   form->addRow(tr("Seed"), seed_);
-  form->addRow(tr("Batch"), batch_k_);
+  form->addRow(tr("Batch budget"), batch_k_);
+  form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+  auto* result = new QWidget;
+  auto* result_col = new QVBoxLayout(result);
+  result_col->setContentsMargins(0, 0, 0, 0);
+  result_col->addWidget(stats_);
+  result_col->addWidget(histogram_, 1);
+  frame_ = new StateFrame(result);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(form);
-  layout->addWidget(stats_);
-  layout->addWidget(histogram_, 1);
+  layout->addWidget(frame_, 1);
 
   connect(open_, &QPushButton::clicked, this, &WorkloadPanel::openFileRequested);
   connect(source_, &QComboBox::activated, this, [this] { edited(); });
@@ -80,13 +88,42 @@ void WorkloadPanel::setSpec(const WorkloadSpec& spec) {
     source_->setCurrentIndex(source_->findData(QString::fromStdString(spec.preset)));
   }
   column_->setText(QString::fromStdString(spec.column));
-  column_->setEnabled(!spec.file.empty());
+  column_->setEnabled(!spec.file.empty() && plan_file_.isEmpty());
   seed_->setValue(static_cast<int>(spec.seed));
+  // Say what the lowest budget means for this source.
+  batch_k_->setSpecialValueText(spec.file.empty() ? tr("default (1024 K)") : tr("whole file"));
   batch_k_->setValue(static_cast<int>(spec.batch_tokens / 1024));
+  if (!plan_file_.isEmpty()) showPlanSource();
+}
+
+void WorkloadPanel::showPlanSource() {
+  const QSignalBlocker block(source_);
+  if (source_->itemData(0, Qt::UserRole + 1).toBool()) source_->removeItem(0);
+  source_->insertItem(0, tr("plan: %1 (its own batch)").arg(QFileInfo(plan_file_).fileName()),
+                      QString());
+  // Not a file entry: picking it again changes nothing; picking a preset closes the plan.
+  source_->setItemData(0, true, Qt::UserRole + 2);
+  source_->setItemData(0, true, Qt::UserRole + 1);
+  source_->setItemData(0, plan_file_, Qt::ToolTipRole);
+  source_->setCurrentIndex(0);
+}
+
+void WorkloadPanel::setPlanFile(const QString& plan_file) {
+  if (plan_file == plan_file_) return;
+  plan_file_ = plan_file;
+  for (QWidget* w : std::initializer_list<QWidget*>{seed_, batch_k_})
+    w->setEnabled(plan_file.isEmpty());
+  setSpec(spec_);  // shows the plan or the workload's source again
+  source_->setToolTip(plan_file.isEmpty()
+                          ? tr("Length distribution preset, or the opened length file")
+                          : tr("The opened plan's batch. Pick a preset or open a length file to "
+                               "solve a workload instead (the plan closes)."));
 }
 
 void WorkloadPanel::edited() {
   WorkloadSpec s = spec_;
+  // The plan's entry stands for the plan: re-picking it changes nothing.
+  if (source_->itemData(source_->currentIndex(), Qt::UserRole + 2).toBool()) return;
   const bool file = source_->itemData(source_->currentIndex(), Qt::UserRole + 1).toBool();
   if (!file) {
     s.file.clear();

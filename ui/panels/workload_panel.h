@@ -17,6 +17,7 @@ QT_END_NAMESPACE
 namespace slimpack::ui {
 
 class LengthHistogramChart;
+class StateFrame;
 
 class WorkloadPanel : public QWidget {
   Q_OBJECT
@@ -27,6 +28,13 @@ class WorkloadPanel : public QWidget {
   void setSpec(const WorkloadSpec& spec);
   WorkloadSpec spec() const { return spec_; }
   void setSnapshot(const SnapshotPtr& snapshot);
+  // An opened plan brings its own batch: the source names the plan and seed, batch budget and
+  // column (which sample a workload) are disabled. Empty = the workload is solved.
+  void setPlanFile(const QString& plan_file);
+  QComboBox* sourceBox() const { return source_; }
+  QSpinBox* batchBox() const { return batch_k_; }
+  // The statistics and histogram of the batch, greyed when they are not the current settings'.
+  StateFrame* resultFrame() const { return frame_; }
   void setDark(bool dark);
 
  signals:
@@ -35,6 +43,7 @@ class WorkloadPanel : public QWidget {
 
  private:
   void edited();
+  void showPlanSource();
 
   WorkloadSpec spec_;
   QComboBox* source_;
@@ -44,6 +53,8 @@ class WorkloadPanel : public QWidget {
   QSpinBox* batch_k_;  // batch budget in units of 1024 tokens (0 = whole file / default)
   QLabel* stats_;
   LengthHistogramChart* histogram_;
+  StateFrame* frame_ = nullptr;
+  QString plan_file_;
 };
 
 }  // namespace slimpack::ui

@@ -4,9 +4,40 @@
 
 #include "jobs/input_file.h"
 #include "jobs/pipeline.h"
+#include "models/format.h"
 #include "solver/strategy.h"
 
 namespace slimpack::ui {
+namespace {
+
+// The name of an edit in Edit > Undo: the first field that differs.
+QString changeName(const ConfigSpec& a, const ConfigSpec& b) {
+  if (a.slice_size != b.slice_size) return QObject::tr("Slice Size");
+  if (a.strategy != b.strategy) return QObject::tr("Strategy");
+  if (a.pp != b.pp || a.dp != b.dp || a.tp != b.tp) return QObject::tr("Parallelism");
+  if (a.model != b.model || a.gpu != b.gpu) return QObject::tr("Model / GPU");
+  if (a.packs != b.packs) return QObject::tr("Packs");
+  if (a.schedule != b.schedule || a.vchunks != b.vchunks) return QObject::tr("Schedule");
+  if (a.memory_cap_gb != b.memory_cap_gb) return QObject::tr("Memory Cap");
+  if (a.cost_profile_file != b.cost_profile_file || a.cost_overrides_file != b.cost_overrides_file)
+    return QObject::tr("Costs");
+  return QObject::tr("Configuration");
+}
+
+QString changeName(const WorkloadSpec& a, const WorkloadSpec& b) {
+  if (a.seed != b.seed) return QObject::tr("Seed");
+  if (a.batch_tokens != b.batch_tokens || a.batch_count != b.batch_count)
+    return QObject::tr("Batch Budget");
+  if (a.column != b.column) return QObject::tr("Column");
+  return QObject::tr("Lengths");
+}
+
+QString fileName(const std::string& path) {
+  const auto slash = path.find_last_of("/\\");
+  return QString::fromStdString(slash == std::string::npos ? path : path.substr(slash + 1));
+}
+
+}  // namespace
 
 ExplorerController::ExplorerController(QObject* parent)
     : QObject(parent),
@@ -25,30 +56,67 @@ ExplorerController::ExplorerController(QObject* parent)
   });
 }
 
+InputState ExplorerController::snapshotInputs() const {
+  if (!snapshot_) return {};
+  return {snapshot_->workload, snapshot_->config, nullptr, snapshot_->plan_file};
+}
+
+void ExplorerController::setState(ResultState state, const QString& message) {
+  if (state == state_ && message == state_message_) return;
+  state_ = state;
+  state_message_ = message;
+  emit resultStateChanged();
+}
+
+void ExplorerController::recordEdit(const InputState& before, const QString& what) {
+  if (!restoring_ && !(before == inputs())) emit inputsEdited(before, what);
+}
+
+void ExplorerController::restoreInputs(const InputState& in) {
+  const bool was = restoring_;
+  restoring_ = true;
+  if (!in.workload.same_pool(workload_)) pool_.reset();
+  workload_ = in.workload;
+  config_ = in.config;
+  plan_ = in.plan;
+  plan_file_ = in.plan ? in.plan_file : std::string();
+  emit inputsChanged();
+  debounce_.stop();
+  pending_ = false;
+  runPipeline();
+  restoring_ = was;
+}
+
 void ExplorerController::setWorkload(const WorkloadSpec& spec) {
   if (spec == workload_ && !plan_) return;
+  const InputState before = inputs();
   if (!spec.same_pool(workload_)) pool_.reset();
   workload_ = spec;
   plan_.reset();
   plan_file_.clear();
   emit inputsChanged();
+  recordEdit(before, before.plan ? tr("Close Plan") : changeName(before.workload, workload_));
   schedule();
 }
 
 void ExplorerController::setConfig(const ConfigSpec& spec) {
   if (spec == config_) return;
+  const InputState before = inputs();
   config_ = spec;
   emit inputsChanged();
+  recordEdit(before, changeName(before.config, config_));
   schedule();
 }
 
 void ExplorerController::setAll(const WorkloadSpec& workload, const ConfigSpec& config) {
+  const InputState before = inputs();
   if (!workload.same_pool(workload_)) pool_.reset();
   workload_ = workload;
   config_ = config;
   plan_.reset();
   plan_file_.clear();
   emit inputsChanged();
+  recordEdit(before, tr("Settings"));
   debounce_.stop();
   pending_ = false;
   runPipeline();
@@ -57,6 +125,7 @@ void ExplorerController::setAll(const WorkloadSpec& workload, const ConfigSpec& 
 void ExplorerController::schedule() {
   if (debounce_.isActive()) {
     pending_ = true;
+    setState(ResultState::Computing);
     return;
   }
   runPipeline();
@@ -70,6 +139,7 @@ void ExplorerController::runPipeline() {
   req.cached_pool = pool_;
   req.plan = plan_;
   req.plan_file = plan_file_;
+  setState(ResultState::Computing);
   pipeline_jobs_.start(
       tr("Solving"),
       [req](const CancelToken& cancel, ProgressSink& progress) {
@@ -77,12 +147,16 @@ void ExplorerController::runPipeline() {
       },
       [this](Expected<ExplorerSnapshot> result) {
         if (!result) {
-          emit pipelineFailed(QString::fromStdString(result.error().message));
+          const QString message = readableMessage(result.error().message);
+          // A newer edit waiting in the debounce window will run: stay "computing".
+          if (!pending_) setState(ResultState::Failed, message);
+          emit pipelineFailed(message);
           return;
         }
         // Keep the pool for the next request only if the inputs did not move on meanwhile.
         if (result->pool && result->workload.same_pool(workload_)) pool_ = result->pool;
         snapshot_ = std::make_shared<const ExplorerSnapshot>(std::move(*result));
+        if (!pending_) setState(ResultState::Current);
         emit snapshotChanged(snapshot_);
       });
 }
@@ -98,7 +172,7 @@ void ExplorerController::openInputFile(const QString& path) {
       },
       [this, path, file, column](Expected<LoadedInput> loaded) {
         if (!loaded) {
-          emit loadFailed(path, QString::fromStdString(loaded.error().message));
+          emit loadFailed(path, readableMessage(loaded.error().message));
           return;
         }
         if (loaded->kind == InputKind::CostProfile) {
@@ -109,6 +183,7 @@ void ExplorerController::openInputFile(const QString& path) {
           emit inputLoaded(path);
           return;
         }
+        const InputState before = inputs();
         if (loaded->kind == InputKind::Plan) {
           plan_ = loaded->plan;
           plan_file_ = file;
@@ -130,6 +205,7 @@ void ExplorerController::openInputFile(const QString& path) {
         }
         emit inputLoaded(path);
         emit inputsChanged();
+        recordEdit(before, tr("Open %1").arg(fileName(file)));
         debounce_.stop();
         pending_ = false;
         runPipeline();
@@ -153,7 +229,7 @@ void ExplorerController::setCostFiles(const QString& profile, const QString& ove
       },
       [this, next, named](Status checked) {
         if (!checked) {
-          emit loadFailed(named, QString::fromStdString(checked.error().message));
+          emit loadFailed(named, readableMessage(checked.error().message));
           return;
         }
         // Only the cost files change: edits made while the files were read are kept.
@@ -166,9 +242,11 @@ void ExplorerController::setCostFiles(const QString& profile, const QString& ove
 
 void ExplorerController::clearPlan() {
   if (!plan_) return;
+  const InputState before = inputs();
   plan_.reset();
   plan_file_.clear();
   emit inputsChanged();
+  recordEdit(before, tr("Close Plan"));
   schedule();
 }
 
@@ -185,6 +263,7 @@ void ExplorerController::requestSweep() {
   req.config = snapshot_->config;
   req.seed = snapshot_->workload.seed;
   req.slice_sizes = default_slice_sizes(snapshot_->batch_stats.max);
+  sweep_basis_ = snapshot_;
   sweep_jobs_.start(
       tr("Sweeping S"),
       [req](const CancelToken& cancel, ProgressSink& progress) {
@@ -192,7 +271,7 @@ void ExplorerController::requestSweep() {
       },
       [this](Expected<std::vector<SweepPoint>> points) {
         if (!points) {
-          emit sweepFailed(QString::fromStdString(points.error().message));
+          emit sweepFailed(readableMessage(points.error().message));
           return;
         }
         emit sweepReady(*points);
@@ -206,6 +285,7 @@ void ExplorerController::requestCompare(const QStringList& strategies) {
   req.config = snapshot_->config;
   req.seed = snapshot_->workload.seed;
   for (const QString& s : strategies) req.strategies.push_back(s.toStdString());
+  compare_basis_ = snapshotInputs();
   compare_jobs_.start(
       tr("Comparing"),
       [req](const CancelToken& cancel, ProgressSink& progress) {
@@ -213,16 +293,31 @@ void ExplorerController::requestCompare(const QStringList& strategies) {
       },
       [this](Expected<std::vector<CompareEntry>> entries) {
         if (!entries) {
-          emit compareFailed(QString::fromStdString(entries.error().message));
+          emit compareFailed(readableMessage(entries.error().message));
           return;
         }
         emit compareReady(*entries);
       });
 }
 
+void ExplorerController::resetToDefaults() {
+  const InputState before = inputs();
+  InputState defaults;
+  defaults.config.strategy = default_strategy();
+  const bool was = restoring_;
+  restoring_ = true;
+  restoreInputs(defaults);
+  restoring_ = was;
+  recordEdit(before, tr("Reset to Defaults"));
+}
+
 void ExplorerController::cancelAll() {
+  const bool solving = pending_ || pipeline_jobs_.busy();
   debounce_.stop();
   pending_ = false;
+  if (solving)
+    setState(ResultState::Cancelled,
+             tr("Cancelled before the result for the current settings was ready"));
   pipeline_jobs_.cancel();
   sweep_jobs_.cancel();
   compare_jobs_.cancel();

@@ -17,6 +17,26 @@
 
 namespace slimpack::ui {
 
+// What the user asked for, as one value: undo/redo restores it, and each view compares its result's
+// basis with it to know whether it shows the current settings.
+struct InputState {
+  WorkloadSpec workload;
+  ConfigSpec config;
+  std::shared_ptr<const Plan> plan;  // an opened plan replaces the solver
+  std::string plan_file;
+  bool operator==(const InputState& o) const {
+    return workload == o.workload && config == o.config && plan_file == o.plan_file;
+  }
+};
+
+// Whether the newest result belongs to the current inputs (STYLE: an outcome, not an error).
+enum class ResultState {
+  Current,    // the snapshot shows the current inputs
+  Computing,  // a job for the current inputs runs (or waits in the debounce window)
+  Failed,     // the current inputs cannot be solved; the snapshot shows previous settings
+  Cancelled,  // the user cancelled; the snapshot shows previous settings
+};
+
 class ExplorerController : public QObject {
   Q_OBJECT
  public:
@@ -30,6 +50,16 @@ class ExplorerController : public QObject {
   const ConfigSpec& config() const { return config_; }
   const SnapshotPtr& snapshot() const { return snapshot_; }
   QString planFile() const { return QString::fromStdString(plan_file_); }
+  InputState inputs() const { return {workload_, config_, plan_, plan_file_}; }
+  // The inputs the snapshot was computed for (empty state when there is none).
+  InputState snapshotInputs() const;
+  ResultState resultState() const { return state_; }
+  // Why the state is Failed or Cancelled (one line, for the banner and the status bar).
+  QString resultMessage() const { return state_message_; }
+
+  // Replaces every input at once without recording an edit (undo/redo, Reset to Defaults goes
+  // through restoreInputs too and records itself).
+  void restoreInputs(const InputState& inputs);
 
   void setWorkload(const WorkloadSpec& spec);
   void setConfig(const ConfigSpec& spec);
@@ -48,7 +78,14 @@ class ExplorerController : public QObject {
 
   void requestSweep();
   void requestCompare(const QStringList& strategies);
+  // The snapshot / inputs the newest sweep and comparison requests were made for (their results,
+  // when they arrive, belong to these).
+  const SnapshotPtr& sweepBasis() const { return sweep_basis_; }
+  const InputState& compareBasis() const { return compare_basis_; }
   void cancelAll();
+  // Restores the defaults of a fresh start (embedded workload, default configuration), as one
+  // undoable edit.
+  void resetToDefaults();
 
   // True while any of the controller's jobs runs, or an edit waits in the debounce window.
   bool busy() const {
@@ -64,6 +101,10 @@ class ExplorerController : public QObject {
   void snapshotChanged(const slimpack::ui::SnapshotPtr& snapshot);
   void pipelineFailed(const QString& message);
   void inputsChanged();  // workload or config changed (panels resync their widgets)
+  // A user action changed the inputs: `before` is what they were, `what` names the change
+  // ("Slice size", "Open plan.json"). Restoring inputs (undo) does not emit it.
+  void inputsEdited(const slimpack::ui::InputState& before, const QString& what);
+  void resultStateChanged();
   void loadFailed(const QString& path, const QString& message);
   void inputLoaded(const QString& path);
   void sweepReady(const std::vector<slimpack::ui::SweepPoint>& points);
@@ -74,6 +115,8 @@ class ExplorerController : public QObject {
  private:
   void schedule();
   void runPipeline();
+  void setState(ResultState state, const QString& message = {});
+  void recordEdit(const InputState& before, const QString& what);
   Batch currentBatch() const;
 
   WorkloadSpec workload_;
@@ -82,8 +125,13 @@ class ExplorerController : public QObject {
   std::shared_ptr<const Plan> plan_;        // an opened plan replaces the solver
   std::string plan_file_;
   SnapshotPtr snapshot_;
+  SnapshotPtr sweep_basis_;
+  InputState compare_basis_;
   QTimer debounce_;
-  bool pending_ = false;  // a change arrived while the debounce window was open
+  bool pending_ = false;    // a change arrived while the debounce window was open
+  bool restoring_ = false;  // restoreInputs: changes are not recorded as edits
+  ResultState state_ = ResultState::Computing;
+  QString state_message_;
   JobTracker pipeline_jobs_;
   JobTracker sweep_jobs_;
   JobTracker compare_jobs_;

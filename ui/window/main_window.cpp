@@ -14,29 +14,59 @@
 #include <QTabWidget>
 #include <QToolButton>
 
+#include <QAbstractSpinBox>
+#include <QApplication>
+#include <QKeyEvent>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSlider>
+#include <QToolBar>
+#include <QUndoStack>
+
 #include "charts/memory_chart.h"
+#include "gantt/gantt_pane.h"
 #include "gantt/gantt_view.h"
 #include "jobs/input_file.h"
 #include "models/format.h"
+#include "models/metrics_model.h"
 #include "panels/compare_view.h"
 #include "panels/config_panel.h"
 #include "panels/metrics_panel.h"
+#include "panels/state_frame.h"
 #include "panels/sweep_panel.h"
 #include "panels/workload_panel.h"
+#include "window/edit_history.h"
 #include "window/explorer_controller.h"
 #include "window/exporter.h"
 #include "window/presentation_mode.h"
 #include "window/settings.h"
 #include "window/theme.h"
+#include "window/view_states.h"
 #include "window/window_menus.h"
 
 namespace slimpack::ui {
+namespace {
+// Dock contents scroll instead of setting the window's minimum size: the window fits a
+// 1280x720 laptop screen, and a narrow dock shows a scroll bar rather than cut labels.
+QWidget* scrolling(QWidget* w) {
+  auto* area = new QScrollArea;
+  area->setWidget(w);
+  area->setWidgetResizable(true);
+  area->setFrameShape(QFrame::NoFrame);
+  area->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+  return area;
+}
+}  // namespace
 
 MainWindow::MainWindow(Settings& settings, QWidget* parent)
     : QMainWindow(parent),
       settings_(settings),
       controller_(new ExplorerController(this)),
       gantt_(new GanttView),
+      gantt_pane_(new GanttPane(gantt_)),
+      gantt_frame_(new StateFrame(gantt_pane_)),
+      metrics_frame_(nullptr),
+      memory_frame_(nullptr),
       tabs_(new QTabWidget),
       workload_(new WorkloadPanel),
       config_(new ConfigPanel),
@@ -50,28 +80,24 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
       status_progress_(new QProgressBar),
       status_cancel_(new QToolButton),
       status_result_(new QLabel) {
-  setWindowTitle(tr("SlimPack Explorer"));
   if (QFile::exists(":/icons/slimpack-explorer.svg"))
     setWindowIcon(QIcon(QStringLiteral(":/icons/slimpack-explorer.svg")));
   setAcceptDrops(true);
   setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
-  tabs_->addTab(gantt_, tr("Gantt"));
+  metrics_frame_ = new StateFrame(metrics_);
+  memory_frame_ = new StateFrame(memory_);
+  tabs_->addTab(gantt_frame_, tr("Gantt"));
   tabs_->addTab(compare_, tr("Compare"));
   tabs_->setDocumentMode(true);
   setCentralWidget(tabs_);
   connect(tabs_, &QTabWidget::currentChanged, this,
           [this] { exporter_->setComparisonActive(tabs_->currentWidget() == compare_); });
 
-  addDock(tr("Workload"), "dock.workload", workload_, Qt::LeftDockWidgetArea);
-  addDock(tr("Configuration"), "dock.config", config_, Qt::LeftDockWidgetArea);
-  addDock(tr("Metrics"), "dock.metrics", metrics_, Qt::RightDockWidgetArea);
-  addDock(tr("Memory"), "dock.memory", memory_, Qt::RightDockWidgetArea);
+  addDock(tr("Workload"), "dock.workload", scrolling(workload_), Qt::LeftDockWidgetArea);
+  addDock(tr("Configuration"), "dock.config", scrolling(config_), Qt::LeftDockWidgetArea);
+  addDock(tr("Metrics"), "dock.metrics", metrics_frame_, Qt::RightDockWidgetArea);
+  addDock(tr("Memory"), "dock.memory", memory_frame_, Qt::RightDockWidgetArea);
   sweep_dock_ = addDock(tr("Slice-size sweep"), "dock.sweep", sweep_, Qt::BottomDockWidgetArea);
-  resizeDocks({findChild<QDockWidget*>("dock.workload"), findChild<QDockWidget*>("dock.metrics")},
-              {340, 360}, Qt::Horizontal);
-  resizeDocks({sweep_dock_}, {300}, Qt::Vertical);
-  resizeDocks({findChild<QDockWidget*>("dock.metrics"), findChild<QDockWidget*>("dock.memory")},
-              {380, 260}, Qt::Vertical);
 
   status_progress_->setRange(0, 1000);
   status_progress_->setMaximumWidth(160);
@@ -85,8 +111,13 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
   statusBar()->addPermanentWidget(status_cancel_);
   onBusy();
 
+  history_ = new EditHistory(*controller_, this);
+  states_ = new ViewStates(*controller_,
+                           {gantt_frame_, metrics_frame_, memory_frame_, workload_->resultFrame()},
+                           sweep_, compare_, this);
   menus_ = new WindowMenus(*this);
   connectController();
+  qApp->installEventFilter(this);
   applyTheme(settings_.theme());
   connect(&settings_, &Settings::themeChanged, this, &MainWindow::applyTheme);
   presentation_->setApplyView([this](const SavedView& v) { applySavedView(v); });
@@ -94,17 +125,115 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
     if (!on) gantt_->setTheme(ganttTheme(settings_.theme()));
   });
 
-  if (!settings_.windowGeometry().isEmpty())
-    restoreGeometry(settings_.windowGeometry());
-  else
-    resize(1600, 1000);
+  // The layout a fresh start has, sized to the screen, is what View > Reset Layout goes back to.
+  const QSize avail = screen() ? screen()->availableSize() : QSize(1600, 1000);
+  resize(std::min(1600, avail.width()), std::min(1000, avail.height()));
+  arrangeDocks();
+  // The user's layout of the last session (View > Reset Layout goes back to the fresh one).
+  if (!settings_.windowGeometry().isEmpty()) restoreGeometry(settings_.windowGeometry());
   if (!settings_.windowState().isEmpty()) restoreState(settings_.windowState());
+  updateTitle();
 
   // The embedded default workload: a result appears as soon as the first job is done.
   controller_->setAll(controller_->workload(), controller_->config());
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+  qApp->removeEventFilter(this);
+}
+
+QUndoStack* MainWindow::undoStack() const {
+  return history_->stack();
+}
+
+void MainWindow::arrangeDocks() {
+  // Sizes in proportion to the window, so that a laptop screen gets a usable centre.
+  const int w = std::max(width(), 800);
+  const int h = std::max(height(), 500);
+  auto* workload = findChild<QDockWidget*>("dock.workload");
+  auto* metrics = findChild<QDockWidget*>("dock.metrics");
+  auto* memory = findChild<QDockWidget*>("dock.memory");
+  resizeDocks({workload, metrics}, {std::clamp(w / 5, 250, 340), std::clamp(w / 5, 250, 360)},
+              Qt::Horizontal);
+  resizeDocks({sweep_dock_}, {std::clamp(h * 3 / 10, 170, 300)}, Qt::Vertical);
+  resizeDocks({metrics, memory}, {h * 38 / 100, h * 26 / 100}, Qt::Vertical);
+  // The configuration has more rows than the workload: give it the larger share.
+  resizeDocks({workload, findChild<QDockWidget*>("dock.config")}, {h * 28 / 100, h * 36 / 100},
+              Qt::Vertical);
+}
+
+void MainWindow::resetLayout() {
+  for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+    dock->setFloating(false);
+    dock->show();
+  }
+  for (auto* dock :
+       {findChild<QDockWidget*>("dock.workload"), findChild<QDockWidget*>("dock.config")})
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+  for (auto* dock :
+       {findChild<QDockWidget*>("dock.metrics"), findChild<QDockWidget*>("dock.memory")})
+    addDockWidget(Qt::RightDockWidgetArea, dock);
+  addDockWidget(Qt::BottomDockWidgetArea, sweep_dock_);
+  for (QToolBar* bar : findChildren<QToolBar*>()) bar->show();
+  arrangeDocks();
+}
+
+void MainWindow::cancelJobs() {
+  controller_->cancelAll();
+  exporter_->jobs().cancel();
+}
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+  // Escape cancels the running job wherever the focus is in this window (a spin box, the Gantt
+  // with a pinned highlight, a table). The shortcut-override step comes first: taking it there
+  // keeps the key from reaching a widget that would use Escape for something else.
+  const auto type = event->type();
+  // Ctrl+Z in a spin box undoes the last configuration change (Edit > Undo), not the spin box's
+  // text: its value is already applied, and its text history knows nothing of other controls.
+  if (type == QEvent::ShortcutOverride && watched->isWidgetType()) {
+    auto* key = static_cast<QKeyEvent*>(event);
+    auto* w = static_cast<QWidget*>(watched);
+    const bool in_spin_box =
+        qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QAbstractSpinBox*>(w->parentWidget());
+    if (in_spin_box && w->window() == this &&
+        (key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo) ||
+         QKeySequence(key->keyCombination()) == QKeySequence(tr("Ctrl+Y")) ||
+         QKeySequence(key->keyCombination()) == QKeySequence(tr("Ctrl+Shift+Z")))) {
+      event->ignore();
+      return true;
+    }
+  }
+  if ((type == QEvent::ShortcutOverride || type == QEvent::KeyPress) && watched->isWidgetType() &&
+      static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape &&
+      static_cast<QWidget*>(watched)->window() == this && !presentation_->active()) {
+    if (type == QEvent::ShortcutOverride) {
+      if (controller_->busy() || exporter_->jobs().busy()) {
+        cancelJobs();
+        swallow_escape_ = true;
+        event->accept();
+        return true;
+      }
+    } else if (swallow_escape_) {
+      swallow_escape_ = false;
+      return true;
+    }
+  }
+  return QMainWindow::eventFilter(watched, event);
+}
+
+void MainWindow::updateTitle() {
+  // The platform adds " — SlimPack Explorer" (the application's display name) itself.
+  QString name;
+  if (!controller_->planFile().isEmpty())
+    name = QFileInfo(controller_->planFile()).fileName();
+  else if (!session_path_.isEmpty())
+    name = QFileInfo(session_path_).fileName();
+  else if (!controller_->workload().file.empty())
+    name = QFileInfo(QString::fromStdString(controller_->workload().file)).fileName();
+  else
+    name = tr("%1 (preset)").arg(QString::fromStdString(controller_->workload().preset));
+  setWindowTitle(name);
+}
 
 QDockWidget* MainWindow::addDock(const QString& title, const QString& name, QWidget* w,
                                  Qt::DockWidgetArea area) {
@@ -126,33 +255,41 @@ void MainWindow::connectController() {
     config_->setSpec(spec);
     controller_->setConfig(spec);
   });
+  // One Ctrl+Z undoes a whole slider drag.
+  connect(config_->sliceSlider(), &QSlider::sliderPressed, this,
+          [this] { history_->setMerging(true); });
+  connect(config_->sliceSlider(), &QSlider::sliderReleased, this,
+          [this] { history_->setMerging(false); });
   connect(compare_, &CompareView::compareRequested, &c, &ExplorerController::requestCompare);
   connect(config_, &ConfigPanel::costFileRequested, menus_, &WindowMenus::costFileDialog);
   connect(&c, &ExplorerController::inputsChanged, this, [this] {
     workload_->setSpec(controller_->workload());
+    workload_->setPlanFile(controller_->planFile());
     config_->setSpec(controller_->config());
+    config_->setPlanFile(controller_->planFile());
+    updateTitle();
+    states_->refresh();
   });
   connect(&c, &ExplorerController::snapshotChanged, this, &MainWindow::onSnapshot);
-  connect(&c, &ExplorerController::pipelineFailed, this, [this](const QString& msg) {
-    status_result_->setText(tr("<span style='color:#d64545'>Not solved:</span> %1").arg(msg));
-    status_result_->setToolTip(msg);
+  connect(&c, &ExplorerController::resultStateChanged, this, [this] {
+    states_->refresh();
+    updateStatusText();
   });
   connect(&c, &ExplorerController::loadFailed, this, [this](const QString& path, const QString& m) {
     showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), m);
   });
-  connect(&c, &ExplorerController::inputLoaded, this, [this](const QString& path) {
-    settings_.addRecentFile(path);
-    // The title names the workload or plan shown, not a cost profile applied to it.
-    if (controller_->config().cost_profile_file != path.toStdString())
-      setWindowTitle(tr("SlimPack Explorer — %1").arg(QFileInfo(path).fileName()));
-  });
+  connect(&c, &ExplorerController::inputLoaded, this,
+          [this](const QString& path) { settings_.addRecentFile(path); });
   connect(&c, &ExplorerController::sweepReady, this, [this](const std::vector<SweepPoint>& pts) {
-    sweep_->setPoints(pts, controller_->snapshot());
+    sweep_->setPoints(pts, controller_->sweepBasis());
+    states_->refresh();
   });
   connect(&c, &ExplorerController::sweepFailed, sweep_, &SweepPanel::setMessage);
   connect(&c, &ExplorerController::compareReady, this,
           [this](const std::vector<CompareEntry>& entries) {
             compare_->setEntries(entries);
+            states_->setCompareBasis(controller_->compareBasis());
+            states_->refresh();
             exporter_->setSources(controller_->snapshot(), entries);
           });
   connect(&c, &ExplorerController::compareFailed, compare_, &CompareView::setMessage);
@@ -171,7 +308,9 @@ void MainWindow::connectController() {
   }
   connect(&c.sweepJobs(), &JobTracker::busyChanged, sweep_, &SweepPanel::setRunning);
   connect(&c.compareJobs(), &JobTracker::busyChanged, compare_, &CompareView::setRunning);
-  connect(status_cancel_, &QToolButton::clicked, &c, &ExplorerController::cancelAll);
+  for (JobTracker* jobs : {&c.sweepJobs(), &c.compareJobs()})
+    connect(jobs, &JobTracker::busyChanged, states_, &ViewStates::refresh);
+  connect(status_cancel_, &QToolButton::clicked, this, &MainWindow::cancelJobs);
 }
 
 void MainWindow::onBusy() {
@@ -186,10 +325,9 @@ void MainWindow::onBusy() {
 void MainWindow::onSnapshot() {
   const SnapshotPtr& snap = controller_->snapshot();
   if (!snap) return;
-  // A live re-solve keeps the user's zoom; an unzoomed view follows the new iteration length.
-  const auto& old = gantt_->model();
-  const bool zoomed = old && !(gantt_->viewRange() == old->time_extent());
-  gantt_->setModel(snap->gantt, zoomed && !pending_view_);
+  // A fitted view follows the new iteration length; a zoomed one keeps the user's range (the
+  // pane's scroll bar and zoom line say where it sits).
+  gantt_->setModel(snap->gantt, !pending_view_);
   if (pending_view_) {
     if (pending_view_->t1 > pending_view_->t0)
       gantt_->setViewRange(pending_view_->t0, pending_view_->t1);
@@ -200,18 +338,48 @@ void MainWindow::onSnapshot() {
   metrics_->setSnapshot(snap);
   memory_->setSnapshot(snap);
   sweep_->setSnapshot(snap);
+  config_->setLongestSequence(snap->batch_stats.max);
+  config_->setResolvedSlice(snap->plan ? snap->plan->slice_size : 0, autoSliceReason(*snap));
   exporter_->setSources(snap, compare_->entries());
-  const SimResult& r = snap->sim;
-  status_result_->setToolTip({});
-  status_result_->setText(
-      tr("%1 · iteration %2 · bubble %3 · %4 · solved in %5, simulated in %6")
-          .arg(QString::fromStdString(snap->plan ? snap->plan->strategy : std::string()),
-               formatTime(r.iteration_time, QString::fromStdString(r.time_unit)),
-               formatPercent(r.bubble_ratio),
-               r.tokens_per_second > 0 ? formatRate(r.tokens_per_second) : QString("-"),
-               formatTime(snap->seconds_solve), formatTime(snap->seconds_simulate)));
+  updateStatusText();
   if (sweep_dock_->isVisible() && sweep_->isStale(*snap) && !controller_->sweepJobs().busy())
     controller_->requestSweep();
+  states_->refresh();
+}
+
+void MainWindow::updateStatusText() {
+  const SnapshotPtr& snap = controller_->snapshot();
+  switch (controller_->resultState()) {
+    case ResultState::Failed:
+    case ResultState::Cancelled: {
+      // The same words as the banner on the views.
+      const QString banner = states_->resultBanner();
+      const qsizetype cut = banner.indexOf(QStringLiteral("Greyed:"));
+      status_result_->setText(
+          QStringLiteral("<span style='color:#d64545'>%1</span>")
+              .arg(banner.left(cut < 0 ? banner.size() : cut).trimmed().toHtmlEscaped()));
+      status_result_->setToolTip(banner);
+      return;
+    }
+    case ResultState::Computing:
+    case ResultState::Current:
+      break;
+  }
+  if (!snap) return;
+  const SimResult& r = snap->sim;
+  QString text = tr("%1 · iteration %2 · bubble %3 · %4 · solved in %5, simulated in %6")
+                     .arg(QString::fromStdString(snap->plan ? snap->plan->strategy : std::string()),
+                          formatTime(r.iteration_time, QString::fromStdString(r.time_unit)),
+                          formatPercent(r.bubble_ratio),
+                          r.tokens_per_second > 0 ? formatRate(r.tokens_per_second) : QString("-"),
+                          formatTime(snap->seconds_solve), formatTime(snap->seconds_simulate))
+                     .toHtmlEscaped();
+  const QString fallback = interleavedFallback(*snap);
+  if (!fallback.isEmpty())
+    text +=
+        QStringLiteral(" · <span style='color:#b06000'>%1</span>").arg(fallback.toHtmlEscaped());
+  status_result_->setText(text);
+  status_result_->setToolTip(fallback);
 }
 
 void MainWindow::openFile(const QString& path) {
@@ -228,7 +396,7 @@ void MainWindow::openFile(const QString& path) {
   applySession(*session);
   session_path_ = path;
   settings_.addRecentFile(path);
-  setWindowTitle(tr("SlimPack Explorer — %1").arg(QFileInfo(path).fileName()));
+  updateTitle();
 }
 
 SessionFile MainWindow::currentSession() const {
@@ -252,7 +420,9 @@ void MainWindow::applySession(const SessionFile& session) {
     controller_->openInputFile(QString::fromStdString(session.plan_file));
 }
 
-bool MainWindow::saveSession(const QString& path) {
+bool MainWindow::saveSession(const QString& given) {
+  QString path = given;
+  if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".slimpack");
   Status st = write_session_file(path.toStdString(), currentSession());
   if (!st) {
     showError(tr("Cannot save %1").arg(QFileInfo(path).fileName()),
@@ -261,6 +431,7 @@ bool MainWindow::saveSession(const QString& path) {
   }
   session_path_ = path;
   settings_.addRecentFile(path);
+  updateTitle();
   statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
   return true;
 }
@@ -302,16 +473,27 @@ void MainWindow::clearSavedViews() {
   statusBar()->showMessage(tr("Saved views cleared"), 3000);
 }
 
+void MainWindow::renameSavedView(std::size_t index, const QString& name) {
+  if (index >= saved_views_.size() || name.trimmed().isEmpty()) return;
+  std::vector<SavedView> views = saved_views_;
+  views[index].name = name.trimmed().toStdString();
+  setSavedViews(std::move(views));
+}
+
 void MainWindow::setSavedViews(std::vector<SavedView> views) {
   saved_views_ = std::move(views);
   presentation_->setViews(saved_views_);
 }
 
-void MainWindow::showError(const QString& title, const QString& message) {
+void MainWindow::showError(const QString& title, const QString& raw) {
+  const QString message = readableMessage(raw, 1200);
   emit errorShown(title, message);
   if (!error_dialogs_) return;
-  // Window-modal and asynchronous: no nested event loop, the jobs keep running.
-  auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+  // Window-modal and asynchronous: no nested event loop, the jobs keep running. The title goes
+  // into the box (a window manager cuts long window titles); the window title stays short.
+  auto* box =
+      new QMessageBox(QMessageBox::Warning, tr("SlimPack Explorer"), title, QMessageBox::Ok, this);
+  box->setInformativeText(message);
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->open();
 }
@@ -336,7 +518,7 @@ void MainWindow::applyTheme(const QString& theme) {
 
 void MainWindow::closeEvent(QCloseEvent* event) {
   presentation_->leave();
-  controller_->cancelAll();
+  cancelJobs();
   settings_.setWindowGeometry(saveGeometry());
   settings_.setWindowState(saveState());
   settings_.sync();

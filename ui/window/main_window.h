@@ -13,19 +13,24 @@
 QT_BEGIN_NAMESPACE
 class QDockWidget;
 class QLabel;
+class QUndoStack;
 class QProgressBar;
 class QTabWidget;
 class QToolButton;
 QT_END_NAMESPACE
 
 namespace slimpack {
+class GanttPane;
 class GanttView;
-}
+}  // namespace slimpack
 
 namespace slimpack::ui {
 
 class CompareView;
 class ConfigPanel;
+class EditHistory;
+class StateFrame;
+class ViewStates;
 class ExplorerController;
 class Exporter;
 class MemoryChart;
@@ -45,6 +50,14 @@ class MainWindow : public QMainWindow {
   ExplorerController& controller() const { return *controller_; }
   Settings& settings() const { return settings_; }
   GanttView* ganttView() const { return gantt_; }
+  GanttPane* ganttPane() const { return gantt_pane_; }
+  // The frames that grey a result view under a banner when it does not show the current settings.
+  StateFrame* ganttFrame() const { return gantt_frame_; }
+  StateFrame* metricsFrame() const { return metrics_frame_; }
+  StateFrame* memoryFrame() const { return memory_frame_; }
+  QLabel* statusResult() const { return status_result_; }
+  QUndoStack* undoStack() const;
+  EditHistory& history() const { return *history_; }
   CompareView* compareView() const { return compare_; }
   SweepPanel* sweepPanel() const { return sweep_; }
   ConfigPanel* configPanel() const { return config_; }
@@ -55,6 +68,7 @@ class MainWindow : public QMainWindow {
 
   // A session (.slimpack), length file or plan. Errors go to showError; the session is kept.
   void openFile(const QString& path);
+  // Adds ".slimpack" when the name has no suffix; returns false (after showError) on failure.
   bool saveSession(const QString& path);
   SessionFile currentSession() const;
   void applySession(const SessionFile& session);
@@ -71,14 +85,19 @@ class MainWindow : public QMainWindow {
   void saveCurrentView();
   void applySavedView(const SavedView& view);
   void clearSavedViews();
+  void renameSavedView(std::size_t index, const QString& name);
   const std::vector<SavedView>& savedViews() const { return saved_views_; }
   void applyTheme(const QString& theme);
+  // View > Reset Layout: docks, toolbar and their sizes as a fresh start sized to this window.
+  void resetLayout();
+  void cancelJobs();  // Escape, from anywhere in the window
 
  signals:
   void errorShown(const QString& title, const QString& message);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
   void dragEnterEvent(QDragEnterEvent* event) override;
   void dropEvent(QDropEvent* event) override;
 
@@ -87,11 +106,18 @@ class MainWindow : public QMainWindow {
   void connectController();
   void onSnapshot();
   void onBusy();
+  void updateTitle();
+  void updateStatusText();
+  void arrangeDocks();
   void setSavedViews(std::vector<SavedView> views);
 
   Settings& settings_;
   ExplorerController* controller_;
   GanttView* gantt_;
+  GanttPane* gantt_pane_;
+  StateFrame* gantt_frame_;
+  StateFrame* metrics_frame_;
+  StateFrame* memory_frame_;
   QTabWidget* tabs_;
   WorkloadPanel* workload_;
   ConfigPanel* config_;
@@ -103,6 +129,9 @@ class MainWindow : public QMainWindow {
   Exporter* exporter_;
   PresentationMode* presentation_;
   WindowMenus* menus_ = nullptr;
+  EditHistory* history_ = nullptr;
+  ViewStates* states_ = nullptr;
+  bool swallow_escape_ = false;  // Escape cancelled a job: its key press goes nowhere else
   QLabel* status_stage_;
   QProgressBar* status_progress_;
   QToolButton* status_cancel_;

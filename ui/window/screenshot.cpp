@@ -1,12 +1,15 @@
 #include "window/screenshot.h"
 
 #include <QCoreApplication>
+#include <QDialog>
 #include <QPixmap>
 #include <QTimer>
 #include <memory>
 
+#include "gantt/gantt_view.h"
 #include "panels/compare_view.h"
 #include "window/explorer_controller.h"
+#include "window/help_dialogs.h"
 #include "window/main_window.h"
 
 namespace slimpack::ui {
@@ -19,6 +22,7 @@ struct Shot {
   bool finished = false;
   bool compare_requested = false;
   bool sweep_requested = false;
+  bool state_requested = false;
 
   void finish(bool ok, const QString& message) {
     if (finished) return;
@@ -41,13 +45,38 @@ struct Shot {
       c.requestSweep();
       return;
     }
+    if (options.view == "infeasible" && !state_requested) {
+      // t = 2: the default workload's long sequences do not fit an 80 GB stage.
+      state_requested = true;
+      ConfigSpec spec = c.config();
+      spec.tp = 2;
+      c.setConfig(spec);
+      return;
+    }
+    if (options.view == "zoomed" && !state_requested) {
+      state_requested = true;
+      GanttView* g = window->ganttView();
+      const TimeRange e = g->model()->time_extent();
+      g->setViewRange(e.t0 + e.span() * 0.30, e.t0 + e.span() * 0.42);
+      // Pin the longest sequence: its slices light up on every stage.
+      int longest = 0;
+      for (int s = 1; s < g->model()->sequence_count(); ++s)
+        if (g->model()->sequence(s).length > g->model()->sequence(longest).length) longest = s;
+      g->setHighlightedSequence(longest);
+    }
     if (c.sweepJobs().busy() || c.compareJobs().busy()) return;
     // Qt Charts lays its axes out in posted layout requests that can arrive after a zero timer;
     // flush them and give the scene a moment, so the picture shows what a user would see.
     QCoreApplication::sendPostedEvents();
     QTimer::singleShot(250, window, [this] {
       QCoreApplication::sendPostedEvents();
-      const QPixmap pix = window->grab();
+      QWidget* target = window;
+      if (options.view == "guide") {
+        target = showUserGuide(window);
+        target->resize(900, 1000);
+        QCoreApplication::sendPostedEvents();
+      }
+      const QPixmap pix = target->grab();
       if (pix.save(options.path, "PNG"))
         finish(true, QStringLiteral("wrote %1 (%2x%3)")
                          .arg(options.path)

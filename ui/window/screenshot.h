@@ -11,7 +11,10 @@ class MainWindow;
 
 struct ScreenshotOptions {
   QString path;
-  QString view = QStringLiteral("gantt");  // gantt, compare or sweep
+  // gantt, compare, sweep; guide (the User Guide window); states of the Gantt: infeasible (t = 2
+  // on the default workload: the failure banner over the greyed previous result), zoomed (a
+  // zoomed part with a pinned sequence: scroll bar, zoom line, named highlight).
+  QString view = QStringLiteral("gantt");
   QSize size{1600, 1000};
   int timeout_ms = 120000;  // give up (and report) when no result came
 };

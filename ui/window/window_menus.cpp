@@ -8,15 +8,18 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QToolBar>
+#include <QUndoStack>
 
 #include "gantt/gantt_view.h"
 #include "panels/compare_view.h"
 #include "window/about_dialog.h"
 #include "window/explorer_controller.h"
 #include "window/exporter.h"
+#include "window/help_dialogs.h"
 #include "window/main_window.h"
 #include "window/presentation_mode.h"
 #include "window/settings.h"
@@ -36,12 +39,18 @@ const QString kInputFilter = QObject::tr(
 
 WindowMenus::WindowMenus(MainWindow& window) : QObject(&window), window_(window) {
   buildFileMenu();
+  buildEditMenu();
   buildViewMenu();
   buildRunMenu();
   QMenu* help = window_.menuBar()->addMenu(tr("&Help"));
+  QAction* guide = help->addAction(tr("&User Guide"), this, [this] { showUserGuide(&window_); });
+  guide->setShortcut(QKeySequence::HelpContents);
+  if (guide->shortcut().isEmpty()) guide->setShortcut(QKeySequence(Qt::Key_F1));
+  help->addAction(tr("&Keyboard Shortcuts"), this, [this] { showKeyboardShortcuts(&window_); })
+      ->setShortcut(QKeySequence(tr("Ctrl+/")));
+  help->addSeparator();
   QAction* about =
       help->addAction(tr("&About SlimPack Explorer"), this, [this] { showAboutDialog(&window_); });
-  about->setShortcut(QKeySequence::HelpContents);
   about->setMenuRole(QAction::AboutRole);
   help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
   connect(&window_.settings(), &Settings::recentFilesChanged, this, &WindowMenus::rebuildRecent);
@@ -93,6 +102,25 @@ void WindowMenus::buildFileMenu() {
   bar->addAction(image);
 }
 
+void WindowMenus::buildEditMenu() {
+  QMenu* edit = window_.menuBar()->addMenu(tr("&Edit"));
+  QUndoStack* stack = window_.undoStack();
+  QAction* undo = stack->createUndoAction(this, tr("&Undo"));
+  undo->setShortcut(QKeySequence::Undo);
+  QAction* redo = stack->createRedoAction(this, tr("&Redo"));
+  // Both common spellings, whatever the platform's standard one is.
+  redo->setShortcuts({QKeySequence(tr("Ctrl+Shift+Z")), QKeySequence(tr("Ctrl+Y"))});
+  edit->addAction(undo);
+  edit->addAction(redo);
+  edit->addSeparator();
+  edit->addAction(tr("Copy &Image"), &window_.exporter(), &Exporter::copyImageToClipboard);
+  edit->addSeparator();
+  edit->addAction(tr("Reset to &Defaults"), &window_.controller(),
+                  &ExplorerController::resetToDefaults)
+      ->setToolTip(tr("The embedded workload and the default configuration (undo brings yours "
+                      "back)"));
+}
+
 void WindowMenus::buildViewMenu() {
   QMenu* view = window_.menuBar()->addMenu(tr("&View"));
   QToolBar* bar = window_.findChild<QToolBar*>("toolbar.main");
@@ -133,6 +161,7 @@ void WindowMenus::buildViewMenu() {
   QMenu* panels = view->addMenu(tr("&Panels"));
   for (QDockWidget* dock : window_.findChildren<QDockWidget*>())
     panels->addAction(dock->toggleViewAction());
+  view->addAction(tr("&Reset Layout"), &window_, &MainWindow::resetLayout);
   bar->addAction(fit);
   bar->addAction(present);
 }
@@ -150,8 +179,9 @@ void WindowMenus::buildRunMenu() {
   compare->setShortcut(QKeySequence(tr("Ctrl+Shift+K")));
   run->addAction(tr("Solve the &Workload (close plan)"), &c, &ExplorerController::clearPlan);
   run->addSeparator();
-  // Enabled only while a job runs, so that Escape otherwise reaches the Gantt (unpin).
-  cancel_ = run->addAction(icon("cancel"), tr("C&ancel"), &c, &ExplorerController::cancelAll);
+  // Enabled only while a job runs. Escape reaches it from anywhere in the window (MainWindow's
+  // event filter); with nothing running, Escape goes to the Gantt (unpin).
+  cancel_ = run->addAction(icon("cancel"), tr("C&ancel"), &window_, &MainWindow::cancelJobs);
   cancel_->setShortcut(QKeySequence(Qt::Key_Escape));
   cancel_->setShortcutContext(Qt::WindowShortcut);
   cancel_->setEnabled(false);
@@ -174,6 +204,16 @@ void WindowMenus::rebuildSavedViews() {
   if (views.empty())
     saved_->addAction(tr("(none yet: View > Save Current View)"))->setEnabled(false);
   saved_->addSeparator();
+  QMenu* rename = saved_->addMenu(tr("&Rename"));
+  rename->setEnabled(!views.empty());
+  for (std::size_t i = 0; i < views.size(); ++i)
+    rename->addAction(QString::fromStdString(views[i].name), this, [this, i] {
+      bool ok = false;
+      const QString name =
+          QInputDialog::getText(&window_, tr("Rename Saved View"), tr("Name:"), QLineEdit::Normal,
+                                QString::fromStdString(window_.savedViews()[i].name), &ok);
+      if (ok) window_.renameSavedView(i, name);
+    });
   saved_->addAction(tr("&Clear Saved Views"), &window_, &MainWindow::clearSavedViews)
       ->setEnabled(!views.empty());
 }
@@ -236,7 +276,10 @@ QString WindowMenus::askSavePath(const QString& title, const QString& suggested,
                                  const QString& filter) {
   const QString dir = window_.settings().lastDirectory();
   QString path = QFileDialog::getSaveFileName(&window_, title, dir + "/" + suggested, filter);
-  if (!path.isEmpty()) window_.settings().setLastDirectory(QFileInfo(path).absolutePath());
+  if (path.isEmpty()) return path;
+  // A name typed without a suffix gets the one of the suggested file (".slimpack", ".png").
+  if (QFileInfo(path).suffix().isEmpty()) path += '.' + QFileInfo(suggested).suffix();
+  window_.settings().setLastDirectory(QFileInfo(path).absolutePath());
   return path;
 }
 

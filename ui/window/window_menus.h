@@ -1,6 +1,7 @@
 #pragma once
 // Menus, toolbar and shortcuts of the main window (standard keys: Ctrl+O, Ctrl+S, Ctrl+Shift+S,
-// Ctrl+E, Ctrl+Shift+C, Ctrl+Q, F11, Esc, F1) and the file dialogs they open. Every action calls
+// Ctrl+E, Ctrl+Shift+C, Ctrl+Q, Ctrl+Z,
+// Ctrl+Shift+Z, F11, Esc, F1 = User Guide) and the file dialogs they open. Every action calls
 // a public command of MainWindow, the controller or the exporter.
 #include <QObject>
 
@@ -37,6 +38,7 @@ class WindowMenus : public QObject {
 
  private:
   void buildFileMenu();
+  void buildEditMenu();
   void buildViewMenu();
   void buildRunMenu();
   void rebuildRecent();

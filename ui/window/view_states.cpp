@@ -1,0 +1,105 @@
+#include "window/view_states.h"
+
+#include "models/format.h"
+#include "panels/compare_view.h"
+#include "panels/state_frame.h"
+#include "panels/sweep_panel.h"
+
+namespace slimpack::ui {
+
+QString failureHint(const QString& message) {
+  const QString m = message.toLower();
+  if (m.contains("memory") || m.contains(" cap"))
+    return QObject::tr(
+        "Try a larger t, more stages p, a smaller slice size S or a higher memory "
+        "cap.");
+  if (m.contains("interleaved"))
+    return QObject::tr("Interleaving is for the unsliced fixed and balanced strategies.");
+  if (m.contains("cancel")) return {};
+  return QObject::tr("Change the settings, or undo the last change (Ctrl+Z).");
+}
+
+ViewStates::ViewStates(ExplorerController& controller, std::vector<StateFrame*> result_frames,
+                       SweepPanel* sweep, CompareView* compare, QObject* parent)
+    : QObject(parent),
+      controller_(controller),
+      result_frames_(std::move(result_frames)),
+      sweep_(sweep),
+      compare_(compare) {}
+
+QString ViewStates::resultBanner() const {
+  const SnapshotPtr& snap = controller_.snapshot();
+  const QString previous = snap ? tr("Greyed: the result of the previous settings (%1).")
+                                      .arg(describeConfig(snap->config))
+                                : QString();
+  switch (controller_.resultState()) {
+    case ResultState::Current:
+      return {};
+    case ResultState::Computing:
+      return tr("Computing the new settings… (Esc cancels)");
+    case ResultState::Failed: {
+      const QString why = readableMessage(controller_.resultMessage(), 400);
+      return tr("Not solved for the current settings: %1 %2 %3")
+          .arg(why, failureHint(why), previous)
+          .trimmed();
+    }
+    case ResultState::Cancelled:
+      return tr("Cancelled: the current settings were not solved. %1").arg(previous).trimmed();
+  }
+  return {};
+}
+
+QString ViewStates::shortBanner() const {
+  const SnapshotPtr& snap = controller_.snapshot();
+  const QString previous =
+      snap ? tr("Greyed: previous settings (%1).").arg(describeConfig(snap->config)) : QString();
+  switch (controller_.resultState()) {
+    case ResultState::Current:
+      return {};
+    case ResultState::Computing:
+      return tr("Computing…");
+    case ResultState::Failed:
+      return tr("Not solved for the current settings (see the Gantt). %1").arg(previous).trimmed();
+    case ResultState::Cancelled:
+      return tr("Cancelled. %1").arg(previous).trimmed();
+  }
+  return {};
+}
+
+void ViewStates::refresh() {
+  using S = StateFrame::State;
+  const ResultState rs = controller_.resultState();
+  const QString banner = resultBanner();
+  const S main = rs == ResultState::Current     ? S::Current
+                 : rs == ResultState::Computing ? S::Computing
+                 : rs == ResultState::Failed    ? S::Failed
+                                                : S::Stale;
+  // The first frame (the Gantt) has room for the whole reason; the docks beside it get the
+  // short form, which still says that their numbers are the previous settings'.
+  for (std::size_t i = 0; i < result_frames_.size(); ++i)
+    result_frames_[i]->setState(main, i == 0 ? banner : shortBanner());
+
+  // The sweep: computed for the current inputs except S (S is the sweep's own axis).
+  const InputState now = controller_.inputs();
+  if (controller_.sweepJobs().busy()) {
+    sweep_->resultFrame()->setState(S::Computing, tr("Sweeping S…"));
+  } else if (sweep_->hasPoints() && sweep_->isStaleFor(now.workload, now.config, now.plan_file)) {
+    sweep_->resultFrame()->setState(
+        S::Stale, tr("Computed for other settings: press Run sweep to update it."));
+  } else {
+    sweep_->resultFrame()->setState(S::Current);
+  }
+
+  // The comparison: computed for exactly the current inputs.
+  if (controller_.compareJobs().busy()) {
+    compare_->resultFrame()->setState(S::Computing, tr("Comparing strategies…"));
+  } else if (!compare_->entries().empty() && !(compare_basis_ == now)) {
+    compare_->resultFrame()->setState(
+        S::Stale, tr("Computed for previous settings (%1): press Compare to update it.")
+                      .arg(describeConfig(compare_basis_.config)));
+  } else {
+    compare_->resultFrame()->setState(S::Current);
+  }
+}
+
+}  // namespace slimpack::ui
