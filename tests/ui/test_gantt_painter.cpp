@@ -6,7 +6,10 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <set>
 #include "../core/render/gantt_fixture.h"
+
+#include "painter/gantt_chrome.h"
 #include "painter/gantt_export.h"
 #include "painter/gantt_painter.h"
 
@@ -109,6 +112,66 @@ class TestGanttPainter : public QObject {
     int total = 0;
     for (const auto& d : g.lanes[0]) total += d.count;
     QCOMPARE(total, 40000);  // every bar of stage 0 is in exactly one item
+  }
+
+  // A folded run is striped in the forward and backward families, never a mixed third colour:
+  // every pixel of a folded item is one of the four pack shades.
+  void foldedRunsKeepTheirColourFamilies() {
+    const auto pr = testing::synthetic_plan(4, 20000);
+    const GanttModel m = GanttModel::build(pr.plan, pr.result);
+    GanttPaintOptions o = plain_options();
+    o.bubble_tint = false;
+    const GanttPainter gp(m, o);
+    QImage img(1600, 300, QImage::Format_RGB32);
+    QPainter p(&img);
+    gp.paint(p, img.rect(), m.time_extent());
+    p.end();
+    const GanttLayout l = gp.layout(img.rect());
+    const GanttGeometry g = gp.geometry(l, m.time_extent());
+    const GanttPalette pal = GanttPalette::make(GanttTheme::Light);
+    const std::set<QRgb> families = {rgb(pal.forward[0]), rgb(pal.forward[1]), rgb(pal.backward[0]),
+                                     rgb(pal.backward[1])};
+    const QRect band = l.bar_band(0);
+    int folded_px = 0, forward_px = 0, backward_px = 0;
+    for (const DrawItem& d : g.lanes[0]) {
+      if (!d.folded() || d.x1 - d.x0 < 4) continue;
+      for (int x = int(std::ceil(d.x0)) + 1; x < int(d.x1) - 1; ++x)
+        for (int y = band.top(); y <= band.bottom(); ++y) {
+          const QRgb c = img.pixel(x, y);
+          QVERIFY2(families.count(c) == 1, qPrintable(QColor(c).name()));
+          ++folded_px;
+          forward_px += c == rgb(pal.forward[0]) || c == rgb(pal.forward[1]);
+          backward_px += c == rgb(pal.backward[0]) || c == rgb(pal.backward[1]);
+        }
+    }
+    QVERIFY(folded_px > 1000);
+    QVERIFY(forward_px > 0 && backward_px > 0);
+  }
+
+  // A narrow widget-style header (no title): the legend shortens its labels and stays inside
+  // the picture, leaving the left part free for the highlighted sequence's name.
+  void legendFitsANarrowHeader() {
+    const GanttPalette pal = GanttPalette::make(GanttTheme::Light);
+    for (int width : {1400, 700, 420}) {
+      QImage img(width + 40, 40, QImage::Format_RGB32);
+      img.fill(Qt::black);
+      QPainter p(&img);
+      p.setFont(QFont(QStringLiteral("DejaVu Sans"), 9));
+      const QRect header(20, 5, width, 30);
+      paint_header(p, header, QString(), true, true, true, pal, width / 3);
+      p.end();
+      // Nothing outside the header; the reserved left third stays background.
+      QCOMPARE(img.pixel(10, 20), QColor(Qt::black).rgb());
+      QCOMPARE(img.pixel(width + 30, 20), QColor(Qt::black).rgb());
+      for (int x = header.left(); x < header.left() + width / 3; ++x)
+        for (int y = header.top(); y <= header.bottom(); ++y)
+          QCOMPARE(img.pixel(x, y), rgb(pal.background));
+      // Some legend was drawn.
+      int drawn = 0;
+      for (int x = header.left() + width / 3; x <= header.right(); ++x)
+        drawn += img.pixel(x, 25) != rgb(pal.background);
+      QVERIFY(drawn > 20);
+    }
   }
 
   void memoryStripShowsTheStepSeries() {

@@ -12,6 +12,7 @@
 #include "models/format.h"
 #include "models/metrics_model.h"
 #include "models/stage_model.h"
+#include "panels/config_panel.h"
 
 using namespace slimpack;
 using namespace slimpack::ui;
@@ -130,6 +131,81 @@ class TestModels : public QObject {
              QStringLiteral("sequence s3 fits no stage"));
     model.setEntries({});
     QCOMPARE(model.rowCount(), 0);
+  }
+
+  // The first strategy failed: the baseline is the first that solved, never a 0.00x column.
+  void compareBaselineIsTheFirstSolvedStrategy() {
+    std::vector<CompareEntry> entries(3);
+    entries[0].strategy = "fixed";
+    entries[0].error =
+        "sequence 's16' does not fit: needs 93100000000 bytes, cap 80000000000 bytes";
+    for (int i : {1, 2}) {
+      entries[i].strategy = i == 1 ? "sliced" : "slimpack";
+      entries[i].plan = std::make_shared<Plan>();
+      auto sim = std::make_shared<SimResult>();
+      sim->iteration_time = i == 1 ? 3.0 : 2.0;
+      entries[i].sim = sim;
+    }
+    CompareModel model;
+    model.setEntries(entries);
+    QCOMPARE(model.rows()[1].speedup, 1.0);
+    QVERIFY(model.rows()[1].baseline);
+    QCOMPARE(model.rows()[2].speedup, 1.5);
+    QCOMPARE(model.data(model.index(1, CompareModel::Speedup)).toString(),
+             QStringLiteral("1.00x (baseline)"));
+    // The failure's reason is in the row, in GB.
+    const QString why = model.data(model.index(0, CompareModel::Speedup)).toString();
+    QVERIFY2(why.contains("93.1 GB") && why.contains("80.0 GB"), qPrintable(why));
+  }
+
+  void readableMessages() {
+    QCOMPARE(readableMessage(std::string("needs 80011054848 bytes, cap 8e10")),
+             QStringLiteral("needs 80.0 GB, cap 8e10"));
+    // Bytes of a binary file: escaped, not mojibake; valid UTF-8 stays.
+    const std::string garbage = std::string("bad.csv: line 1: \xff\xfe") + "\x01 é";
+    QCOMPARE(readableMessage(garbage), QStringLiteral("bad.csv: line 1: \\xff\\xfe\\x01 é"));
+    QCOMPARE(readableMessage(std::string(1000, 'a'), 10).size(), 10);
+  }
+
+  void interleavedFallbackIsNamed() {
+    ExplorerSnapshot s;
+    auto plan = std::make_shared<Plan>();
+    plan->stages = 4;
+    plan->schedule = ScheduleKind::Interleaved;
+    plan->replicas.resize(1);
+    plan->replicas[0].forward.resize(6);  // not a multiple of p = 4: runs 1F1B
+    s.plan = plan;
+    const QString why = interleavedFallback(s);
+    QVERIFY2(why.startsWith("Interleaved fell back to 1F1B") && why.contains("p = 4") &&
+                 why.contains("6 forward packs"),
+             qPrintable(why));
+    bool row = false;
+    for (const MetricRow& r : metric_rows(s))
+      if (r.name == "Schedule") row = r.warning && r.value.contains("1F1B") && r.tooltip == why;
+    QVERIFY(row);
+    plan->replicas[0].forward.resize(8);
+    QVERIFY(interleavedFallback(s).isEmpty());
+  }
+
+  void sweepPointTooltips() {
+    SweepPoint ok{2048, 4.75, 0.125, true, {}};
+    QCOMPARE(SweepChart::pointText(ok),
+             QStringLiteral("S = 2,048: iteration 4.750 s, bubble 12.5 %\nClick to use this S"));
+    SweepPoint bad{512, 0, 0, false, "needs 93100000000 bytes"};
+    QCOMPARE(SweepChart::pointText(bad), QStringLiteral("S = 512: infeasible\nneeds 93.1 GB"));
+    const std::vector<SweepPoint> pts{bad, ok};
+    QCOMPARE(SweepChart::pointAt(pts, 600.0), 0);       // infeasible points have tooltips too
+    QCOMPARE(SweepChart::nearestPoint(pts, 600.0), 1);  // but only feasible ones are clicked
+  }
+
+  void sliderPositionsArePowersOfTwo() {
+    QCOMPARE(ConfigPanel::sliceOfIndex(0), Tokens{0});
+    QCOMPARE(ConfigPanel::sliceOfIndex(1), Tokens{512});
+    QCOMPARE(ConfigPanel::sliceOfIndex(5), Tokens{8192});
+    QCOMPARE(ConfigPanel::sliderIndexOf(0), 0);
+    QCOMPARE(ConfigPanel::sliderIndexOf(512), 1);
+    QCOMPARE(ConfigPanel::sliderIndexOf(3000), 3);  // 2048 <= 3000 < 4096
+    QCOMPARE(ConfigPanel::sliderIndexOf(8192), 5);
   }
 
   void log2Bins() {

@@ -345,6 +345,16 @@ class TestNewUser : public QObject {
     window_->resize(1400, 900);
   }
 
+  void savedViewsCanBeRenamed() {
+    window_->saveCurrentView();
+    const std::size_t i = window_->savedViews().size() - 1;
+    window_->renameSavedView(i, QStringLiteral("  warm-up  "));
+    QCOMPARE(window_->savedViews()[i].name, std::string("warm-up"));
+    window_->renameSavedView(i, QStringLiteral("   "));  // an empty name is refused
+    QCOMPARE(window_->savedViews()[i].name, std::string("warm-up"));
+    window_->clearSavedViews();
+  }
+
   void helpOpensTheBundledGuideAndTheShortcuts() {
     QDialog* guide = showUserGuide(window_.get());
     auto* text = guide->findChild<QTextBrowser*>();

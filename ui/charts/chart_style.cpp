@@ -23,7 +23,8 @@ void styleChart(QChart* chart, bool dark) {
 QChartView* makeChartView(QWidget* host, QChart* chart) {
   auto* view = new QChartView(chart);
   view->setRenderHint(QPainter::Antialiasing);
-  view->setMinimumSize(220, 160);
+  // Small enough for a laptop's docks; the axes stay readable down to this size.
+  view->setMinimumSize(200, 110);
   auto* layout = new QVBoxLayout(host);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(view);

@@ -20,7 +20,7 @@ constexpr std::size_t kMaxSets = 8;
 
 MemoryChart::MemoryChart(QWidget* parent)
     : QWidget(parent), chart_(new QChart), view_(makeChartView(this, chart_)) {
-  chart_->setTitle(tr("Peak memory per stage (GB)"));
+  // No chart title: the dock says what this is, and a laptop's dock has no height to spare.
 }
 
 void MemoryChart::setDark(bool dark) {
@@ -72,6 +72,9 @@ void MemoryChart::rebuild(const Shape& shape) {
   x->setTitleText(tr("stage"));
   auto* y = new QValueAxis;
   y->setLabelFormat("%.0f");
+  y->setTitleText(tr("GB"));
+  // One replica: the bars are "peak" and the cap is named on the axis; no legend row needed.
+  chart_->legend()->setVisible(shape.sets > 1);
   chart_->addAxis(x, Qt::AlignBottom);
   chart_->addAxis(y, Qt::AlignLeft);
   bars_->attachAxis(x);
@@ -115,6 +118,15 @@ void MemoryChart::fill(const ExplorerSnapshot& snapshot) {
     // Enough decimals that neighbouring ticks differ (a plan with tiny memory read "1,1,1,0").
     const double step = nice.ticks > 1 ? nice.max / (nice.ticks - 1) : nice.max;
     y->setLabelFormat(step >= 1 ? "%.0f" : step >= 0.1 ? "%.1f" : step >= 0.01 ? "%.2f" : "%.3g");
+  }
+  if (auto* y = vertical.isEmpty() ? nullptr : qobject_cast<QValueAxis*>(vertical.front())) {
+    const bool modelled = top > 0;
+    y->setTitleText(!modelled ? QString()
+                    : cap_    ? tr("GB (cap %1)").arg(cap, 0, 'f', 0)
+                              : tr("GB"));
+    // A plan with explicit times has no memory model: say so instead of an empty 0..1 scale.
+    chart_->setTitle(modelled ? QString() : tr("Not modelled (explicit times)"));
+    y->setLabelsVisible(modelled);
   }
   if (cap_) {
     cap_->setName(tr("cap %1 GB").arg(cap, 0, 'f', 0));

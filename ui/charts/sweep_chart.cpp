@@ -19,7 +19,9 @@ namespace slimpack::ui {
 
 SweepChart::SweepChart(QWidget* parent)
     : QWidget(parent), chart_(new QChart), view_(makeChartView(this, chart_)) {
-  chart_->setTitle(tr("Slice size sweep (click a point to use that S)"));
+  // No chart title (the dock names it; the panel says to click a point): the height goes to the
+  // plot, and the legend sits on the right where the wide dock has room.
+  chart_->legend()->setAlignment(Qt::AlignRight);
   buildSeries();
   applyColors();
   updateSeries();
@@ -28,6 +30,7 @@ SweepChart::SweepChart(QWidget* parent)
 void SweepChart::setDark(bool dark) {
   dark_ = dark;
   styleChart(chart_, dark);
+  chart_->legend()->setAlignment(Qt::AlignRight);
   applyColors();
 }
 

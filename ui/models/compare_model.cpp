@@ -105,6 +105,8 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
 }
 
 QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Speedup)
+    return tr("Iteration time of the first strategy that solved (the baseline) over this one's");
   if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
   switch (section) {
     case Strategy:
@@ -112,7 +114,7 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
     case IterationTime:
       return tr("Iteration time");
     case Speedup:
-      return tr("Speed-up vs first solved");
+      return tr("Speed-up");
     case Bubble:
       return tr("Bubble");
     case PeakMemory:

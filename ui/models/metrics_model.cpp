@@ -66,7 +66,8 @@ std::vector<MetricRow> metric_rows(const ExplorerSnapshot& s) {
       QObject::tr("1 - busy time / (stages x makespan), averaged over replicas"));
   const bool over = s.memory_cap_bytes > 0 && r.peak_memory_bytes > s.memory_cap_bytes;
   add(QObject::tr("Peak memory"),
-      s.memory_cap_bytes > 0
+      s.memory_cap_bytes <= 0 && r.peak_memory_bytes <= 0 ? QObject::tr("not modelled")
+      : s.memory_cap_bytes > 0
           ? formatBytes(r.peak_memory_bytes) + " / " + formatBytes(s.memory_cap_bytes)
           : formatBytes(r.peak_memory_bytes),
       QObject::tr("Highest stage peak against the memory cap"), over);

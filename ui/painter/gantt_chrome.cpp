@@ -95,7 +95,7 @@ void paint_axis(QPainter& p, const GanttModel& model, const GanttLayout& layout,
 }
 
 void paint_header(QPainter& p, const QRect& header, const QString& title, bool legend,
-                  bool with_sync, bool with_memory, const GanttPalette& palette) {
+                  bool with_sync, bool with_memory, const GanttPalette& palette, int reserve_left) {
   p.fillRect(header, palette.background);
   const QFontMetrics fm(p.font());
   int legend_left = header.right();
@@ -103,24 +103,44 @@ void paint_header(QPainter& p, const QRect& header, const QString& title, bool l
     struct Entry {
       QColor color;
       QString text;
+      QString short_text;
       bool folded = false;
     };
-    std::vector<Entry> entries = {{palette.forward[0], QStringLiteral("Forward pack")},
-                                  {palette.backward[0], QStringLiteral("Backward pack")},
-                                  {palette.bubble_tint, QStringLiteral("Bubble (idle)")},
-                                  {QColor(), QStringLiteral("Folded packs (×n)"), true},
-                                  {palette.highlight, QStringLiteral("Highlighted sequence")}};
-    if (with_sync) entries.push_back({palette.sync, QStringLiteral("DP sync / optimizer")});
-    if (with_memory) entries.push_back({palette.memory_fill, QStringLiteral("Memory")});
+    std::vector<Entry> entries = {
+        {palette.forward[0], QStringLiteral("Forward pack"), QStringLiteral("Forward")},
+        {palette.backward[0], QStringLiteral("Backward pack"), QStringLiteral("Backward")},
+        {palette.bubble_tint, QStringLiteral("Bubble (idle)"), QStringLiteral("Bubble")},
+        {QColor(), QStringLiteral("Folded packs (×n)"), QStringLiteral("Folded ×n"), true},
+        {palette.highlight, QStringLiteral("Highlighted sequence"), QStringLiteral("Highlight")}};
+    if (with_sync)
+      entries.push_back(
+          {palette.sync, QStringLiteral("DP sync / optimizer"), QStringLiteral("Sync / opt")});
+    if (with_memory)
+      entries.push_back({palette.memory_fill, QStringLiteral("Memory"), QStringLiteral("Memory")});
     const int sw = fm.height();
     // Right-aligned with the plot, which keeps half a tick label of room on its right.
-    int x = header.right() + 1 - std::max(6, fm.horizontalAdvance(QStringLiteral("000.0 ms")) / 2);
+    const int right =
+        header.right() + 1 - std::max(6, fm.horizontalAdvance(QStringLiteral("000.0 ms")) / 2);
+    const int room = right - (header.left() + std::max(6, reserve_left));
+    // Long labels when they fit, else short ones, else the last entries are left out: the
+    // legend never runs off the picture (a laptop-sized Gantt is narrow).
+    bool use_short = false;
+    auto width_of = [&](bool short_labels) {
+      int w = 0;
+      for (const Entry& e : entries)
+        w += fm.horizontalAdvance(short_labels ? e.short_text : e.text) + sw + 4 + 14;
+      return w;
+    };
+    if (width_of(false) > room) use_short = true;
+    while (entries.size() > 2 && width_of(true) > room) entries.pop_back();
+    int x = right;
     const int y = header.bottom() + 1 - fm.height() - 4;
     for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
-      const int tw = fm.horizontalAdvance(it->text);
+      const QString& text = use_short ? it->short_text : it->text;
+      const int tw = fm.horizontalAdvance(text);
       x -= tw;
       p.setPen(palette.text);
-      p.drawText(QRect(x, y, tw, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, it->text);
+      p.drawText(QRect(x, y, tw, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, text);
       x -= sw + 4;
       p.fillRect(QRect(x, y + 2, sw, fm.height() - 4), palette.lane_separator);
       if (it->folded)  // half forward, half backward, as a run of mixed packs is drawn

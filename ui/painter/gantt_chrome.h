@@ -19,9 +19,12 @@ void paint_grid(QPainter& p, const GanttModel& model, const GanttLayout& layout,
                 const TimeScale& scale, const GanttPalette& palette);
 void paint_axis(QPainter& p, const GanttModel& model, const GanttLayout& layout,
                 const TimeScale& scale, const GanttPalette& palette);
-// Title on the left of `header`, legend on the right (when `legend`).
+// Title on the left of `header`, legend on the right (when `legend`). The legend keeps clear of
+// the leftmost `reserve_left` pixels (where the widget names the highlighted sequence) and
+// shortens its labels, then leaves out its last entries, when it does not fit.
 void paint_header(QPainter& p, const QRect& header, const QString& title, bool legend,
-                  bool with_sync, bool with_memory, const GanttPalette& palette);
+                  bool with_sync, bool with_memory, const GanttPalette& palette,
+                  int reserve_left = 0);
 // One line: iteration time, makespan, bubble ratio, tokens/s, MFU (when modelled), peak memory.
 QString metrics_text(const GanttModel& model);
 void paint_metrics(QPainter& p, const QRect& box, const QString& text, const GanttPalette& palette);

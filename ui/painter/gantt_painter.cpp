@@ -1,5 +1,6 @@
 #include "painter/gantt_painter.h"
 
+#include <QLocale>
 #include <algorithm>
 #include <cmath>
 
@@ -184,8 +185,10 @@ void GanttPainter::paint_base(QPainter& p, const GanttLayout& layout,
   p.restore();
   if (options_.axis) paint_axis(p, model_, layout, geo.scale, palette_);
   if (!layout.header.isEmpty())
-    paint_header(p, layout.header, options_.title, options_.legend, model_.has_sync(),
-                 layout.memory_height > 0, palette_);
+    paint_header(
+        p, layout.header, options_.title, options_.legend, model_.has_sync(),
+        layout.memory_height > 0, palette_,
+        options_.title.isEmpty() ? std::min(highlight_name_width(), layout.header.width() / 3) : 0);
   if (!layout.metrics.isEmpty()) paint_metrics(p, layout.metrics, metrics_text(model_), palette_);
   p.restore();
 }
@@ -232,11 +235,13 @@ void GanttPainter::paint_overlay(QPainter& p, const GanttLayout& layout, const G
     // Name the highlighted sequence where an export puts its title.
     p.setClipping(false);
     const Sequence& seq = model_.sequence(highlight);
-    const QString text = QStringLiteral("Highlighted: sequence %1 · %2 tokens · %3 slices")
+    const QString text = QStringLiteral("Highlighted: %1 · %2 tok · %3 slices")
                              .arg(QString::fromStdString(seq.id))
-                             .arg(seq.length)
+                             .arg(QLocale(QLocale::English).toString(qlonglong(seq.length)))
                              .arg(model_.sequence_bars(highlight).size());
-    const QRect r = layout.header.adjusted(6, 0, -layout.header.width() / 2, 0);
+    const QRect r(layout.header.left() + 6, layout.header.top(),
+                  std::min(highlight_name_width(), layout.header.width() / 3),
+                  layout.header.height());
     p.fillRect(r, palette_.background);
     p.fillRect(QRect(r.left(), r.center().y() - 5, 10, 10), palette_.highlight);
     p.setPen(palette_.text);
@@ -261,6 +266,14 @@ void GanttPainter::paint(QPainter& p, const QRect& area, TimeRange range,
   const GanttGeometry g = geometry(l, range);
   paint_base(p, l, g);
   if (highlight >= 0) paint_overlay(p, l, g, highlight, BarRef{});
+}
+
+int GanttPainter::highlight_name_width() const {
+  // Room for "Highlighted: <id> · 131,072 tokens · 128 slices" with an id of about 12 chars.
+  const QFontMetrics fm(options_.font);
+  return fm.horizontalAdvance(
+             QStringLiteral("Highlighted: seq-00000000 · 000,000 tok · 000 slices")) +
+         24;
 }
 
 BarRef GanttPainter::hit(const GanttLayout& layout, const GanttGeometry& geo, QPoint pos) const {

@@ -55,6 +55,8 @@ class GanttPainter {
   QRect bar_rect(const GanttLayout& layout, const GanttGeometry& geo, BarRef ref) const;
 
  private:
+  // Width of the header's left part where the widget names the highlighted sequence.
+  int highlight_name_width() const;
   void paint_lane(QPainter& p, const GanttLayout& layout, const GanttGeometry& geo, int lane) const;
   void paint_memory(QPainter& p, const GanttLayout& layout, const GanttGeometry& geo,
                     int lane) const;

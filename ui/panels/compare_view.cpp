@@ -83,6 +83,7 @@ QStringList CompareView::selectedStrategies() const {
 void CompareView::setEntries(const std::vector<CompareEntry>& entries) {
   entries_ = entries;
   model_->setEntries(entries);
+  table_->resizeColumnsToContents();
   std::vector<std::string> shown;
   TimeRange shared{0.0, 0.0};
   for (const auto& e : entries) {

@@ -99,7 +99,6 @@ ConfigPanel::ConfigPanel(QWidget* parent)
   auto_slice_->setWordWrap(true);
   note_->setObjectName("config.note");
   note_->setWordWrap(true);
-  note_->setStyleSheet(QStringLiteral("QLabel { color: palette(dark); }"));
   note_->hide();
   slice_spin_->setSuffix(tr(" tok"));
   packs_->setRange(0, 4096);
@@ -215,6 +214,11 @@ void ConfigPanel::setLongestSequence(Tokens longest) {
 }
 
 void ConfigPanel::setResolvedSlice(Tokens slice, const QString& why) {
+  if (!plan_file_.isEmpty()) {  // a plan's S is its own, not an automatic choice
+    auto_slice_->clear();
+    auto_slice_->hide();
+    return;
+  }
   if (spec_.slice_size > 0 || slice <= 0) {
     auto_slice_->setText(spec_.slice_size > 0 ? QString() : why);
     auto_slice_->setVisible(spec_.slice_size <= 0 && !why.isEmpty());

@@ -26,7 +26,10 @@ SweepPanel::SweepPanel(QWidget* parent)
   message_->setWordWrap(true);
   // The button and message sit in a narrow column beside the chart so the chart keeps the height.
   auto* side = new QVBoxLayout;
+  auto* hint = new QLabel(tr("Click a point to use that S."));
+  hint->setWordWrap(true);
   side->addWidget(run_);
+  side->addWidget(hint);
   side->addWidget(message_);
   side->addStretch(1);
   message_->setMaximumWidth(run_->sizeHint().width() * 2);

@@ -46,6 +46,8 @@
 
 namespace slimpack::ui {
 namespace {
+// Version of the saved dock layout (QMainWindow::saveState); 2 = docks that scroll.
+constexpr int kLayoutVersion = 2;
 // Dock contents scroll instead of setting the window's minimum size: the window fits a
 // 1280x720 laptop screen, and a narrow dock shows a scroll bar rather than cut labels.
 QWidget* scrolling(QWidget* w) {
@@ -96,7 +98,7 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
   addDock(tr("Workload"), "dock.workload", scrolling(workload_), Qt::LeftDockWidgetArea);
   addDock(tr("Configuration"), "dock.config", scrolling(config_), Qt::LeftDockWidgetArea);
   addDock(tr("Metrics"), "dock.metrics", metrics_frame_, Qt::RightDockWidgetArea);
-  addDock(tr("Memory"), "dock.memory", memory_frame_, Qt::RightDockWidgetArea);
+  addDock(tr("Peak Memory per Stage"), "dock.memory", memory_frame_, Qt::RightDockWidgetArea);
   sweep_dock_ = addDock(tr("Slice-size sweep"), "dock.sweep", sweep_, Qt::BottomDockWidgetArea);
 
   status_progress_->setRange(0, 1000);
@@ -131,7 +133,9 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
   arrangeDocks();
   // The user's layout of the last session (View > Reset Layout goes back to the fresh one).
   if (!settings_.windowGeometry().isEmpty()) restoreGeometry(settings_.windowGeometry());
-  if (!settings_.windowState().isEmpty()) restoreState(settings_.windowState());
+  // Layouts saved by versions whose docks could not shrink (squashed on small screens) carry
+  // another version number and are not restored.
+  if (!settings_.windowState().isEmpty()) restoreState(settings_.windowState(), kLayoutVersion);
   updateTitle();
 
   // The embedded default workload: a result appears as soon as the first job is done.
@@ -520,7 +524,7 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   presentation_->leave();
   cancelJobs();
   settings_.setWindowGeometry(saveGeometry());
-  settings_.setWindowState(saveState());
+  settings_.setWindowState(saveState(kLayoutVersion));
   settings_.sync();
   QMainWindow::closeEvent(event);
 }

@@ -38,7 +38,8 @@ QString ViewStates::resultBanner() const {
     case ResultState::Computing:
       return tr("Computing the new settings… (Esc cancels)");
     case ResultState::Failed: {
-      const QString why = readableMessage(controller_.resultMessage(), 400);
+      QString why = readableMessage(controller_.resultMessage(), 400);
+      if (!why.isEmpty() && !why.endsWith('.')) why += '.';
       return tr("Not solved for the current settings: %1 %2 %3")
           .arg(why, failureHint(why), previous)
           .trimmed();
