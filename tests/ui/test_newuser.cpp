@@ -10,6 +10,8 @@
 #include <QComboBox>
 #include <QDialog>
 #include <QDockWidget>
+#include <QFile>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
 #include <QMenuBar>
@@ -343,6 +345,35 @@ class TestNewUser : public QObject {
       QVERIFY(window_->ganttView()->width() >= size.width() / 3);
     }
     window_->resize(1400, 900);
+  }
+
+  // Bad files get one readable message: a binary file's bytes escaped (no mojibake), a JSON
+  // file of another format named as such (not a complaint about length formats).
+  void badFilesGetReadableMessages() {
+    waitIdle();
+    QSignalSpy errors(window_.get(), &MainWindow::errorShown);
+    const QString garbage = dir_.filePath("garbage.csv");
+    {
+      QFile f(garbage);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(QByteArray("\xff\xfe\x00\x01PK\x03\x04\n", 10));
+    }
+    window_->openFile(garbage);
+    QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, kTimeoutMs);
+    const QString m1 = errors.at(0).at(1).toString();
+    QVERIFY2(m1.contains("garbage.csv") && !m1.contains(QChar(0xfffd)), qPrintable(m1));
+    const QString other = dir_.filePath("other.json");
+    {
+      QFile f(other);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(R"({"format": "slimpack-session", "version": 1})");
+    }
+    window_->openFile(other);
+    QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 2, kTimeoutMs);
+    const QString m2 = errors.at(1).at(1).toString();
+    QVERIFY2(m2.contains("other.json") && m2.contains("$.format") && m2.contains("slimpack-plan"),
+             qPrintable(m2));
+    QVERIFY(c().workload().file.empty());  // nothing already loaded was lost
   }
 
   void savedViewsCanBeRenamed() {

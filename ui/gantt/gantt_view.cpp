@@ -21,7 +21,7 @@ constexpr double kPanFraction = 0.1;
 constexpr int kDragThresholdPx = 3;
 // Taller than an export's rows: on screen the rows share the window's height, and the memory
 // strip under the bars needs room to be read.
-constexpr int kWidgetMaxLaneHeight = 120;
+constexpr int kWidgetMaxLaneHeight = 160;
 
 }  // namespace
 
