@@ -115,6 +115,11 @@ class TestNewUser : public QObject {
     const SnapshotPtr good = c().snapshot();
     // t = 2: the default workload's 120K-token sequences do not fit an 80 GB stage.
     typeInto(window_->configPanel()->tpBox(), 2);
+    // At once, before any result: the views know they are computing (the tag shows after a
+    // short delay so that slider drags do not flicker).
+    QCOMPARE(c().resultState(), ResultState::Computing);
+    QCOMPARE(window_->ganttFrame()->state(), StateFrame::State::Computing);
+    QVERIFY(!window_->ganttFrame()->greyed());
     QTRY_COMPARE_WITH_TIMEOUT(c().resultState(), ResultState::Failed, kTimeoutMs);
     QCOMPARE(c().config().tp, 2);
     for (StateFrame* f : {window_->ganttFrame(), window_->metricsFrame(), window_->memoryFrame()}) {
@@ -298,9 +303,18 @@ class TestNewUser : public QObject {
     QVERIFY(cfg->noteLabel()->text().contains("analytic-1f1b.json"));
     QVERIFY(window_->workloadPanel()->sourceBox()->currentText().contains("analytic-1f1b.json"));
     QCOMPARE(window_->windowTitle(), QStringLiteral("analytic-1f1b.json"));
-    // Run > Solve the Workload: controls live again, the title no longer names the plan.
+    // The sweep (its dock is open) was computed for the plan's batch.
+    SweepPanel* sweep = window_->sweepPanel();
+    QTRY_VERIFY_WITH_TIMEOUT(!c().sweepJobs().busy() && sweep->hasPoints(), kTimeoutMs);
+    QVERIFY(!sweep->isStaleFor(c().workload(), c().config(), plan.toStdString()));
+    // Run > Solve the Workload: controls live again, the title no longer names the plan, and
+    // the sweep is no longer the plan's (it re-runs for the workload).
     c().clearPlan();
+    QVERIFY(sweep->isStaleFor(c().workload(), c().config(), std::string()));
     waitIdle();
+    QTRY_VERIFY_WITH_TIMEOUT(!c().sweepJobs().busy(), kTimeoutMs);
+    QVERIFY(!sweep->isStaleFor(c().workload(), c().config(), std::string()));
+    QCOMPARE(sweep->resultFrame()->state(), StateFrame::State::Current);
     QVERIFY(cfg->ppBox()->isEnabled());
     QVERIFY(!cfg->noteLabel()->isVisible());
     QVERIFY(!window_->windowTitle().contains("analytic"));
