@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "window/data_paths.h"
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
 #include "window/screenshot.h"
@@ -36,9 +37,17 @@ int main(int argc, char** argv) {
   QCommandLineOption size("size", "Window size for --screenshot (default 1600x1000).", "WxH");
   QCommandLineOption view("view", "For --screenshot: gantt (default), compare or sweep.", "NAME");
   QCommandLineOption theme("theme", "For --screenshot: light (default) or dark.", "NAME");
-  parser.addOptions({screenshot, session, size, view, theme});
+  QCommandLineOption dataDirs("data-dirs",
+                              "Print where the bundled samples and docs were found, and exit.");
+  parser.addOptions({screenshot, session, size, view, theme, dataDirs});
   parser.addPositionalArgument("FILE", "A length file (.csv, .json, .jsonl), plan or session.");
   parser.process(app);
+  if (parser.isSet(dataDirs)) {
+    const auto shown = [](const QString& dir) { return dir.isEmpty() ? QStringLiteral("(none)") : dir; };
+    std::printf("samples: %s\ndocs: %s\n", qPrintable(shown(slimpack::ui::samplesDirectory())),
+                qPrintable(shown(slimpack::ui::docsDirectory())));
+    return 0;
+  }
 
   // Screenshots must not depend on the user's saved layout: they use throw-away settings.
   const bool shooting = parser.isSet(screenshot);
