@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages SlimPack Explorer needs, skipping what is already there.
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config git
-  qt6-base-dev qt6-charts-dev qt6-svg-dev libgl1-mesa-dev
+  qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libgl1-mesa-dev
   nlohmann-json3-dev libeigen3-dev coinor-libcbc-dev libsimdjson-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev xvfb xauth fonts-dejavu-core)
 missing=()

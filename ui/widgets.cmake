@@ -23,3 +23,6 @@ target_link_libraries(slimpack_ui
   PUBLIC slimpack_painter slimpack_core Qt6::Widgets Qt6::Charts Qt6::Svg Qt6::PrintSupport
   PRIVATE slimpack_warnings)
 target_link_libraries(slimpack_ui PUBLIC slimpack_sanitizers)
+# Where ui/window/data_paths.cpp looks for samples and docs (cmake/InstallLayout.cmake).
+set_source_files_properties(${CMAKE_CURRENT_SOURCE_DIR}/window/data_paths.cpp PROPERTIES
+  COMPILE_DEFINITIONS "SLIMPACK_REL_DATA_DIR=\"${SLIMPACK_REL_DATA_DIR}\";SLIMPACK_REL_DOC_DIR=\"${SLIMPACK_REL_DOC_DIR}\";SLIMPACK_SOURCE_TREE=\"${PROJECT_SOURCE_DIR}\"")

@@ -13,6 +13,7 @@
 #include "sim/result_json.h"
 #include "sim/simulator.h"
 #include "trace/chrome_trace.h"
+#include "trace_check_cli.h"
 
 namespace slimpack::cli {
 namespace {
@@ -25,6 +26,7 @@ std::vector<OptionSpec> simulate_specs() {
   specs.push_back({"ops", "", "include every timed op in the result JSON"});
   specs.push_back({"trace", "FILE", "write a Chrome Trace Event JSON (open it in Perfetto)"});
   specs.push_back({"out", "FILE", "also write the solved plan JSON"});
+  for (auto& s : trace_check_options()) specs.push_back(s);
   for (auto& s : image_options()) specs.push_back(s);
   specs.push_back({"quiet", "", "print nothing but errors"});
   specs.push_back({"help", "", "show this help"});
@@ -115,12 +117,16 @@ int cmd_simulate(int argc, char** argv) {
   if (Status s = export_images(*args, result->title, {{"", &result->plan, &result->sim}}); !s)
     return report_error("simulate", s.error());
   const bool json_to_stdout = args->get_or("json", "") == "-";
-  if (auto dest = args->get("json")) {
-    if (Status s = write_json_output(*dest, j); !s) return report_error("simulate", s.error());
-  }
+  auto check = check_trace_option(*args, result->sim);
+  if (!check) return report_error("simulate", check.error());
+  if (*check) j["trace_check"] = (*check)->json;
   if (!json_to_stdout && !args->has("quiet")) {
     print_sim_summary(result->title, result->plan, result->sim);
     if (result->stats) print_solve_stats(*result->stats);
+    if (*check) std::fputs((*check)->text.c_str(), stdout);
+  }
+  if (auto dest = args->get("json")) {
+    if (Status s = write_json_output(*dest, j); !s) return report_error("simulate", s.error());
   }
   return kExitOk;
 }

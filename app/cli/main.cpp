@@ -20,7 +20,7 @@ constexpr Command kCommands[] = {
     {"sweep", slimpack::cli::cmd_sweep, "vary one parameter and print a row per value"},
     {"info", slimpack::cli::cmd_info, "statistics of a length file or preset"},
     {"fit-costs", slimpack::cli::cmd_fit_costs, "fit cost coefficients to measured pack times"},
-    {"trace", slimpack::cli::cmd_trace, "inspect Chrome / Kineto trace files (trace info)"},
+    {"trace", slimpack::cli::cmd_trace, "inspect and compare Chrome / Kineto traces (trace info, trace compare)"},
 };
 
 void print_usage(std::FILE* out) {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "window/data_paths.h"
 #include "window/explorer_args.h"
 #include "window/main_window.h"
 #include "window/screenshot.h"
@@ -30,6 +31,14 @@ int main(int argc, char** argv) {
 
   const slimpack::ui::ExplorerArgs args =
       slimpack::ui::parse_explorer_args(QCoreApplication::arguments());
+  if (args.data_dirs) {
+    const auto shown = [](const QString& dir) {
+      return dir.isEmpty() ? QStringLiteral("(none)") : dir;
+    };
+    std::printf("samples: %s\ndocs: %s\n", qPrintable(shown(slimpack::ui::samplesDirectory())),
+                qPrintable(shown(slimpack::ui::docsDirectory())));
+    return 0;
+  }
 
   // Screenshots must not depend on the user's saved layout: they use throw-away settings.
   const bool shooting = !args.screenshot.isEmpty();

@@ -1,8 +1,12 @@
 // Writes the trace text directly (no JSON DOM): a million-op trace stays a single string build.
 #include "trace/chrome_trace.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <set>
+#include <unordered_map>
+#include <utility>
 
 #include "common/json_util.h"
 
@@ -135,6 +139,93 @@ std::string pack_name(Pass pass, std::int32_t pack) {
   return (pass == Pass::Forward ? "F" : "B") + std::to_string(pack + 1);
 }
 
+// (forward pack, backward pack) pairs that share tokens of a sequence: the slices whose activations
+// the forward pack leaves for that backward pack. Asymmetric plans pair one forward pack with several
+// backward packs and the other way round.
+std::set<std::pair<std::int32_t, std::int32_t>> forward_backward_pairs(const ReplicaPlan& rp) {
+  struct Range {
+    Tokens begin, end;
+    std::int32_t pack;
+  };
+  std::unordered_map<SeqIndex, std::vector<Range>> backward_ranges;
+  for (std::size_t b = 0; b < rp.backward.size(); ++b)
+    for (const Segment& seg : rp.backward[b].segments)
+      backward_ranges[seg.seq].push_back({seg.begin, seg.end, static_cast<std::int32_t>(b)});
+  std::set<std::pair<std::int32_t, std::int32_t>> pairs;
+  for (std::size_t f = 0; f < rp.forward.size(); ++f) {
+    for (const Segment& seg : rp.forward[f].segments) {
+      auto it = backward_ranges.find(seg.seq);
+      if (it == backward_ranges.end()) continue;
+      for (const Range& r : it->second)
+        if (std::max(r.begin, seg.begin) < std::min(r.end, seg.end))
+          pairs.emplace(static_cast<std::int32_t>(f), r.pack);
+    }
+  }
+  return pairs;
+}
+
+void flow_event(TraceWriter& w, const char* ph, long long id, int pid, int tid, double ts,
+                const std::string& name) {
+  w.begin_event();
+  w.raw() += "\"name\":";
+  w.string(name);
+  w.raw() += ",\"cat\":\"slice\",\"ph\":\"";
+  w.raw() += ph;
+  w.raw() += "\",\"id\":";
+  w.integer(id);
+  w.raw() += ",\"pid\":";
+  w.integer(pid);
+  w.raw() += ",\"tid\":";
+  w.integer(tid);
+  w.raw() += ",\"ts\":";
+  w.number(ts);
+  // The arrow ends on the backward pack that starts at ts ("enclosing slice").
+  if (ph[0] == 'f') w.raw() += ",\"bp\":\"e\"";
+  w.raw() += '}';
+}
+
+// Per stage, an arrow from each forward pack to every backward pack that consumes its slices: in
+// Perfetto, selecting a pack shows where its activations are used (and so how long they are held).
+void slice_flows(TraceWriter& w, const ReplicaPlan& rp, const StageResult& stage, int pid, int tid,
+                 double scale, long long& next_id) {
+  const auto pairs = forward_backward_pairs(rp);
+  if (pairs.empty()) return;
+  std::vector<double> f_start(rp.forward.size(), -1.0), b_start(rp.backward.size(), -1.0);
+  for (const TimedOp& op : stage.ops) {
+    if (op.pack < 0) continue;
+    const auto i = static_cast<std::size_t>(op.pack);
+    // Interleaved plans run a pack once per virtual chunk: the arrow joins the first of each.
+    if (op.kind == OpKind::Forward && i < f_start.size() && f_start[i] < 0.0) f_start[i] = op.start;
+    if (op.kind == OpKind::Backward && i < b_start.size() && b_start[i] < 0.0) b_start[i] = op.start;
+  }
+  for (const auto& [f, b] : pairs) {
+    const double fs = f_start[static_cast<std::size_t>(f)], bs = b_start[static_cast<std::size_t>(b)];
+    if (fs < 0.0 || bs < 0.0) continue;
+    const std::string name = pack_name(Pass::Forward, f) + " -> " + pack_name(Pass::Backward, b);
+    flow_event(w, "s", next_id, pid, tid, fs * scale, name);
+    flow_event(w, "f", next_id, pid, tid, bs * scale, name);
+    ++next_id;
+  }
+}
+
+// A counter track per stage ("memory stage s", in GB) from the simulated memory timeline.
+void memory_counters(TraceWriter& w, const StageResult& stage, std::size_t s, int pid,
+                     double scale) {
+  const std::string name = "memory stage " + std::to_string(s);
+  for (const MemoryPoint& m : stage.memory) {
+    w.begin_event();
+    w.raw() += "\"name\":";
+    w.string(name);
+    w.raw() += ",\"ph\":\"C\",\"pid\":";
+    w.integer(pid);
+    w.raw() += ",\"ts\":";
+    w.number(m.time * scale);
+    w.raw() += ",\"args\":{\"GB\":";
+    w.number(m.bytes / 1e9);
+    w.raw() += "}}";
+  }
+}
+
 }  // namespace
 
 double trace_us_per_unit(const SimResult& result) {
@@ -155,6 +246,7 @@ std::string chrome_trace_json(const Plan& plan, const SimResult& result) {
     metadata(w, "process_name", pid, 0, "name", "replica " + std::to_string(r), false);
     metadata(w, "process_sort_index", pid, 0, "sort_index", std::to_string(r), true);
     const ReplicaResult& rr = result.replicas[r];
+    long long next_flow_id = static_cast<long long>(r) << 40;  // ids unique across replicas
     for (std::size_t s = 0; s < rr.stages.size(); ++s) {
       const int compute_tid = 2 * static_cast<int>(s), comm_tid = compute_tid + 1;
       metadata(w, "thread_name", pid, compute_tid, "name", "stage " + std::to_string(s), false);
@@ -188,6 +280,9 @@ std::string chrome_trace_json(const Plan& plan, const SimResult& result) {
             break;
         }
       }
+      if (r < plan.replicas.size())
+        slice_flows(w, plan.replicas[r], rr.stages[s], pid, compute_tid, scale, next_flow_id);
+      memory_counters(w, rr.stages[s], s, pid, scale);
       for (const TimedOp& op : rr.stages[s].comm) {
         complete_event(w, "send " + pack_name(op.pass, op.pack), "p2p", pid, comm_tid, op, scale);
         const Pack* pack = find_pack(plan, r, op.pass, op.pack);

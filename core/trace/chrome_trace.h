@@ -4,7 +4,10 @@
 // comm thread ("stage s p2p", tid 2s+1). F/B packs are "X" events named "F3"/"B2" (1-based) with
 // cat "forward"/"backward" and args {pack (0-based), chunk, tokens, attention_pairs, segments
 // ["id[begin:end)", ...] (first 64, then segments_total)}; P2P sends and DP syncs are "X" events on
-// the comm thread. Times in microseconds: seconds * 1e6 with a cost model; explicit-time plans map
+// the comm thread. For Perfetto: flow events (cat "slice", "s" -> "f") join, on every stage, each
+// forward pack to every backward pack that consumes its slices; a counter track per stage
+// ("memory stage s", "C" events, args {GB}) follows the simulated memory timeline; processes and
+// threads carry names and sort indices. Times in microseconds: seconds * 1e6 with a cost model; explicit-time plans map
 // 1 unit to 1 ms (1000 us), recorded in otherData.us_per_unit.
 #include <string>
 

@@ -55,3 +55,17 @@ golden_case(bad_plan_schedule EXIT 2 STDERR "--schedule: unknown schedule 'zigza
 golden_case(infeasible_memory EXIT 2 STDERR "does not fit stage 0 memory" ARGS simulate --preset long-sft-128k --tp 2)
 golden_case(trace_missing EXIT 2 STDERR "nope.json" ARGS trace info nope.json)
 golden_case(sweep_infeasible_row ARGS sweep --preset long-tail-256k --tp 2 --batch-tokens 524288 --slice 2048,16384 --json -)
+
+# trace compare: two hand-written steps with known deltas (tests/core/trace/trace_compare_test.cpp)
+golden_case(trace_compare ARGS trace compare samples/traces/step_before.json samples/traces/step_after.json --json -)
+golden_case(trace_compare_kernels ARGS trace compare samples/traces/step_before.json samples/traces/step_after.json --category kernel --fold-digits --json -)
+golden_case(trace_compare_one_file EXIT 2 STDERR "expected two trace files" ARGS trace compare samples/traces/step_before.json)
+golden_case(trace_compare_missing EXIT 2 STDERR "nope.json" ARGS trace compare samples/traces/step_before.json nope.json)
+golden_case(trace_unknown_subcommand EXIT 2 STDERR "unknown subcommand 'diff'" ARGS trace diff a b)
+
+# measured against simulated: the plan's own export is the "measurement", so every error is zero
+golden_case(simulate_check_trace_round_trip ARGS simulate --plan samples/plans/asymmetric-example.json --check-trace samples/traces/asymmetric-example.trace.json --json -)
+golden_case(simulate_check_trace_wrong_rules EXIT 2 STDERR "step_before.json: no event matches the rules of 'megatron'"
+  ARGS simulate --plan samples/plans/asymmetric-example.json --check-trace samples/traces/step_before.json --trace-rules megatron)
+golden_case(simulate_check_trace_bad_rules EXIT 2 STDERR "--trace-rules: .*nope.json"
+  ARGS simulate --plan samples/plans/asymmetric-example.json --check-trace samples/traces/step_before.json --trace-rules nope.json)

@@ -35,7 +35,9 @@ ExplorerArgs parse_explorer_args(const QStringList& arguments) {
                           "Guide window), infeasible (the failure banner) or zoomed.",
                           "NAME");
   QCommandLineOption theme("theme", "For --screenshot: light (default) or dark.", "NAME");
-  parser.addOptions({screenshot, session, size, view, theme});
+  QCommandLineOption data_dirs("data-dirs",
+                               "Print where the bundled samples and docs were found, and exit.");
+  parser.addOptions({screenshot, session, size, view, theme, data_dirs});
   parser.addPositionalArgument("FILE", "A length file (.csv, .json, .jsonl), plan or session.");
   parser.process(arguments);
 
@@ -45,6 +47,7 @@ ExplorerArgs parse_explorer_args(const QStringList& arguments) {
   a.screenshot = parser.value(screenshot);
   if (parser.isSet(view)) a.view = parser.value(view);
   a.theme = parser.value(theme);
+  a.data_dirs = parser.isSet(data_dirs);
   if (parser.isSet(size)) {
     const QStringList wh = parser.value(size).split('x');
     if (wh.size() == 2) a.size = QSize(wh[0].toInt(), wh[1].toInt());

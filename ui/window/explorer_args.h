@@ -25,6 +25,7 @@ struct ExplorerArgs {
   QSize size{1600, 1000};
   QString view = QStringLiteral("gantt");
   QString theme;
+  bool data_dirs = false;  // --data-dirs: print where samples and docs were found, and exit
 };
 
 // Parses `arguments` (arguments[0] is the program). --help, --version and bad options print

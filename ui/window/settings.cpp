@@ -3,6 +3,8 @@
 #include <QDir>
 #include <QFileInfo>
 
+#include "window/data_paths.h"
+
 namespace slimpack::ui {
 namespace {
 constexpr auto kTheme = "view/theme";
@@ -57,7 +59,9 @@ void Settings::clearRecentFiles() {
 }
 
 QString Settings::lastDirectory() const {
-  return store_->value(kLastDir, QDir::homePath()).toString();
+  // A first run opens its file dialogs on the bundled samples, so a new user has something to open.
+  const QString samples = samplesDirectory();
+  return store_->value(kLastDir, samples.isEmpty() ? QDir::homePath() : samples).toString();
 }
 
 void Settings::setLastDirectory(const QString& dir) {

@@ -36,12 +36,19 @@ TEST(ChromeTrace, EventsAndMetadata) {
             e["args"]["name"].get<std::string>();
       continue;
     }
+    if (ph == "s" || ph == "f" || ph == "C") {  // flows and memory counters: their own tests
+      ++by_cat[ph];
+      continue;
+    }
     ASSERT_EQ(ph, "X");
     ++by_cat[e["cat"].get<std::string>()];
   }
   EXPECT_EQ(by_cat["forward"], 4);
   EXPECT_EQ(by_cat["backward"], 4);
   EXPECT_EQ(by_cat["p2p"], 4);
+  // Symmetric packs: F_i feeds B_i only, so one flow per pack per stage (2 packs x 2 stages).
+  EXPECT_EQ(by_cat["s"], 4);
+  EXPECT_EQ(by_cat["f"], 4);
   EXPECT_EQ(by_meta["process_name"], 1);
   EXPECT_EQ(by_meta["thread_name"], 4);
   EXPECT_EQ((thread_names[{0, 0}]), "stage 0");
@@ -88,6 +95,70 @@ TEST(ChromeTrace, LongSegmentListsTruncated) {
     EXPECT_EQ(e["args"]["segments_total"].get<int>(), 100);
   }
   EXPECT_EQ(packs, 2);
+}
+
+// One 8-token sequence on one stage, forward in one pack, backward in two (asymmetric):
+// F1 [0,8) feeds B1 [4,8) and B2 [0,4), so two flows leave F1, one ending on each backward pack.
+TEST(ChromeTrace, FlowsJoinForwardToTheBackwardPacksOfItsSlices) {
+  Plan plan;
+  plan.stages = 1;
+  plan.sequences.push_back({"x", 8});
+  Pack f;
+  f.segments.push_back({0, 0, 8});
+  f.time = 1.0;
+  Pack b1, b2;
+  b1.segments.push_back({0, 4, 8});
+  b1.time = 2.0;
+  b2.segments.push_back({0, 0, 4});
+  b2.time = 2.0;
+  plan.replicas.push_back({{f}, {b1, b2}});
+  auto res = simulate(plan, nullptr, {});
+  ASSERT_TRUE(res.ok()) << res.error().message;
+  const Json j = Json::parse(chrome_trace_json(plan, *res));
+  std::map<long long, double> start_ts, end_ts;
+  std::map<long long, std::string> names;
+  for (const Json& e : j["traceEvents"]) {
+    if (e["ph"] == "s") {
+      start_ts[e["id"].get<long long>()] = e["ts"].get<double>();
+      names[e["id"].get<long long>()] = e["name"].get<std::string>();
+      EXPECT_EQ(e["cat"], "slice");
+    } else if (e["ph"] == "f") {
+      end_ts[e["id"].get<long long>()] = e["ts"].get<double>();
+      EXPECT_EQ(e["bp"], "e");  // binds to the backward pack that starts there
+    }
+  }
+  ASSERT_EQ(start_ts.size(), 2u);
+  ASSERT_EQ(end_ts.size(), 2u);
+  std::map<std::string, double> end_by_name;
+  for (const auto& [id, ts] : start_ts) {
+    EXPECT_DOUBLE_EQ(ts, 0.0);  // F1 starts at 0
+    ASSERT_EQ(end_ts.count(id), 1u);
+    end_by_name[names[id]] = end_ts[id];
+  }
+  // Units are written as ms: B1 runs [1, 3] units, B2 [3, 5].
+  EXPECT_DOUBLE_EQ(end_by_name["F1 -> B1"], 1000.0);
+  EXPECT_DOUBLE_EQ(end_by_name["F1 -> B2"], 3000.0);
+}
+
+TEST(ChromeTrace, MemoryCountersFollowTheTimeline) {
+  const Plan plan = test::uniform_plan(2, 3, 1.0, 2.0);
+  auto res = simulate(plan, nullptr, {});
+  ASSERT_TRUE(res.ok());
+  const Json j = Json::parse(chrome_trace_json(plan, *res));
+  std::map<std::string, std::vector<std::pair<double, double>>> counters;
+  for (const Json& e : j["traceEvents"])
+    if (e["ph"] == "C")
+      counters[e["name"].get<std::string>()].push_back(
+          {e["ts"].get<double>(), e["args"]["GB"].get<double>()});
+  for (std::size_t s = 0; s < 2; ++s) {
+    const auto& memory = res->replicas[0].stages[s].memory;
+    const auto& track = counters["memory stage " + std::to_string(s)];
+    ASSERT_EQ(track.size(), memory.size()) << s;
+    for (std::size_t i = 0; i < memory.size(); ++i) {
+      EXPECT_DOUBLE_EQ(track[i].first, memory[i].time * 1000.0);
+      EXPECT_DOUBLE_EQ(track[i].second, memory[i].bytes / 1e9);
+    }
+  }
 }
 
 TEST(ChromeTrace, WritesFile) {

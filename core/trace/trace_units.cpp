@@ -1,0 +1,237 @@
+#include "trace/trace_units.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <unordered_map>
+
+#include "common/json_util.h"
+
+namespace slimpack {
+namespace {
+
+using json_util::Json;
+
+struct CompiledRule {
+  const UnitRule* rule;
+  std::regex name;
+  std::regex category;
+  std::regex lane;
+};
+
+UnitRule rule(std::string name, Pass pass, int pack_group, std::string category = {}) {
+  UnitRule r;
+  r.name_pattern = std::move(name);
+  r.category_pattern = std::move(category);
+  r.pass = pass;
+  r.pack_group = pack_group;
+  return r;
+}
+
+Expected<std::vector<CompiledRule>> compile(const UnitRuleSet& set) {
+  std::vector<CompiledRule> out;
+  out.reserve(set.rules.size());
+  for (std::size_t i = 0; i < set.rules.size(); ++i) {
+    const UnitRule& r = set.rules[i];
+    const std::string where = set.name + ": rules[" + std::to_string(i) + "]";
+    try {
+      CompiledRule c{&r, std::regex(r.name_pattern, std::regex::ECMAScript | std::regex::optimize),
+                     std::regex(r.category_pattern.empty() ? ".*" : r.category_pattern),
+                     std::regex(r.lane_pattern)};
+      if (r.pack_group < 0 || r.pack_group > static_cast<int>(c.name.mark_count()))
+        return Error::bad_input(where + ": pack_group " + std::to_string(r.pack_group) +
+                                " but the name pattern has " +
+                                std::to_string(c.name.mark_count()) + " capture groups");
+      out.push_back(std::move(c));
+    } catch (const std::regex_error& e) {
+      return Error::bad_input(where + ": invalid regular expression: " + e.what());
+    }
+  }
+  return out;
+}
+
+std::string lane_label(const TraceLane& lane) {
+  return lane.label.empty() ? lane_key(lane.pid, lane.tid) : lane.label;
+}
+
+}  // namespace
+
+const std::vector<std::string>& builtin_unit_rule_set_names() {
+  static const std::vector<std::string> names = {"slimpack", "megatron", "dualpipe"};
+  return names;
+}
+
+Expected<UnitRuleSet> builtin_unit_rules(const std::string& name) {
+  UnitRuleSet set;
+  set.name = name;
+  if (name == "slimpack") {
+    // simulate --trace: "F3" / "B2" (1-based pack numbers) with categories forward / backward.
+    set.rules = {rule("F([0-9]+)", Pass::Forward, 1, "forward"),
+                 rule("B([0-9]+)", Pass::Backward, 1, "backward")};
+  } else if (name == "megatron") {
+    // Megatron-LM's timer names as ranges (record_function / NVTX): one per micro-batch, in order.
+    set.rules = {rule("forward-compute", Pass::Forward, 0),
+                 rule("backward-compute", Pass::Backward, 0)};
+  } else if (name == "dualpipe") {
+    // DualPipe-style annotations "attn(F)", "mlp(B)", "attn(W)": each one a unit, in order; the
+    // weight-gradient part (W) is backward work.
+    set.rules = {rule(".*\\(F\\)", Pass::Forward, 0), rule(".*\\([BW]\\)", Pass::Backward, 0)};
+  } else {
+    std::string known;
+    for (const auto& n : builtin_unit_rule_set_names()) known += (known.empty() ? "" : ", ") + n;
+    return Error::bad_input("unknown rule set '" + name + "' (built in: " + known +
+                            "; or a rules JSON file)");
+  }
+  return set;
+}
+
+Expected<UnitRuleSet> parse_unit_rules(const std::string& json_text, const std::string& source) {
+  auto doc = json_util::parse(json_text);
+  if (!doc) return doc.error().with_context(source);
+  const Json& root = *doc;
+  const auto rules = root.is_object() ? root.find("rules") : root.end();
+  if (!root.is_object() || rules == root.end() || !rules->is_array() || rules->empty())
+    return Error::bad_input(source + ": $.rules: expected a non-empty array of rules");
+  UnitRuleSet set;
+  set.name = source;
+  if (auto n = json_util::opt_string(root, "name", "$"); !n)
+    return n.error().with_context(source);
+  else if (n->has_value())
+    set.name = **n;
+  for (std::size_t i = 0; i < rules->size(); ++i) {
+    const Json& entry = (*rules)[i];
+    const std::string path = "$.rules[" + std::to_string(i) + "]";
+    if (!entry.is_object()) return Error::bad_input(source + ": " + path + ": expected an object");
+    UnitRule r;
+    auto name = json_util::get_string(entry, "name", path);
+    if (!name) return name.error().with_context(source);
+    r.name_pattern = *name;
+    auto cat = json_util::opt_string(entry, "category", path);
+    if (!cat) return cat.error().with_context(source);
+    r.category_pattern = cat->value_or("");
+    auto lane = json_util::opt_string(entry, "lane", path);
+    if (!lane) return lane.error().with_context(source);
+    r.lane_pattern = lane->value_or("");
+    auto pass = json_util::get_string(entry, "pass", path);
+    if (!pass) return pass.error().with_context(source);
+    if (*pass != "forward" && *pass != "backward")
+      return Error::bad_input(source + ": " + path + ".pass: expected \"forward\" or \"backward\"");
+    r.pass = *pass == "forward" ? Pass::Forward : Pass::Backward;
+    auto group = json_util::opt_int(entry, "pack_group", path);
+    if (!group) return group.error().with_context(source);
+    auto base = json_util::opt_int(entry, "pack_base", path);
+    if (!base) return base.error().with_context(source);
+    if (group->value_or(0) < 0 || group->value_or(0) > 9 || base->value_or(1) < 0 ||
+        base->value_or(1) > 1)
+      return Error::bad_input(source + ": " + path + ": pack_group must be 0..9, pack_base 0 or 1");
+    r.pack_group = static_cast<int>(group->value_or(0));
+    r.pack_base = static_cast<int>(base->value_or(1));
+    set.rules.push_back(std::move(r));
+  }
+  if (auto compiled = compile(set); !compiled) return compiled.error().with_context(source);
+  return set;
+}
+
+Expected<UnitRuleSet> read_unit_rules(const std::string& path) {
+  auto text = json_util::read_file(path);
+  if (!text) return text.error();
+  return parse_unit_rules(*text, path);
+}
+
+double union_length(const std::vector<TraceEvent>& sorted_events) {
+  double total = 0.0, run_start = 0.0, run_end = 0.0;
+  bool open = false;
+  for (const TraceEvent& e : sorted_events) {
+    const double end = e.start_us + std::max(0.0, e.dur_us);
+    if (!open || e.start_us > run_end) {
+      if (open) total += run_end - run_start;
+      run_start = e.start_us;
+      run_end = end;
+      open = true;
+    } else {
+      run_end = std::max(run_end, end);
+    }
+  }
+  if (open) total += run_end - run_start;
+  return total;
+}
+
+Expected<MappedTrace> map_trace_units(const ImportedTrace& trace, const LaneMapping& lanes,
+                                      const UnitRuleSet& rules) {
+  auto compiled = compile(rules);
+  if (!compiled) return compiled.error();
+  MappedTrace out;
+  out.rule_set = rules.name;
+  for (std::size_t li = 0; li < trace.lanes.size(); ++li) {
+    const TraceLane& lane = trace.lanes[li];
+    LaneActivity act;
+    act.lane = li;
+    act.stage = stage_of(lanes, lane);
+    act.replica = replica_of(lanes, lane);
+    act.busy_us = union_length(lane.events);
+    if (!lane.events.empty()) {
+      double last = 0.0;
+      for (const TraceEvent& e : lane.events) last = std::max(last, e.start_us + e.dur_us);
+      act.span_us = last - lane.events.front().start_us;
+      act.idle_ratio = act.span_us > 0.0 ? 1.0 - act.busy_us / act.span_us : 0.0;
+    }
+    if (act.stage >= 0) {
+      const std::string label = lane_label(lane);
+      std::vector<const CompiledRule*> usable;
+      for (const CompiledRule& c : *compiled)
+        if (c.rule->lane_pattern.empty() || std::regex_search(label, c.lane)) usable.push_back(&c);
+      // Rules are matched once per distinct (name, category) of the lane, not once per event.
+      std::unordered_map<std::uint64_t, int> decided;
+      int next_in_order[2] = {0, 0};
+      for (const TraceEvent& e : lane.events) {
+        const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.name)) << 32) |
+                                  static_cast<std::uint32_t>(e.cat);
+        auto [it, fresh] = decided.try_emplace(key, -1);
+        const std::string& name = trace.names[static_cast<std::size_t>(e.name)];
+        if (fresh) {
+          const std::string& cat = trace.names[static_cast<std::size_t>(e.cat)];
+          for (std::size_t r = 0; r < usable.size(); ++r) {
+            if (std::regex_match(name, usable[r]->name) &&
+                std::regex_match(cat, usable[r]->category)) {
+              it->second = static_cast<int>(r);
+              break;
+            }
+          }
+        }
+        if (it->second < 0) continue;
+        const UnitRule& r = *usable[static_cast<std::size_t>(it->second)]->rule;
+        int pack = 0;
+        if (r.pack_group > 0) {
+          std::smatch m;
+          std::regex_match(name, m, usable[static_cast<std::size_t>(it->second)]->name);
+          const std::string digits = m[static_cast<std::size_t>(r.pack_group)].str();
+          long long v = -1;
+          const auto res = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+          if (res.ec != std::errc() || v - r.pack_base < 0 || v > (1LL << 30)) continue;
+          pack = static_cast<int>(v - r.pack_base);
+        } else {
+          pack = next_in_order[r.pass == Pass::Forward ? 0 : 1]++;
+        }
+        out.units.push_back({act.replica, act.stage, r.pass, pack, e.start_us, e.dur_us, e.name});
+        ++act.units;
+      }
+    }
+    out.lanes.push_back(act);
+  }
+  if (out.units.empty()) {
+    std::string tried;
+    for (const UnitRule& r : rules.rules) tried += (tried.empty() ? "" : ", ") + r.name_pattern;
+    return Error::bad_input(trace.source + ": no event matches the rules of '" + rules.name +
+                            "' (" + tried + ") on a mapped lane; try another rule set");
+  }
+  std::sort(out.units.begin(), out.units.end(), [](const MeasuredUnit& a, const MeasuredUnit& b) {
+    if (a.replica != b.replica) return a.replica < b.replica;
+    if (a.stage != b.stage) return a.stage < b.stage;
+    if (a.pass != b.pass) return a.pass < b.pass;
+    if (a.pack != b.pack) return a.pack < b.pack;
+    return a.start_us < b.start_us;
+  });
+  return out;
+}
+
+}  // namespace slimpack

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Installs the Debian package with apt and checks it as a user would: both programs run from PATH,
+# the explorer renders offscreen and finds its installed samples, the desktop entry, icons and man
+# pages are in place. Meant for a brand-new Debian 12 root (CI runs it in one, see .ci/run).
+# Usage: scripts/check-deb.sh dist/slimpack-explorer_<version>_<arch>.deb
+set -euo pipefail
+deb=$(realpath "${1:?usage: scripts/check-deb.sh PACKAGE.deb}")
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$deb" >/dev/null
+work=$(mktemp -d)
+cd "$work"
+fail() { echo "check-deb: $*" >&2; exit 1; }
+
+command -v slimpack >/dev/null || fail "slimpack is not on PATH"
+command -v slimpack-explorer >/dev/null || fail "slimpack-explorer is not on PATH"
+slimpack --version
+slimpack simulate --preset chat-sft --png g.png --quiet
+[ -s g.png ] || fail "slimpack simulate --png wrote no picture"
+slimpack simulate --plan /usr/share/slimpack-explorer/samples/plans/analytic-1f1b.json --json - \
+  | grep -q '"makespan"' || fail "the installed sample plan did not simulate"
+QT_QPA_PLATFORM=offscreen slimpack-explorer --screenshot s.png
+[ -s s.png ] || fail "slimpack-explorer --screenshot wrote no picture"
+QT_QPA_PLATFORM=offscreen slimpack-explorer --data-dirs | tee dirs.txt
+grep -qx 'samples: /usr/share/slimpack-explorer/samples' dirs.txt || fail "explorer does not find its samples"
+for f in /usr/share/applications/slimpack-explorer.desktop \
+  /usr/share/icons/hicolor/scalable/apps/slimpack-explorer.svg \
+  /usr/share/icons/hicolor/48x48/apps/slimpack-explorer.png \
+  /usr/share/man/man1/slimpack.1 /usr/share/man/man1/slimpack-explorer.1 \
+  /usr/share/doc/slimpack-explorer/user-guide.md; do
+  [ -f "$f" ] || fail "not installed: $f"
+done
+dpkg-query -W -f='${Package} ${Version} ${Section}\nDepends: ${Depends}\n' slimpack-explorer
+echo "check-deb: $(basename "$deb") installs and runs"

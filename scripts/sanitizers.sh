@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The test suite under sanitizers: every test (core, CLI goldens, UI) under AddressSanitizer +
+# UndefinedBehaviorSanitizer, and the tests that use worker threads under ThreadSanitizer.
+# Usage: scripts/sanitizers.sh [asan|tsan]   (default: both)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/deps.sh >/dev/null
+jobs=$(nproc)
+export QT_QPA_PLATFORM=offscreen
+which=${1:-all}
+
+if [ "$which" = all ] || [ "$which" = asan ]; then
+  echo "== core, CLI and UI tests under ASan + UBSan"
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug \
+    -DSLIMPACK_BUILD_BENCH=OFF -DSLIMPACK_ENABLE_CUDA=OFF -DSLIMPACK_SANITIZE=address,undefined >/dev/null
+  cmake --build build-asan -j"$jobs"
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir build-asan --output-on-failure -j"$jobs"
+fi
+if [ "$which" = all ] || [ "$which" = tsan ]; then
+  echo "== worker-thread tests under TSan"
+  cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSLIMPACK_BUILD_BENCH=OFF \
+    -DSLIMPACK_ENABLE_CUDA=OFF -DSLIMPACK_SANITIZE=thread >/dev/null
+  cmake --build build-tsan -j"$jobs" --target tsan_targets
+  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/tests/ui/tsan.supp" \
+    ctest --test-dir build-tsan --output-on-failure -j"$jobs" -L tsan
+fi
