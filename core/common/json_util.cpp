@@ -4,7 +4,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <limits>
+#include <vector>
 
 namespace slimpack::json_util {
 namespace {
@@ -27,6 +28,9 @@ Expected<double> as_number(const Json& v, const std::string& at) {
 }
 
 Expected<std::int64_t> as_int(const Json& v, const std::string& at) {
+  if (v.is_number_unsigned() &&
+      v.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+    return Error::bad_input(at + ": integer " + v.dump() + " is too large");
   if (v.is_number_integer()) return v.get<std::int64_t>();
   if (v.is_number_float()) {
     double d = v.get<double>();
@@ -38,28 +42,30 @@ Expected<std::int64_t> as_int(const Json& v, const std::string& at) {
 
 }  // namespace
 
-Expected<Json> parse(const std::string& text) {
-  Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded()) {
-    // Re-parse with exceptions only to obtain nlohmann's position message.
-    try {
-      Json again = Json::parse(text);
-      (void)again;
-    } catch (const Json::parse_error& e) {
-      return Error::bad_input(std::string("invalid JSON (") + e.what() + ")");
-    }
-    return Error::bad_input("invalid JSON");
-  }
-  return j;
-}
-
 Expected<std::string> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error::bad_input(path + ": cannot open file");
-  std::ostringstream ss;
-  ss << in.rdbuf();
+  const auto too_large = [&](std::uintmax_t bytes) {
+    return Error::bad_input(path + ": file of " + std::to_string(bytes >> 20) +
+                            " MiB or more is larger than the limit of " +
+                            std::to_string(kMaxFileBytes >> 20) + " MiB");
+  };
+  // A regular file's size is known up front: refuse a huge one before allocating for it.
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxFileBytes) return too_large(size);
+  // Read in chunks with the same cap, since a device or pipe has no size (and /dev/zero no end).
+  std::string text;
+  if (!ec) text.reserve(static_cast<std::size_t>(size));
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
+  std::vector<char> chunk(kChunk);
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    text.append(chunk.data(), static_cast<std::size_t>(in.gcount()));
+    if (text.size() > kMaxFileBytes) return too_large(text.size());
+  }
   if (in.bad()) return Error::bad_input(path + ": read error");
-  return ss.str();
+  return text;
 }
 
 Expected<Json> parse_file(const std::string& path) {

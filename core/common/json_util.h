@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "common/status.h"
 
@@ -13,7 +14,20 @@ namespace slimpack::json_util {
 
 using Json = nlohmann::json;
 
-// Parses text; errors carry nlohmann's byte position.
+// Limits on hostile input (the formats read with nlohmann need a handful of levels and a few MB):
+// deeper nesting or larger text is refused with a message, not a stack or memory exhaustion.
+inline constexpr std::size_t kMaxJsonDepth = 256;
+inline constexpr std::size_t kMaxJsonBytes = std::size_t{256} << 20;
+// Files read whole (length files, plans, profiles, sessions) may be at most this large.
+inline constexpr std::uintmax_t kMaxFileBytes = std::uintmax_t{1} << 30;
+
+// Refuses text that is not UTF-8 (or ASCII) before a reader guesses at it: a UTF-16 or UTF-32
+// byte-order mark, or a NUL byte (binary data, UTF-16 without a mark). The message names the line
+// and column of the NUL byte.
+Status check_text_encoding(std::string_view text);
+
+// Parses text. Never throws; errors read "invalid JSON at line L, column C ($.path): reason"
+// (line only for multi-line text), or name the limit that was exceeded or a duplicate key.
 Expected<Json> parse(const std::string& text);
 // Reads and parses a file; errors name the file.
 Expected<Json> parse_file(const std::string& path);
@@ -34,7 +48,7 @@ Expected<std::optional<bool>> opt_bool(const Json& obj, const std::string& key,
 
 // Writes a file atomically (temp file + rename) so a crash never leaves a half-written file.
 Status write_file_atomic(const std::string& path, const std::string& contents);
-// Reads a whole file; the error names the file.
+// Reads a whole file (at most kMaxFileBytes); the error names the file.
 Expected<std::string> read_file(const std::string& path);
 
 }  // namespace slimpack::json_util

@@ -1,6 +1,7 @@
 #include "cost/model_config.h"
 
 #include <array>
+#include <cstdint>
 
 namespace slimpack {
 namespace {
@@ -101,23 +102,38 @@ Expected<GpuSpec> gpu_preset(const std::string& name) {
 }
 
 Status validate(const ModelConfig& m, const ParallelConfig& par) {
-  const std::pair<int, const char*> sizes[] = {
-      {m.layers, "model.layers"},       {m.hidden, "model.hidden"},     {m.ffn, "model.ffn"},
-      {m.heads, "model.heads"},         {m.kv_heads, "model.kv_heads"}, {m.vocab, "model.vocab"},
-      {par.pp, "parallel.pp"},          {par.dp, "parallel.dp"},        {par.tp, "parallel.tp"},
-      {par.vchunks, "parallel.vchunks"}};
-  for (const auto& [v, field] : sizes)
+  // Upper bounds far above any real model or cluster: a hostile or mistyped file (10^9 layers or
+  // stages) gets a message naming the field instead of absurd sizes further down (per-stage
+  // arrays, memory figures of 10^17 bytes). 127 virtual chunks is what the simulator can number.
+  struct Size {
+    int value;
+    const char* field;
+    int max;
+  };
+  const Size sizes[] = {
+      {m.layers, "model.layers", 1 << 16},     {m.hidden, "model.hidden", 1 << 20},
+      {m.ffn, "model.ffn", 1 << 22},           {m.heads, "model.heads", 1 << 16},
+      {m.kv_heads, "model.kv_heads", 1 << 16}, {m.vocab, "model.vocab", 1 << 24},
+      {par.pp, "parallel.pp", 4096},           {par.dp, "parallel.dp", 1 << 16},
+      {par.tp, "parallel.tp", 4096},           {par.vchunks, "parallel.vchunks", 127}};
+  for (const auto& [v, field, max] : sizes) {
     if (auto s = positive(v, field); !s) return s;
+    if (v > max)
+      return Error::bad_input(std::string(field) + ": " + std::to_string(v) +
+                              " is more than the maximum " + std::to_string(max));
+  }
   if (m.hidden % m.heads != 0)
     return Error::bad_input("model.hidden: " + std::to_string(m.hidden) +
                             " is not divisible by model.heads " + std::to_string(m.heads));
   if (m.heads % m.kv_heads != 0)
     return Error::bad_input("model.kv_heads: " + std::to_string(m.kv_heads) +
                             " does not divide model.heads " + std::to_string(m.heads));
-  if (m.layers % (par.pp * par.vchunks) != 0)
-    return Error::bad_input("model.layers: " + std::to_string(m.layers) +
-                            " is not divisible by parallel.pp * parallel.vchunks = " +
-                            std::to_string(par.pp * par.vchunks));
+  // In 64 bits: pp and vchunks come from files and may each be near INT_MAX.
+  const std::int64_t chunks = std::int64_t{par.pp} * par.vchunks;
+  if (m.layers % chunks != 0)
+    return Error::bad_input(
+        "model.layers: " + std::to_string(m.layers) +
+        " is not divisible by parallel.pp * parallel.vchunks = " + std::to_string(chunks));
   if (m.heads % par.tp != 0)
     return Error::bad_input("parallel.tp: " + std::to_string(par.tp) +
                             " does not divide model.heads " + std::to_string(m.heads));

@@ -92,6 +92,7 @@ const char* sample_kind_name(Pass p) {
 }
 
 Expected<CostProfile> parse_cost_profile_csv(const std::string& text, const std::string& source) {
+  if (Status st = json_util::check_text_encoding(text); !st) return st.error().with_context(source);
   CostProfile prof;
   prof.provenance = source;
   std::stringstream in(text);

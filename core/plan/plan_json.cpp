@@ -35,6 +35,14 @@ Expected<std::int64_t> int_in(const Json& obj, const char* key, const std::strin
   return x;
 }
 
+// Caps on values that size work or memory, so that a hostile plan gets a message naming the field
+// instead of an overflow or an allocation without bound. vchunks: what the simulator's node ids
+// hold; warm-up: far beyond any pack count a plan file can list; a sequence: 2^31 tokens, so that
+// sums of lengths and segment arithmetic stay far inside 64 bits.
+constexpr std::int64_t kMaxVchunks = 127;
+constexpr std::int64_t kMaxWarmupExtra = 1 << 16;
+constexpr std::int64_t kMaxSequenceTokens = std::int64_t{1} << 31;
+
 struct Reader {
   const Plan& plan;
   const IdIndex& ids;
@@ -156,10 +164,10 @@ Status read_header(const Json& j, Plan& plan) {
     return Error::bad_input("$.schedule: unknown schedule " + in_quotes(*schedule) +
                             " (expected \"1f1b\", \"gpipe\" or \"interleaved\")");
   }
-  auto w = int_in(j, "warmup_extra", "$", 0, 0);
+  auto w = int_in(j, "warmup_extra", "$", 0, 0, kMaxWarmupExtra);
   if (!w) return w.error();
   plan.warmup_extra = static_cast<int>(*w);
-  auto v = int_in(j, "vchunks", "$", 1, 1);
+  auto v = int_in(j, "vchunks", "$", 1, 1, kMaxVchunks);
   if (!v) return v.error();
   plan.vchunks = static_cast<int>(*v);
   auto latency = ju::opt_number(j, "p2p_latency", "$");
@@ -192,6 +200,10 @@ Status read_sequences(const Json& j, Plan& plan, IdIndex& ids) {
     if (*length < 1) {
       return Error::bad_input(at + ".length: " + std::to_string(*length) +
                               " (a sequence has at least 1 token)");
+    }
+    if (*length > kMaxSequenceTokens) {
+      return Error::bad_input(at + ".length: " + std::to_string(*length) +
+                              " is more than the maximum " + std::to_string(kMaxSequenceTokens));
     }
     if (!ids.emplace(*id, static_cast<SeqIndex>(i)).second)
       return Error::bad_input(at + ".id: duplicate sequence id " + in_quotes(*id));

@@ -1,5 +1,5 @@
 // Plain files are read whole with one fread; gzip files are inflated with gzread into a buffer
-// that doubles when full, since the decompressed size is not known up front.
+// that doubles when nearly full, since the decompressed size is not known up front.
 #include "trace/trace_file_read.h"
 
 #include <zlib.h>
@@ -15,7 +15,8 @@ namespace {
 
 // simdjson On-Demand indexes documents up to 4 GiB.
 constexpr std::size_t kMaxTextBytes = 0xFFFFFFFFull;
-constexpr unsigned kGzChunk = 1u << 24;  // 16 MiB per gzread: a cancel/progress check each
+constexpr unsigned kGzChunk = 1u << 24;  // at most 16 MiB per gzread: a cancel/progress check each
+constexpr std::size_t kGzMinRoom = 1u << 16;  // grow the buffer when less than this is left
 
 struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
@@ -65,11 +66,16 @@ Expected<TraceText> read_gzip(const std::string& path, std::size_t file_size,
   reserve(text, std::clamp<std::size_t>(file_size * 8, 1u << 16, 1u << 28));
   for (;;) {
     if (cancel.cancelled()) return Error::cancelled();
-    if (text.capacity - text.size < kGzChunk + kTracePadding) {
-      if (text.capacity >= kMaxTextBytes) return too_large(path);
-      reserve(text, std::min<std::size_t>(text.capacity * 2, kMaxTextBytes + 2 * kGzChunk));
-    }
-    const int n = gzread(gz, text.buffer.get() + text.size, kGzChunk);
+    // Double when less than kGzMinRoom is left, and never ask gzread for more than fits: a
+    // stream that inflates more than ~16x (real traces do), or a small first guess, used to need
+    // several doublings per 16 MiB read, and gzread wrote past the buffer.
+    // At the largest capacity, size <= kMaxTextBytes (checked after each read) leaves kGzMinRoom.
+    constexpr std::size_t kLargest = kMaxTextBytes + kGzMinRoom + kTracePadding;
+    if (text.capacity - text.size < kGzMinRoom + kTracePadding && text.capacity < kLargest)
+      reserve(text, std::min(text.capacity * 2, kLargest));
+    const auto room = text.capacity - text.size - kTracePadding;
+    const int n = gzread(gz, text.buffer.get() + text.size,
+                         static_cast<unsigned>(std::min<std::size_t>(room, kGzChunk)));
     if (n < 0) {
       int code = 0;
       const char* msg = gzerror(gz, &code);

@@ -4,9 +4,12 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <charconv>
+#include <string_view>
 #include <utility>
 
+#include "common/json_util.h"
 #include "trace/trace_builder.h"
 #include "trace/trace_file_read.h"
 
@@ -16,6 +19,24 @@ namespace {
 namespace od = simdjson::ondemand;
 
 constexpr std::int64_t kCheckEvery = 1 << 16;  // events between cancel checks / progress reports
+
+// Offset of the first byte that is not valid UTF-8, or `size` when all is.
+std::size_t first_invalid_utf8(const unsigned char* p, std::size_t size) {
+  std::size_t i = 0;
+  while (i < size) {
+    const unsigned char c = p[i];
+    const std::size_t n = c < 0x80           ? 1
+                          : (c >> 5) == 0x6  ? 2
+                          : (c >> 4) == 0xE  ? 3
+                          : (c >> 3) == 0x1E ? 4
+                                             : 0;
+    if (n == 0 || i + n > size) return i;
+    for (std::size_t k = 1; k < n; ++k)
+      if ((p[i + k] & 0xC0) != 0x80) return i;
+    i += n;
+  }
+  return size;
+}
 
 class ChromeTraceParser {
  public:
@@ -30,6 +51,11 @@ class ChromeTraceParser {
         progress_(progress) {}
 
   Expected<ImportedTrace> run() {
+    // A UTF-16/32 byte-order mark gets its own message (simdjson would report escaping errors).
+    if (Status st = json_util::check_text_encoding(
+            std::string_view(data_, std::min<std::size_t>(size_, 4)));
+        !st)
+      return fail(st.error().message);
     od::parser parser;
     if (auto e = parser.iterate(data_, size_, size_ + kTracePadding).get(doc_))
       return json_error(e, false);
@@ -63,9 +89,30 @@ class ChromeTraceParser {
     // Offset 0 means the error was found before the walk began (e.g. unbalanced brackets).
     if (doc_ready_ && doc_.current_location().get(at) == simdjson::SUCCESS && at > data_)
       where = " at byte " + std::to_string(at - data_);
+    if (where.empty()) where = stage1_location(e);
     const std::string reason =
         std::string("JSON error") + where + ": " + simdjson::error_message(e);
     return in_event ? event_fail(reason) : fail(reason);
+  }
+
+  // Errors found while indexing the text carry no location: find the byte they are about.
+  std::string stage1_location(simdjson::error_code e) const {
+    const auto* bytes = reinterpret_cast<const unsigned char*>(data_);
+    std::size_t at = size_;
+    if (e == simdjson::UNESCAPED_CHARS) {
+      at = static_cast<std::size_t>(std::find_if(bytes, bytes + size_,
+                                                 [](unsigned char c) {
+                                                   return c < 0x20 && c != '\t' && c != '\n' &&
+                                                          c != '\r';
+                                                 }) -
+                                    bytes);
+    } else if (e == simdjson::UTF8_ERROR) {
+      at = first_invalid_utf8(bytes, size_);
+    } else if (e != simdjson::INCOMPLETE_ARRAY_OR_OBJECT && e != simdjson::EMPTY) {
+      return {};
+    }
+    if (at >= size_) return " at byte " + std::to_string(size_) + " (the end of the text)";
+    return " at byte " + std::to_string(at);
   }
 
   Status top_object() {

@@ -10,6 +10,10 @@ namespace {
 
 using json_util::Json;
 
+// A plan has at most 4096 stages; data-parallel replicas are capped like the cost model's dp.
+constexpr std::int64_t kMaxMappedStages = 4096;
+constexpr std::int64_t kMaxMappedReplicas = 65536;
+
 // Parses "<prefix><integer>" optionally followed by `suffix` (e.g. "stage 3 p2p").
 std::optional<int> labelled_number(const std::string& text, std::string_view prefix,
                                    std::string_view suffix = {}) {
@@ -29,6 +33,7 @@ Expected<std::string> id_field(const Json& obj, const std::string& key, const st
   const auto it = obj.find(key);
   if (it == obj.end()) return Error::bad_input(path + "." + key + ": missing required field");
   if (it->is_string()) return it->get<std::string>();
+  if (it->is_number_unsigned()) return std::to_string(it->get<std::uint64_t>());
   if (it->is_number_integer()) return std::to_string(it->get<std::int64_t>());
   return Error::bad_input(path + "." + key + ": expected a string or an integer");
 }
@@ -74,6 +79,14 @@ Expected<LaneMapping> parse_lane_mapping(const std::string& json_text, const std
     if (!replica) return replica.error().with_context(source);
     if (*stage < 0 || (replica->has_value() && **replica < 0))
       return Error::bad_input(source + ": " + path + ": stage and replica must be >= 0");
+    // Checked before the cast to int: 922337203685477583 used to become a negative stage.
+    if (*stage >= kMaxMappedStages)
+      return Error::bad_input(source + ": " + path + ".stage: " + std::to_string(*stage) +
+                              " is out of range [0, " + std::to_string(kMaxMappedStages - 1) + "]");
+    if (replica->has_value() && **replica >= kMaxMappedReplicas)
+      return Error::bad_input(source + ": " + path + ".replica: " + std::to_string(**replica) +
+                              " is out of range [0, " + std::to_string(kMaxMappedReplicas - 1) +
+                              "]");
     const std::string key = lane_key(*pid, *tid);
     if (m.stage_of_lane.count(key))
       return Error::bad_input(source + ": " + path + ": lane " + key + " is mapped twice");

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <string_view>
 
+#include "common/json_util.h"
 #include "workload/length_readers.h"
 #include "workload/length_values.h"
 
@@ -134,6 +135,7 @@ Expected<Layout> layout_without_header(std::size_t ncols, const LengthFileOption
 
 Expected<std::vector<Tokens>> read_csv_lengths(const std::string& path, const std::string& text,
                                                const LengthFileOptions& opt) {
+  if (Status st = json_util::check_text_encoding(text); !st) return st.error().with_context(path);
   const std::vector<Line> lines = split_lines(text);
   if (lines.empty()) return Error::bad_input(path + ": empty file, no lengths");
 

@@ -10,6 +10,8 @@ namespace slimpack::workload {
 
 Expected<std::vector<Tokens>> read_jsonl_lengths(const std::string& path, const std::string& text,
                                                  const LengthFileOptions& opt) {
+  // Checked on the whole text: a per-line check would count lines from each line's start.
+  if (Status st = json_util::check_text_encoding(text); !st) return st.error().with_context(path);
   std::vector<Tokens> out;
   std::string field;  // fixed by the first record so that every line is read the same way
   std::string_view rest(text);

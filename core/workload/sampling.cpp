@@ -34,7 +34,10 @@ Expected<Batch> sample_batch(const LengthPool& pool, const BatchSpec& spec) {
   // out of memory on a budget of 10^18 tokens.
   const Tokens shortest = *std::min_element(pool.lengths.begin(), pool.lengths.end());
   const std::int64_t max_draws =
-      spec.token_budget > 0 ? (spec.token_budget + shortest - 1) / shortest : spec.count;
+      spec.token_budget > 0
+          // ceil without budget + shortest - 1, which overflows for a budget near INT64_MAX
+          ? spec.token_budget / shortest + (spec.token_budget % shortest != 0 ? 1 : 0)
+          : spec.count;
   if (max_draws > workload::kMaxPoolSequences)
     return Error::bad_input(src + ": the batch could need " + std::to_string(max_draws) +
                             " sequences, more than the maximum " +

@@ -1,7 +1,7 @@
 # Runs one golden CLI case: executes the command, checks the exit code, compares stdout JSON with the
 # golden file (json_diff, numeric tolerance, ignored keys) and stderr with a regex.
 # Variables: CLI, JSON_DIFF, ARGS (;-list), WORKDIR, EXPECT_EXIT, GOLDEN (optional), IGNORE (optional),
-# STDERR_REGEX (optional), OUTDIR. Set SLIMPACK_UPDATE_GOLDEN=1 in the environment to rewrite goldens.
+# STDERR_REGEX (optional), STDOUT_REGEX (optional), OUTDIR. Set SLIMPACK_UPDATE_GOLDEN=1 in the environment to rewrite goldens.
 string(REPLACE "@@" ";" ARGS "${ARGS}")
 execute_process(COMMAND ${CLI} ${ARGS} WORKING_DIRECTORY ${WORKDIR}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -16,6 +16,11 @@ if(DEFINED STDERR_REGEX AND NOT STDERR_REGEX STREQUAL "")
   list(LENGTH lines nlines)
   if(nlines GREATER 1)
     message(FATAL_ERROR "expected one error line, got ${nlines}:\n${err}")
+  endif()
+endif()
+if(DEFINED STDOUT_REGEX AND NOT STDOUT_REGEX STREQUAL "")
+  if(NOT out MATCHES "${STDOUT_REGEX}")
+    message(FATAL_ERROR "stdout does not match '${STDOUT_REGEX}':\n${out}")
   endif()
 endif()
 if(DEFINED GOLDEN AND NOT GOLDEN STREQUAL "")

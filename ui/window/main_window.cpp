@@ -39,6 +39,7 @@
 #include "window/explorer_controller.h"
 #include "window/exporter.h"
 #include "window/presentation_mode.h"
+#include "window/session_check.h"
 #include "window/settings.h"
 #include "window/theme.h"
 #include "window/view_states.h"
@@ -395,6 +396,12 @@ void MainWindow::openFile(const QString& path) {
   if (!session) {
     showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()),
               QString::fromStdString(session.error().message));
+    return;
+  }
+  // A session naming a broken file or impossible configuration is refused before anything changes.
+  if (Status st = check_session_inputs(*session, path.toStdString()); !st) {
+    showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()),
+              QString::fromStdString(st.error().message));
     return;
   }
   applySession(*session);

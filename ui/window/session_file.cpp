@@ -1,5 +1,8 @@
 #include "window/session_file.h"
 
+#include <type_traits>
+#include <utility>
+
 #include "common/json_util.h"
 
 namespace slimpack::ui {
@@ -39,14 +42,24 @@ Json config_json(const ConfigSpec& c) {
               {"dp_merge", c.dp_merge}};
 }
 
-// Reads an optional field into `out`, keeping its default when absent.
+// Reads an optional field into `out`, keeping its default when absent. An integer that does not
+// fit `out` is an error, not a wrapped value (pp 4294967298 must not become 2).
 template <class T, class Getter>
 Status read_opt(const Json& obj, const char* key, const std::string& path, T& out, Getter get) {
   auto v = get(obj, key, path);
   if (!v) return v.error();
-  if (*v) out = static_cast<T>(**v);
+  if (!*v) return {};
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    if (!std::in_range<T>(**v))
+      return Error::bad_input(path + "." + key + ": " + std::to_string(**v) + " is out of range");
+  }
+  out = static_cast<T>(**v);
   return {};
 }
+
+// Parallel degrees and virtual chunks beyond this are typos or hostile files: the solver would
+// allocate per stage (the plan reader has the same cap on stages).
+constexpr int kMaxParallel = 4096;
 
 Status read_workload(const Json& j, const std::string& path, WorkloadSpec& w) {
   if (!j.is_object()) return Error::bad_input(path + ": expected an object");
@@ -73,6 +86,9 @@ Status read_config(const Json& j, const std::string& path, ConfigSpec& c) {
   for (auto [key, field] : {std::pair{"pp", &c.pp}, {"dp", &c.dp}, {"tp", &c.tp}}) {
     if (Status s = read_opt(j, key, path, *field, json_util::opt_int); !s) return s;
     if (*field < 1) return Error::bad_input(path + "." + key + ": must be at least 1");
+    if (*field > kMaxParallel)
+      return Error::bad_input(path + "." + key + ": " + std::to_string(*field) +
+                              " is more than the maximum " + std::to_string(kMaxParallel));
   }
   if (Status s = read_opt(j, "packs", path, c.packs, json_util::opt_int); !s) return s;
   if (Status s = read_opt(j, "slice_size", path, c.slice_size, json_util::opt_int); !s) return s;
@@ -85,7 +101,9 @@ Status read_config(const Json& j, const std::string& path, ConfigSpec& c) {
   if (Status s = read_opt(j, "memory_cap_gb", path, c.memory_cap_gb, json_util::opt_number); !s)
     return s;
   if (Status s = read_opt(j, "vchunks", path, c.vchunks, json_util::opt_int); !s) return s;
-  if (c.vchunks < 1) return Error::bad_input(path + ".vchunks: must be at least 1");
+  if (c.vchunks < 1 || c.vchunks > kMaxParallel)
+    return Error::bad_input(path + ".vchunks: must be in [1, " + std::to_string(kMaxParallel) +
+                            "]");
   for (auto [key, field] :
        {std::pair{"pack_tokens", &c.pack_tokens}, {"token_cap", &c.token_cap}}) {
     if (Status s = read_opt(j, key, path, *field, json_util::opt_int); !s) return s;

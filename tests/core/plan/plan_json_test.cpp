@@ -185,7 +185,7 @@ TEST(PlanJson, HeaderErrorsNameTheField) {
       "$.schedule: unknown schedule \"zigzag\" (expected \"1f1b\", \"gpipe\" or \"interleaved\")");
   j = example();
   j["warmup_extra"] = -1;
-  EXPECT_EQ(error_of(j), "$.warmup_extra: -1 is out of range [0, 2147483647]");
+  EXPECT_EQ(error_of(j), "$.warmup_extra: -1 is out of range [0, 65536]");
   j = example();
   j["vchunks"] = "two";
   EXPECT_EQ(error_of(j), "$.vchunks: expected an integer");

@@ -1,0 +1,29 @@
+// Chrome Trace Event / Kineto JSON text, as `slimpack trace info` and the explorer read it, with
+// the default lane mapping of the imported lanes.
+#include "fuzz_util.h"
+#include "trace/trace_import.h"
+#include "trace/trace_lanes.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace slimpack;
+  const std::string text = fuzz::as_text(data, size);
+  auto trace = import_chrome_trace_text(text, "fuzz.json");
+  fuzz::require_message(trace, "trace: error without message");
+  if (!trace) return 0;
+  std::int64_t kept = 0;
+  for (const TraceLane& lane : trace->lanes) {
+    kept += static_cast<std::int64_t>(lane.events.size());
+    for (const TraceEvent& e : lane.events) {
+      fuzz::require(e.dur_us >= 0.0, "trace: negative duration");
+      fuzz::require(e.name >= 0 && static_cast<std::size_t>(e.name) < trace->names.size(),
+                    "trace: event name out of range");
+    }
+  }
+  fuzz::require(kept <= trace->events, "trace: more complete events than events");
+  (void)default_lane_mapping(*trace);
+  TraceImportOptions count_only;
+  count_only.keep_events = false;
+  auto counted = import_chrome_trace_text(text, "fuzz.json", count_only);
+  fuzz::require(counted.ok() && counted->events == trace->events, "trace: count-only differs");
+  return 0;
+}
