@@ -12,6 +12,12 @@ namespace {
 
 using json_util::Json;
 
+// std::regex (libstdc++) backtracks recursively: a very long subject or pattern can exhaust the
+// stack or take exponential time. Event names past this length (real ones are under ~2 KB) are
+// never units, and rule patterns past kMaxPatternLength are refused with a message.
+constexpr std::size_t kMaxMatchedName = 4096;
+constexpr std::size_t kMaxPatternLength = 512;
+
 struct CompiledRule {
   const UnitRule* rule;
   std::regex name;
@@ -34,6 +40,10 @@ Expected<std::vector<CompiledRule>> compile(const UnitRuleSet& set) {
   for (std::size_t i = 0; i < set.rules.size(); ++i) {
     const UnitRule& r = set.rules[i];
     const std::string where = set.name + ": rules[" + std::to_string(i) + "]";
+    for (const std::string* p : {&r.name_pattern, &r.category_pattern, &r.lane_pattern})
+      if (p->size() > kMaxPatternLength)
+        return Error::bad_input(where + ": a pattern longer than " +
+                                std::to_string(kMaxPatternLength) + " characters");
     try {
       CompiledRule c{&r, std::regex(r.name_pattern, std::regex::ECMAScript | std::regex::optimize),
                      std::regex(r.category_pattern.empty() ? ".*" : r.category_pattern),
@@ -176,7 +186,8 @@ Expected<MappedTrace> map_trace_units(const ImportedTrace& trace, const LaneMapp
       act.idle_ratio = act.span_us > 0.0 ? 1.0 - act.busy_us / act.span_us : 0.0;
     }
     if (act.stage >= 0) {
-      const std::string label = lane_label(lane);
+      std::string label = lane_label(lane);
+      if (label.size() > kMaxMatchedName) label.resize(kMaxMatchedName);
       std::vector<const CompiledRule*> usable;
       for (const CompiledRule& c : *compiled)
         if (c.rule->lane_pattern.empty() || std::regex_search(label, c.lane)) usable.push_back(&c);
@@ -188,7 +199,7 @@ Expected<MappedTrace> map_trace_units(const ImportedTrace& trace, const LaneMapp
                                   static_cast<std::uint32_t>(e.cat);
         auto [it, fresh] = decided.try_emplace(key, -1);
         const std::string& name = trace.names[static_cast<std::size_t>(e.name)];
-        if (fresh) {
+        if (fresh && name.size() <= kMaxMatchedName) {
           const std::string& cat = trace.names[static_cast<std::size_t>(e.cat)];
           for (std::size_t r = 0; r < usable.size(); ++r) {
             if (std::regex_match(name, usable[r]->name) &&

@@ -2,7 +2,8 @@
 // Which events of a measured trace are pipeline work: rules (regular expressions on the event name,
 // its category and its lane) mark an event as forward or backward work of a stage and a pack, so a
 // real profiler trace can be held against a simulated schedule (core/trace/trace_check.h).
-// Built-in rule sets: our own `simulate --trace` export, Megatron-style timer ranges, DualPipe-style
+// Names longer than 4096 characters are never units and patterns are at most 512 characters
+// (std::regex backtracks recursively). Built-in rule sets: our own `simulate --trace` export, Megatron-style timer ranges, DualPipe-style
 // annotations. Stage and replica of a lane come from the lane mapping (core/trace/trace_lanes.h).
 #include <cstdint>
 #include <regex>

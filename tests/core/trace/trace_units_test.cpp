@@ -166,6 +166,27 @@ TEST(TraceUnits, RulesFileErrorsNameThePath) {
   EXPECT_FALSE(builtin_unit_rules("nccl").ok());
 }
 
+// std::regex recurses per character: a hostile trace or rules file must not exhaust the stack.
+TEST(TraceUnits, HostileLengthsAreBounded) {
+  UnitRuleSet set;
+  set.name = "long";
+  set.rules.push_back({std::string(600, 'a'), "", "", Pass::Forward, 0, 1});
+  const ImportedTrace small = import_text(R"J([{"ph": "X", "name": "F1", "cat": "forward", "pid": 0, "tid": 0, "ts": 0, "dur": 1}])J");
+  auto refused = map_trace_units(small, default_lane_mapping(small), set);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_NE(refused.error().message.find("longer than 512"), std::string::npos);
+
+  const std::string huge(200000, 'F');
+  const ImportedTrace trace = import_text(R"J([{"ph": "X", "name": ")J" + huge +
+                                          R"J(", "pid": 0, "tid": 0, "ts": 0, "dur": 1}, {"ph": "X", "name": "forward-compute", "pid": 0, "tid": 0, "ts": 1, "dur": 1}])J");
+  UnitRuleSet any;
+  any.name = "any";
+  any.rules.push_back({".*", "", "", Pass::Forward, 0, 1});
+  auto mapped = map_trace_units(trace, default_lane_mapping(trace), any);
+  ASSERT_TRUE(mapped.ok()) << mapped.error().message;
+  EXPECT_EQ(mapped->units.size(), 1u);  // the 200k-character name is skipped, not matched
+}
+
 TEST(TraceUnits, UnionLength) {
   std::vector<TraceEvent> e = {{0, 10, 0, 0}, {5, 10, 0, 0}, {20, 1, 0, 0}, {20.5, 0.25, 0, 0}};
   EXPECT_DOUBLE_EQ(union_length(e), 16.0);  // [0,15) and [20,21)
