@@ -96,11 +96,13 @@ std::vector<Field<double>> gpu_fields(GpuSpec& g) {
           {"p2p_bandwidth", &g.p2p_bandwidth},
           {"p2p_latency_s", &g.p2p_latency_s},
           {"dp_bandwidth", &g.dp_bandwidth},
-          {"dp_latency_s", &g.dp_latency_s}};
+          {"dp_latency_s", &g.dp_latency_s},
+          {"nvlink_bandwidth", &g.nvlink_bandwidth},
+          {"nvlink_latency_s", &g.nvlink_latency_s}};
 }
 
 std::vector<Field<int>> parallel_fields(ParallelConfig& p) {
-  return {{"pp", &p.pp}, {"dp", &p.dp}, {"tp", &p.tp}, {"vchunks", &p.vchunks}};
+  return {{"pp", &p.pp}, {"dp", &p.dp}, {"tp", &p.tp}, {"vchunks", &p.vchunks}, {"cp", &p.cp}};
 }
 
 std::vector<Field<double>> pass_fields(PassCoeffs& c) {

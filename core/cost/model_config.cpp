@@ -102,10 +102,10 @@ Expected<GpuSpec> gpu_preset(const std::string& name) {
 
 Status validate(const ModelConfig& m, const ParallelConfig& par) {
   const std::pair<int, const char*> sizes[] = {
-      {m.layers, "model.layers"},       {m.hidden, "model.hidden"},     {m.ffn, "model.ffn"},
-      {m.heads, "model.heads"},         {m.kv_heads, "model.kv_heads"}, {m.vocab, "model.vocab"},
-      {par.pp, "parallel.pp"},          {par.dp, "parallel.dp"},        {par.tp, "parallel.tp"},
-      {par.vchunks, "parallel.vchunks"}};
+      {m.layers, "model.layers"},        {m.hidden, "model.hidden"},     {m.ffn, "model.ffn"},
+      {m.heads, "model.heads"},          {m.kv_heads, "model.kv_heads"}, {m.vocab, "model.vocab"},
+      {par.pp, "parallel.pp"},           {par.dp, "parallel.dp"},        {par.tp, "parallel.tp"},
+      {par.vchunks, "parallel.vchunks"}, {par.cp, "parallel.cp"}};
   for (const auto& [v, field] : sizes)
     if (auto s = positive(v, field); !s) return s;
   if (m.hidden % m.heads != 0)
@@ -114,10 +114,30 @@ Status validate(const ModelConfig& m, const ParallelConfig& par) {
   if (m.heads % m.kv_heads != 0)
     return Error::bad_input("model.kv_heads: " + std::to_string(m.kv_heads) +
                             " does not divide model.heads " + std::to_string(m.heads));
-  if (m.layers % (par.pp * par.vchunks) != 0)
+  if (!par.stage_layers.empty()) {
+    if (static_cast<int>(par.stage_layers.size()) != par.pp)
+      return Error::bad_input("parallel.stage_layers: " + std::to_string(par.stage_layers.size()) +
+                              " entries for " + std::to_string(par.pp) + " stages");
+    int sum = 0;
+    for (std::size_t s = 0; s < par.stage_layers.size(); ++s) {
+      if (par.stage_layers[s] < 1)
+        return Error::bad_input("parallel.stage_layers: stage " + std::to_string(s) + " has " +
+                                std::to_string(par.stage_layers[s]) +
+                                " layers; every stage needs at least 1");
+      sum += par.stage_layers[s];
+    }
+    if (sum != m.layers)
+      return Error::bad_input("parallel.stage_layers: the layers sum to " + std::to_string(sum) +
+                              ", the model has " + std::to_string(m.layers));
+    if (par.vchunks > 1)
+      return Error::bad_input(
+          "parallel.stage_layers: an uneven stage split cannot be combined with the interleaved "
+          "schedule (vchunks > 1)");
+  } else if (m.layers % (par.pp * par.vchunks) != 0) {
     return Error::bad_input("model.layers: " + std::to_string(m.layers) +
                             " is not divisible by parallel.pp * parallel.vchunks = " +
                             std::to_string(par.pp * par.vchunks));
+  }
   if (m.heads % par.tp != 0)
     return Error::bad_input("parallel.tp: " + std::to_string(par.tp) +
                             " does not divide model.heads " + std::to_string(m.heads));
@@ -125,10 +145,13 @@ Status validate(const ModelConfig& m, const ParallelConfig& par) {
 }
 
 Status validate(const GpuSpec& g) {
-  const std::pair<double, const char*> pos[] = {{g.peak_flops, "gpu.peak_flops"},
-                                                {g.memory_bytes, "gpu.memory_bytes"},
-                                                {g.p2p_bandwidth, "gpu.p2p_bandwidth"},
-                                                {g.dp_bandwidth, "gpu.dp_bandwidth"}};
+  const std::pair<double, const char*> pos[] = {
+      {g.peak_flops, "gpu.peak_flops"},
+      {g.memory_bytes, "gpu.memory_bytes"},
+      {g.p2p_bandwidth, "gpu.p2p_bandwidth"},
+      {g.dp_bandwidth, "gpu.dp_bandwidth"},
+      {g.nvlink_bandwidth, "gpu.nvlink_bandwidth"},
+      {static_cast<double>(g.gpus_per_node), "gpu.gpus_per_node"}};
   for (const auto& [v, field] : pos)
     if (auto s = positive(v, field); !s) return s;
   const std::pair<double, const char*> fractions[] = {
@@ -141,7 +164,8 @@ Status validate(const GpuSpec& g) {
       {g.runtime_reserve_bytes, "gpu.runtime_reserve_bytes"},
       {g.kernel_overhead_s, "gpu.kernel_overhead_s"},
       {g.p2p_latency_s, "gpu.p2p_latency_s"},
-      {g.dp_latency_s, "gpu.dp_latency_s"}};
+      {g.dp_latency_s, "gpu.dp_latency_s"},
+      {g.nvlink_latency_s, "gpu.nvlink_latency_s"}};
   for (const auto& [v, field] : nonneg)
     if (auto s = non_negative(v, field); !s) return s;
   if (g.runtime_reserve_bytes >= g.memory_bytes)

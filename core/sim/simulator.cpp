@@ -96,7 +96,7 @@ Expected<SimResult> simulate(const Plan& plan, const CostModel* cost, const SimO
   MemoryModel cost_memory;
   const MemoryModel* memory = options.memory;
   if (!memory && cost) {
-    cost_memory = cost->memory_model();
+    cost_memory = cost->memory_model(plan.recompute_layers);
     memory = &cost_memory;
   }
   if (options.check_legality) {

@@ -23,7 +23,7 @@ constexpr Tokens kSliceCandidates[] = {2048, 4096, 8192, 16384};
 constexpr std::size_t kSimulatedCandidates = 3;
 constexpr int kLocalOpsPerPack = 8;
 
-Expected<double> simulated_time(const Plan& plan, const SolveInput& in, const Limits& lim,
+Expected<double> simulated_time(Plan& plan, const SolveInput& in, const Limits& lim,
                                 const CancelToken& cancel) {
   if (Status s = gate_legality(plan, lim); !s) return s.error();
   SimOptions opt;
