@@ -20,6 +20,7 @@ using sp::Candidate;
 
 // Slice sizes every solve tries (plus the user's); each is a candidate family.
 constexpr Tokens kSliceCandidates[] = {2048, 4096, 8192, 16384};
+constexpr Tokens kSlicedCandidates[] = {1024, 2048, 4096, 8192, 16384};
 constexpr std::size_t kSimulatedCandidates = 3;
 constexpr int kLocalOpsPerPack = 8;
 
@@ -175,9 +176,14 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
     ++accepted;
     if (best == -1 || *t < best_time) best_time = *t, best = static_cast<int>(c);
   }
-  std::vector<Tokens> sliced_s{prm.slice_size > 0 ? prm.slice_size : kDefaultSliceSize};
-  if (best >= 0 && cands[static_cast<std::size_t>(best)].shape.slice != sliced_s[0])
-    sliced_s.push_back(cands[static_cast<std::size_t>(best)].shape.slice);
+  // The symmetric plan at every slice size of the automatic range (1024..16384) competes too:
+  // where memory is tight the estimate ranks slice sizes poorly (pipeline fill and recompute are
+  // not in it), and the simulator is what decides. A user's S is honoured as it stands.
+  std::vector<Tokens> sliced_s;
+  if (prm.slice_size > 0)
+    sliced_s.push_back(prm.slice_size);
+  else
+    sliced_s.assign(std::begin(kSlicedCandidates), std::end(kSlicedCandidates));
   for (Tokens s : sliced_s) {
     if (cancel.cancelled()) return Error::cancelled();
     SolveInput copy = in;
