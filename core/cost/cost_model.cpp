@@ -61,6 +61,10 @@ Expected<CostModel> CostModel::create(ModelConfig model, GpuSpec gpu, ParallelCo
   if (auto s = validate(model, checked); !s) return s.error();
   if (!(options.cp_overlap >= 0.0 && options.cp_overlap <= 1.0))
     return Error::bad_input("options.cp_overlap: must lie in [0, 1]");
+  if (!(options.tp_comm_exposed >= 0.0 && options.tp_comm_exposed <= 1.0))
+    return Error::bad_input("options.tp_comm_exposed: must lie in [0, 1]");
+  if (!(options.short_query_tokens >= 0.0))
+    return Error::bad_input("options.short_query_tokens: must not be negative");
   if (!(options.split_pairs_per_token >= 0.0))
     return Error::bad_input("options.split_pairs_per_token: must not be negative");
   if (options.recompute.mode == RecomputeMode::Layers && options.recompute.layers < 1)
@@ -124,13 +128,40 @@ double CostModel::cp_ring_time(Pass pass, double tokens, double pairs) const {
   return comm - std::min(comm, options_.cp_overlap * attention);
 }
 
+double CostModel::tp_comm_time(double tokens) const {
+  const int t = par_.tp;
+  if (t <= 1 || options_.tp_comm_exposed <= 0.0) return 0.0;
+  // Ring all-gather / reduce-scatter: each GPU moves (t-1)/t of the full activation in t-1 steps.
+  constexpr double kCollectivesPerPass = 4.0;
+  const double bytes = tokens / par_.cp * kBf16Bytes * model_.hidden;
+  const double one = (t - 1.0) * group_latency(t) + (t - 1.0) / t * bytes / group_bandwidth(t);
+  return options_.tp_comm_exposed * kCollectivesPerPass * one;
+}
+
+double CostModel::effective_pairs(const Pack& pack) const {
+  const double l0 = options_.short_query_tokens;
+  if (l0 <= 0.0) return pack.attention_pairs();
+  double total = 0.0;
+  for (const Segment& seg : pack.segments) {
+    const double shards = std::max(1, seg.shards);
+    // With CP each rank runs two chunks of the segment: l / (2c) queries per attention call.
+    const double l =
+        static_cast<double>(seg.tokens()) / shards / (par_.cp > 1 ? 2.0 * par_.cp : 1.0);
+    const double r = l0 / std::max(1.0, l);
+    const double penalty = 1.0 + r * r;
+    total += seg.attention_pairs() / shards * penalty;
+  }
+  return total;
+}
+
 double CostModel::time(Pass pass, int stage, double tokens, double pairs, int recomputed) const {
   // Context parallelism splits every sequence into 2c chunks, chunk i and 2c-1-i on one rank, so
   // each of the c ranks gets tokens / c and (causally balanced) pairs / c.
   const double c = par_.cp;
   auto layer = [&](Pass which) {
     const PassCoeffs& k = which == Pass::Forward ? coeffs_.forward : coeffs_.backward;
-    return k.kappa + k.alpha * tokens / c + k.beta * pairs / c + cp_ring_time(which, tokens, pairs);
+    return k.kappa + k.alpha * tokens / c + k.beta * pairs / c +
+           cp_ring_time(which, tokens, pairs) + tp_comm_time(tokens);
   };
   double t = layers_on_stage(stage) * layer(pass);
   // A recomputed layer runs its forward again inside the backward.
@@ -148,7 +179,7 @@ double CostModel::pack_time(Pass pass, int stage, const Pack& pack, int recomput
   if (stage >= 0 && static_cast<std::size_t>(stage) < pack.stage_times.size())
     return pack.stage_times[static_cast<std::size_t>(stage)];
   if (pack.time) return *pack.time;
-  return time(pass, stage, static_cast<double>(pack.tokens()), pack.attention_pairs(), recomputed) +
+  return time(pass, stage, static_cast<double>(pack.tokens()), effective_pairs(pack), recomputed) +
          merge_comm_time(pack, stage);
 }
 

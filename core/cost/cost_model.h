@@ -50,6 +50,15 @@ struct CostOptions {
   // Context parallelism: the fraction of a layer's attention compute that can hide the ring
   // exchange of K/V (Transformer Engine overlaps step i's transfer with step i-1's attention).
   double cp_overlap = 0.8;
+  // Tensor-parallel communication with sequence parallelism: the fraction of the per-layer
+  // all-gathers / reduce-scatters left exposed (0 = not priced, 1 = none overlapped; Megatron
+  // without --tp-comm-overlap is close to 1, Transformer Engine's userbuffer overlap to 0.3).
+  double tp_comm_exposed = 0.0;
+  // Short query blocks run below FlashAttention's efficiency: a segment of l query tokens (per
+  // CP rank) pays its attention pairs times 1 + (short_query_tokens / l)^2 (0 = not priced).
+  // 384 fits the H100 measurements of docs/profiling.md (512-token blocks 1.9x, 1024 1.1x,
+  // 256-token samples 3-4.5x the long-slice cost per pair).
+  double short_query_tokens = 0.0;
 };
 
 class CostModel {
@@ -84,6 +93,12 @@ class CostModel {
   // Exposed time of the context-parallel ring exchange of one layer for a pack of `tokens`
   // tokens with `pairs` attention pairs (0 when cp = 1).
   double cp_ring_time(Pass pass, double tokens, double pairs) const;
+  // Exposed tensor-parallel communication of one layer for a pack of `tokens` tokens (SP:
+  // 2 all-gathers + 2 reduce-scatters of tokens/c * 2h bytes per pass).
+  double tp_comm_time(double tokens) const;
+  // Attention pairs of a pack weighted by the short-query-block penalty (= attention_pairs()
+  // when options().short_query_tokens is 0).
+  double effective_pairs(const Pack& pack) const;
   // Bandwidth and latency of a collective over `group` consecutive ranks (inside a node when the
   // group, with the tensor-parallel ranks under it, fits one).
   double group_bandwidth(int span) const;

@@ -177,6 +177,42 @@ TEST(ContextParallel, RingExchangeByHand) {
   EXPECT_NEAR(wide.cp_ring_time(Pass::Forward, 65536, 0), 10e-6 + wide_bytes / 50e9, 1e-15);
 }
 
+TEST(SmallUnits, TensorParallelCommunicationByHand) {
+  CostOptions opt;
+  opt.tp_comm_exposed = 0.5;
+  const CostModel cm = make(par_of(4, 1, 4), opt);
+  // 4 collectives, each (t-1) NVLink steps and (t-1)/t of tokens * 2h bytes, half exposed.
+  const double one = 3 * 5e-6 + 0.75 * 8192.0 * 2 * 4096 / 300e9;
+  EXPECT_NEAR(cm.tp_comm_time(8192), 0.5 * 4 * one, 1e-15);
+  CostOptions none;
+  const CostModel plain = make(par_of(4, 1, 4), none);
+  EXPECT_DOUBLE_EQ(plain.tp_comm_time(8192), 0.0);
+  // Priced once per layer in every pass (and again in a recomputed forward).
+  const int ls = cm.layers_on_stage(0);
+  EXPECT_NEAR(cm.time(Pass::Forward, 0, 8192, 1e7) - plain.time(Pass::Forward, 0, 8192, 1e7),
+              ls * cm.tp_comm_time(8192), 1e-12);
+  EXPECT_NEAR(
+      cm.time(Pass::Backward, 0, 8192, 1e7, ls) - plain.time(Pass::Backward, 0, 8192, 1e7, ls),
+      2 * ls * cm.tp_comm_time(8192), 1e-12);
+}
+
+TEST(SmallUnits, ShortQueryBlocksPayMorePerPair) {
+  CostOptions opt;
+  opt.short_query_tokens = 384;
+  const CostModel cm = make(par_of(4, 1, 2), opt);
+  Pack pack;
+  pack.segments = {Segment{0, 0, 384}, Segment{1, 65536, 65536 + 3840}};
+  // 384 queries: (384/384)^2 -> twice the pairs; 3840 queries: 1 + 0.01.
+  const double want =
+      2.0 * pack.segments[0].attention_pairs() + 1.01 * pack.segments[1].attention_pairs();
+  EXPECT_NEAR(cm.effective_pairs(pack), want, 1e-6 * want);
+  const CostModel plain = make(par_of(4, 1, 2));
+  EXPECT_DOUBLE_EQ(plain.effective_pairs(pack), pack.attention_pairs());
+  EXPECT_NEAR(cm.pack_time(Pass::Forward, 0, pack) - plain.pack_time(Pass::Forward, 0, pack),
+              cm.layers_on_stage(0) * cm.coeffs().forward.beta * (want - pack.attention_pairs()),
+              1e-12);
+}
+
 TEST(StageSplit, SumsToTheLayersAndBalancesTheHead) {
   for (const char* name : {"llama-3-8b", "llama-3-70b", "qwen2.5-32b", "llama-2-7b"}) {
     for (int pp : {2, 4, 8}) {
