@@ -53,7 +53,8 @@ int cmd_compare(int argc, char** argv) {
       {"strategies", "LIST",
        "comma-separated strategies (default fixed,balanced,sliced,slimpack); a variant "
        "NAME:key=value[:key=value] changes cp, recompute, stage-layers, context, slice, "
-       "packs, pack-tokens or tp for that row (GPU count held fixed: e.g. fixed:cp=2)"});
+       "packs, pack-tokens, tp or slimpack's asymmetric|dp-aware|dp-merge=on|off for that row "
+       "(GPU count held fixed: e.g. fixed:cp=2)"});
   specs.push_back({"json", "FILE", "write {\"rows\": [...]} ('-' = stdout)"});
   specs.push_back({"markdown", "FILE", "write the table as Markdown ('-' = stdout)"});
   for (auto& s : image_options()) specs.push_back(s);

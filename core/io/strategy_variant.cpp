@@ -70,10 +70,17 @@ Expected<StrategyVariant> parse_strategy_variant(const std::string& text, const 
       (key == "context" ? v.config.context
        : key == "slice" ? v.config.slice_size
                         : v.config.pack_tokens) = *n;
+    } else if (key == "asymmetric" || key == "dp-aware" || key == "dp-merge") {
+      // slimpack's ablations: on / off.
+      if (value != "on" && value != "off")
+        return fail(Error::bad_input(key + "=" + value + ": expected on or off"));
+      (key == "asymmetric" ? v.config.asymmetric
+       : key == "dp-aware" ? v.config.dp_aware
+                           : v.config.dp_merge) = value == "on";
     } else {
       return fail(Error::bad_input("unknown key '" + key +
                                    "' (known: cp, recompute, stage-layers, context, slice, packs, "
-                                   "pack-tokens, tp)"));
+                                   "pack-tokens, tp, asymmetric, dp-aware, dp-merge)"));
     }
   }
   // Hold p * t * c * d fixed: CP and TP degrees trade against data-parallel replicas.

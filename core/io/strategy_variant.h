@@ -18,8 +18,9 @@ struct StrategyVariant {
   std::string not_applicable;
 };
 
-// Keys: cp, recompute, stage-layers, context, slice, packs, pack-tokens, tp. Errors name the key
-// and the value (BadInput); an unknown strategy name is an error too.
+// Keys: cp, recompute, stage-layers, context, slice, packs, pack-tokens, tp, and slimpack's
+// ablations asymmetric / dp-aware / dp-merge = on|off. Errors name the key and the value
+// (BadInput); an unknown strategy name is an error too.
 Expected<StrategyVariant> parse_strategy_variant(const std::string& text, const ConfigSpec& base);
 
 }  // namespace slimpack

@@ -54,7 +54,7 @@ golden_case(trace_info_gzip ARGS trace info samples/traces/kineto_small.json.gz 
 golden_case(bad_plan_schedule EXIT 2 STDERR "--schedule: unknown schedule 'zigzag'" ARGS simulate --schedule zigzag)
 golden_case(infeasible_memory EXIT 2 STDERR "does not fit stage 0 memory" ARGS simulate --preset long-sft-128k --tp 2 --recompute none)
 golden_case(trace_missing EXIT 2 STDERR "nope.json" ARGS trace info nope.json)
-golden_case(sweep_infeasible_row ARGS sweep --preset long-tail-256k --tp 2 --recompute none --batch-tokens 524288 --slice 2048,16384 --json -)
+golden_case(sweep_infeasible_row ARGS sweep --preset long-tail-256k --tp 2 --recompute none --memory-cap 68 --batch-tokens 524288 --slice 2048,16384 --json -)
 
 # long context (issue 11): context window, recompute, context parallelism, stage split, variants
 golden_case(compare_long_256k_variants ARGS compare --preset long-256k --tp 2 --pp 4 --dp 2 --batch-tokens 1048576 --context 262144
