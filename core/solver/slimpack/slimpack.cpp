@@ -22,12 +22,15 @@ using sp::Candidate;
 constexpr Tokens kSliceCandidates[] = {2048, 4096, 8192, 16384};
 constexpr Tokens kSlicedCandidates[] = {1024, 2048, 4096, 8192, 16384};
 constexpr std::size_t kSimulatedCandidates = 3;
-constexpr std::size_t kSimulatedSymmetric = 3;
+constexpr std::size_t kSimulatedSymmetric = 1;
 constexpr int kLocalOpsPerPack = 8;
 
+// `gated`: the plan already passed gate_legality (solve_sliced's own plans), so the legality
+// check, the most expensive part at 4M tokens, is not run twice.
 Expected<double> simulated_time(Plan& plan, const SolveInput& in, const Limits& lim,
-                                const CancelToken& cancel) {
-  if (Status s = gate_legality(plan, lim); !s) return s.error();
+                                const CancelToken& cancel, bool gated = false) {
+  if (!gated)
+    if (Status s = gate_legality(plan, lim); !s) return s.error();
   SimOptions opt;
   opt.check_legality = false;  // just checked
   opt.memory_timeline = false;
@@ -145,6 +148,9 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
         // With asymmetry on, the symmetric build of the same shape competes too: where memory is
         // tight it can win, and asymmetry must never make slimpack slower than without it.
         for (bool asym : {prm.asymmetric, false}) {
+          // The symmetric alternative is built once per slice size (M* packs, whole share) to
+          // keep the heuristic within its time budget.
+          if (!asym && prm.asymmetric && (mf != m0 || share != 1.0)) continue;
           auto cand = sp::build_candidate(ctx, items, shape, asym, &why);
           if (cand)
             cands.push_back(std::move(*cand));
@@ -177,7 +183,9 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
   double best_asym_time = 0.0;
   for (std::size_t c = 0; c < cands.size(); ++c) {
     std::size_t& quota = cands[c].asymmetric ? accepted : accepted_sym;
-    if (quota >= (cands[c].asymmetric ? kSimulatedCandidates : kSimulatedSymmetric)) continue;
+    const std::size_t limit =
+        cands[c].asymmetric || !prm.asymmetric ? kSimulatedCandidates : kSimulatedSymmetric;
+    if (quota >= limit) continue;
     if (cancel.cancelled()) return Error::cancelled();
     Expected<double> t = simulated_time(cands[c].plan, in, lim, cancel);
     ++simulated;
@@ -208,7 +216,7 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
       if (sl.error().kind == ErrorKind::Cancelled) return sl.error();
       continue;
     }
-    Expected<double> t = simulated_time(sl->plan, in, lim, cancel);
+    Expected<double> t = simulated_time(sl->plan, in, lim, cancel, true);
     ++simulated;
     if (t && (best == -1 || *t < best_time)) {
       best_time = *t;
