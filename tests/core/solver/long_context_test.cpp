@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "sim/simulator.h"
 #include "solver_test_util.h"
 
 namespace slimpack {
@@ -93,6 +94,50 @@ TEST(FixedBaseline, RecomputeAutoMakesLongPacksFit) {
   test::expect_valid_plan(r->plan, cost);
   const MemoryModel none = cost.memory_model();
   EXPECT_GT(peak_memory_per_stage(r->plan, 0, none)[0], cost.memory_cap());
+}
+
+}  // namespace
+}  // namespace slimpack
+
+namespace slimpack {
+namespace {
+
+// Tight memory: whenever some symmetric sliced plan of the automatic slice range is legal,
+// slimpack returns a legal plan too, and it is not slower.
+TEST(SlimPackTightMemory, APlanWheneverASlicedOneIsLegal) {
+  const Batch batch = test::batch_of({120000, 60000, 30000, 9000, 7000, 5000, 4000, 3000, 2500,
+                                      2000, 1500, 1200, 1000, 800, 600, 500});
+  int compared = 0;
+  for (double cap_gb : {40.0, 45.0, 50.0, 55.0, 60.0, 70.0}) {
+    ParallelConfig par;
+    par.pp = 4;
+    par.tp = 2;
+    CostOptions opt;
+    opt.memory_cap_bytes = cap_gb * 1e9;
+    opt.recompute = {RecomputeMode::Auto, 0};
+    const CostModel cost(*model_preset("llama-3-8b"), *gpu_preset("h100-sxm"), par, opt);
+    double best_sliced = 0.0;
+    for (Tokens s : {1024, 2048, 4096, 8192, 16384}) {
+      SolveInput in{batch, &cost, {}};
+      in.params.slice_size = s;
+      auto sl = solve("sliced", in);
+      if (!sl) continue;
+      auto sim = simulate(sl->plan, &cost);
+      ASSERT_TRUE(sim.ok());
+      if (best_sliced == 0.0 || sim->iteration_time < best_sliced)
+        best_sliced = sim->iteration_time;
+    }
+    SolveInput in{batch, &cost, {}};
+    auto slim = solve("slimpack", in);
+    if (best_sliced == 0.0) continue;  // no legal sliced plan at this cap
+    ASSERT_TRUE(slim.ok()) << cap_gb << " GB: " << slim.error().message;
+    test::expect_valid_plan(slim->plan, cost);
+    auto sim = simulate(slim->plan, &cost);
+    ASSERT_TRUE(sim.ok());
+    EXPECT_LE(sim->iteration_time, best_sliced * (1 + 1e-12)) << cap_gb;
+    ++compared;
+  }
+  EXPECT_GE(compared, 3);  // the caps span tight to loose
 }
 
 }  // namespace
