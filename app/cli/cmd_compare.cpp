@@ -14,9 +14,9 @@ namespace slimpack::cli {
 namespace {
 
 // Display cells of one comparison row: strategy, iteration, speed-up, bubble, peak memory, peak
-// memory per stage (GB), solver time.
+// memory per stage (GB), solver time, gap to the per-stage work bound.
 std::vector<std::string> table_cells(const nlohmann::json& row) {
-  std::vector<std::string> c(7, "-");
+  std::vector<std::string> c(8, "-");
   c[0] = row["strategy"].get<std::string>();
   if (row.contains("error")) return c;
   c[1] = format_seconds(row["iteration_time"].get<double>());
@@ -26,6 +26,7 @@ std::vector<std::string> table_cells(const nlohmann::json& row) {
     c[2] = v;
   }
   c[3] = format_percent(row["bubble_ratio"].get<double>());
+  c[7] = format_percent(row["gap_to_bound"].get<double>());
   c[4] = format_bytes(row["peak_memory_bytes"].get<double>());
   std::string per_stage;
   for (const auto& b : row["stage_peak_memory_bytes"]) {
@@ -129,6 +130,7 @@ int cmd_compare(int argc, char** argv) {
                       {"iteration_time", nullptr},
                       {"speedup", nullptr},
                       {"bubble_ratio", nullptr},
+                      {"gap_to_bound", nullptr},
                       {"peak_memory_bytes", nullptr},
                       {"stage_peak_memory_bytes", nlohmann::json::array()},
                       {"tokens_per_second", nullptr},
@@ -150,6 +152,7 @@ int cmd_compare(int argc, char** argv) {
          {"speedup", base > 0 && r.iteration_time > 0 ? nlohmann::json(base / r.iteration_time)
                                                       : nlohmann::json(nullptr)},
          {"bubble_ratio", r.bubble_ratio},
+         {"gap_to_bound", r.gap_to_bound},
          {"peak_memory_bytes", r.peak_memory_bytes},
          {"stage_peak_memory_bytes", stage_peaks},
          {"tokens_per_second", r.tokens_per_second},
@@ -180,17 +183,17 @@ int cmd_compare(int argc, char** argv) {
   }
   if (auto dest = args->get("markdown")) {
     std::string md =
-        "| strategy | iteration time | speed-up | bubble | peak memory | per stage (GB) | solver "
-        "time |\n"
-        "| --- | ---: | ---: | ---: | ---: | --- | ---: |\n";
+        "| strategy | iteration time | speed-up | bubble | gap to work bound | peak memory | per "
+        "stage (GB) | solver time |\n"
+        "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n";
     for (const auto& row : rows) {
       const auto c = table_cells(row);
       if (row.contains("error")) {
-        md += "| " + c[0] + " | " + failure_text(row) + " | | | | | |\n";
+        md += "| " + c[0] + " | " + failure_text(row) + " | | | | | | |\n";
         continue;
       }
-      md += "| " + c[0] + " | " + c[1] + " | " + c[2] + " | " + c[3] + " | " + c[4] + " | " + c[5] +
-            " | " + c[6] + " |\n";
+      md += "| " + c[0] + " | " + c[1] + " | " + c[2] + " | " + c[3] + " | " + c[7] + " | " + c[4] +
+            " | " + c[5] + " | " + c[6] + " |\n";
     }
     if (Status s = write_text_output(*dest, md); !s) return report_error("compare", s.error());
   }

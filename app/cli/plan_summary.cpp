@@ -37,6 +37,9 @@ void print_sim_summary(const std::string& title, const Plan& plan, const SimResu
   std::printf("  iteration time  %s\n", format_seconds(r.iteration_time, u).c_str());
   std::printf("  makespan        %s\n", format_seconds(r.makespan, u).c_str());
   std::printf("  bubble ratio    %s\n", format_percent(r.bubble_ratio).c_str());
+  std::printf("  work bound      %s (busiest stage; gap %s)\n",
+              format_seconds(r.stage_work_bound, u).c_str(),
+              format_percent(r.gap_to_bound).c_str());
   if (u == "s") {
     std::printf("  throughput      %s tokens/s\n", format_count(r.tokens_per_second).c_str());
     std::printf("  MFU             %s\n", format_percent(r.mfu).c_str());
