@@ -19,6 +19,7 @@ nlohmann::json plan_shape_json(const Plan& plan) {
           {"slice_size", plan.slice_size},
           {"sequences", plan.sequences.size()},
           {"total_tokens", plan.total_tokens()},
+          {"recompute_layers", plan.recompute_layers},
           {"replicas", reps}};
 }
 
@@ -36,6 +37,9 @@ void print_sim_summary(const std::string& title, const Plan& plan, const SimResu
   std::printf("  iteration time  %s\n", format_seconds(r.iteration_time, u).c_str());
   std::printf("  makespan        %s\n", format_seconds(r.makespan, u).c_str());
   std::printf("  bubble ratio    %s\n", format_percent(r.bubble_ratio).c_str());
+  std::printf("  work bound      %s (busiest stage; gap %s)\n",
+              format_seconds(r.stage_work_bound, u).c_str(),
+              format_percent(r.gap_to_bound).c_str());
   if (u == "s") {
     std::printf("  throughput      %s tokens/s\n", format_count(r.tokens_per_second).c_str());
     std::printf("  MFU             %s\n", format_percent(r.mfu).c_str());
@@ -43,14 +47,16 @@ void print_sim_summary(const std::string& title, const Plan& plan, const SimResu
   }
   std::printf("  legal           %s\n", r.legal ? "yes" : r.legality_message.c_str());
   if (!r.replicas.empty()) {
-    std::printf("  %-6s %14s %10s %14s\n", "stage", "busy", "bubble", "peak memory");
+    std::printf("  %-6s %14s %10s %14s %11s\n", "stage", "busy", "bubble", "peak memory",
+                "recomputed");
     const auto& stages = r.replicas[0].stages;
     for (std::size_t s = 0; s < stages.size(); ++s) {
       double peak = 0.0;
       for (const auto& rep : r.replicas) peak = std::max(peak, rep.stages[s].peak_memory_bytes);
-      std::printf("  %-6zu %14s %10s %14s\n", s, format_seconds(stages[s].busy, u).c_str(),
+      std::printf("  %-6zu %14s %10s %14s %11d\n", s, format_seconds(stages[s].busy, u).c_str(),
                   format_percent(stages[s].bubble_ratio).c_str(),
-                  u == "s" ? format_bytes(peak).c_str() : "-");
+                  u == "s" ? format_bytes(peak).c_str() : "-",
+                  plan.recompute_at(static_cast<int>(s)));
     }
   }
 }
@@ -73,10 +79,14 @@ void print_solve_stats(const SolveStats& st) {
 nlohmann::json solve_stats_to_json(const SolveStats& st) {
   nlohmann::json phases = nlohmann::json::object();
   for (const auto& [name, secs] : st.phase_seconds) phases[name] = secs;
-  return {{"total_seconds", st.total_seconds}, {"phase_seconds", phases},
-          {"candidates", st.candidates},       {"objective", st.objective},
-          {"bound", st.bound},                 {"gap", st.gap},
-          {"proven_optimal", st.proven_optimal}, {"notes", st.notes}};
+  return {{"total_seconds", st.total_seconds},
+          {"phase_seconds", phases},
+          {"candidates", st.candidates},
+          {"objective", st.objective},
+          {"bound", st.bound},
+          {"gap", st.gap},
+          {"proven_optimal", st.proven_optimal},
+          {"notes", st.notes}};
 }
 
 }  // namespace slimpack::cli

@@ -8,7 +8,9 @@ std::vector<OptionSpec> workload_options() {
   return {
       {"lengths", "FILE", "length file: CSV, JSON or JSONL (see docs/file-formats-lengths.md)"},
       {"column", "NAME", "column of a multi-column CSV / field of JSONL"},
-      {"preset", "NAME", "length preset: chat-sft, long-sft-128k (default), long-tail-256k, uniform"},
+      {"preset", "NAME",
+       "length preset: chat-sft, long-sft-128k (default), short-heavy-tail (was long-tail-256k), "
+       "long-256k, uniform"},
       {"seed", "N", "sampling seed (default 42)"},
       {"batch-tokens", "N", "sample a batch of about N tokens (default 1048576 for presets)"},
       {"batch-count", "N", "sample a batch of N sequences"},
@@ -25,7 +27,16 @@ std::vector<OptionSpec> config_options() {
       {"strategy", "NAME", "fixed, balanced, sliced, slimpack (default)"},
       {"slice", "N", "slice size S in tokens (0 = strategy default)"},
       {"packs", "N", "forward packs per replica (0 = auto)"},
-      {"pack-tokens", "N", "token capacity C of a `fixed` pack (0 = auto)"},
+      {"pack-tokens", "N", "token capacity C of a `fixed` pack (default: the context window)"},
+      {"context", "N",
+       "context window (Megatron --seq-length; default: the smallest power of two >= the longest "
+       "sample)"},
+      {"recompute", "MODE",
+       "activation recompute: none, selective, full, auto (default: fewest layers per stage that "
+       "fit) or N layers per stage"},
+      {"cp", "N", "context-parallel degree c (default 1); GPUs = p * t * c * d"},
+      {"stage-layers", "SPLIT",
+       "layers per stage: auto (default: balances the LM head), even, or a list such as 7,8,8,9"},
       {"schedule", "NAME", "1f1b (default), gpipe, interleaved"},
       {"vchunks", "N", "virtual chunks for the interleaved schedule (default 2)"},
       {"memory-cap", "GB", "stage memory cap in GB (default: the GPU's memory)"},
@@ -55,13 +66,22 @@ Expected<std::int64_t> at_least(const Args& args, const std::string& name, std::
 // The scenario functions name fields ("model: ..."); the CLI names the option that set them.
 Error as_option_error(const Error& e) {
   static const std::pair<const char*, const char*> kFields[] = {
-      {"model: ", "--model: "},           {"gpu: ", "--gpu: "},
-      {"memory cap: ", "--memory-cap: "}, {"token cap: ", "--token-cap: "},
-      {"batch tokens: ", "--batch-tokens: "}, {"batch count: ", "--batch-count: "},
-      {"column: ", "--column: "}};
+      {"model: ", "--model: "},
+      {"gpu: ", "--gpu: "},
+      {"memory cap: ", "--memory-cap: "},
+      {"token cap: ", "--token-cap: "},
+      {"batch tokens: ", "--batch-tokens: "},
+      {"batch count: ", "--batch-count: "},
+      {"column: ", "--column: "},
+      {"cp: ", "--cp: "},
+      {"context: ", "--context: "},
+      {"parallel.stage_layers: ", "--stage-layers: "},
+      {"parallel.cp: ", "--cp: "},
+      {"params.context: ", "--context: "}};
   for (const auto& [field, option] : kFields) {
     const std::string prefix = field;
-    if (e.message.rfind(prefix, 0) == 0) return Error{e.kind, option + e.message.substr(prefix.size())};
+    if (e.message.rfind(prefix, 0) == 0)
+      return Error{e.kind, option + e.message.substr(prefix.size())};
   }
   return e;
 }
@@ -73,7 +93,8 @@ Expected<WorkloadSpec> workload_spec(const Args& args, const std::optional<std::
   const std::optional<std::string> path = file ? file : args.get("lengths");
   if (path && args.has("preset"))
     return Error::bad_input("--lengths and --preset are exclusive: give one workload");
-  if (!path && args.has("column")) return Error::bad_input("--column applies to --lengths files only");
+  if (!path && args.has("column"))
+    return Error::bad_input("--column applies to --lengths files only");
   if (path) w.file = *path;
   w.column = args.get_or("column", "");
   w.preset = args.get_or("preset", kDefaultPreset);
@@ -87,7 +108,8 @@ Expected<WorkloadSpec> workload_spec(const Args& args, const std::optional<std::
   if (*budget > 0 && *count > 0)
     return Error::bad_input("--batch-tokens and --batch-count are exclusive");
   // Presets default to kDefaultBatchTokens; files are the batch unless a size is given.
-  w.batch_tokens = *budget > 0 ? *budget : (w.file.empty() && *count == 0 ? kDefaultBatchTokens : 0);
+  w.batch_tokens =
+      *budget > 0 ? *budget : (w.file.empty() && *count == 0 ? kDefaultBatchTokens : 0);
   w.batch_count = *count;
   return w;
 }
@@ -115,6 +137,24 @@ Expected<ConfigSpec> config_spec(const Args& args) {
   auto cap = at_least(args, "pack-tokens", 0, 0);
   if (!cap) return cap.error();
   c.pack_tokens = *cap;
+  auto context = at_least(args, "context", 0, 0);
+  if (!context) return context.error();
+  c.context = *context;
+  auto cp = at_least(args, "cp", 1, 1);
+  if (!cp) return cp.error();
+  c.cp = static_cast<int>(*cp);
+  if (auto text = args.get("recompute")) {
+    auto r = parse_recompute(*text);
+    if (!r) return Error::bad_input("--" + r.error().message);
+    c.recompute = *r;
+  }
+  if (auto text = args.get("stage-layers")) {
+    auto split = parse_stage_split(*text);
+    if (!split)
+      return Error::bad_input("--stage-layers: " +
+                              split.error().message.substr(std::string("stage layers: ").size()));
+    c.stage_split = *split;
+  }
   const std::string sched = args.get_or("schedule", "1f1b");
   if (!parse_schedule(sched, c.schedule))
     return Error::bad_input("--schedule: unknown schedule '" + sched +
@@ -168,7 +208,16 @@ Expected<RunSetup> make_setup(const Args& args) {
   auto config = config_spec(args);
   if (!config) return config.error();
   s.config = *config;
-  auto cost = make_cost_model(s.config);
+  if (s.config.context > 0) {
+    for (const Sequence& seq : s.workload.batch.sequences) {
+      if (seq.length > s.config.context)
+        return Error::bad_input("--context: sample '" + seq.id + "' has " +
+                                std::to_string(seq.length) +
+                                " tokens, more than the context window of " +
+                                std::to_string(s.config.context) + " tokens");
+    }
+  }
+  auto cost = make_cost_model(s.config, {}, &s.workload.batch);
   if (!cost) return as_option_error(cost.error());
   s.cost = *cost;
   s.model_name = s.config.model;

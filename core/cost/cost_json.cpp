@@ -96,11 +96,13 @@ std::vector<Field<double>> gpu_fields(GpuSpec& g) {
           {"p2p_bandwidth", &g.p2p_bandwidth},
           {"p2p_latency_s", &g.p2p_latency_s},
           {"dp_bandwidth", &g.dp_bandwidth},
-          {"dp_latency_s", &g.dp_latency_s}};
+          {"dp_latency_s", &g.dp_latency_s},
+          {"nvlink_bandwidth", &g.nvlink_bandwidth},
+          {"nvlink_latency_s", &g.nvlink_latency_s}};
 }
 
 std::vector<Field<int>> parallel_fields(ParallelConfig& p) {
-  return {{"pp", &p.pp}, {"dp", &p.dp}, {"tp", &p.tp}, {"vchunks", &p.vchunks}};
+  return {{"pp", &p.pp}, {"dp", &p.dp}, {"tp", &p.tp}, {"vchunks", &p.vchunks}, {"cp", &p.cp}};
 }
 
 std::vector<Field<double>> pass_fields(PassCoeffs& c) {
@@ -164,11 +166,20 @@ Status apply_parallel(const Json& j, ParallelConfig& p, const std::string& path)
 
 Status apply_options(const Json& j, CostOptions& o, const std::string& path) {
   if (auto s = expect_object(j, path); !s) return s;
-  if (auto s =
-          check_keys(j, {"memory_cap_bytes", "token_cap", "include_head", "include_dp_sync"}, path);
+  if (auto s = check_keys(j,
+                          {"memory_cap_bytes", "token_cap", "include_head", "include_dp_sync",
+                           "cp_overlap", "tp_comm_exposed", "short_query_tokens"},
+                          path);
       !s)
     return s;
-  if (auto s = read_doubles(j, {{"memory_cap_bytes", &o.memory_cap_bytes}}, path); !s) return s;
+  if (auto s = read_doubles(j,
+                            {{"memory_cap_bytes", &o.memory_cap_bytes},
+                             {"cp_overlap", &o.cp_overlap},
+                             {"tp_comm_exposed", &o.tp_comm_exposed},
+                             {"short_query_tokens", &o.short_query_tokens}},
+                            path);
+      !s)
+    return s;
   auto cap = json_util::opt_int(j, "token_cap", path);
   if (!cap) return cap.error();
   if (*cap) o.token_cap = static_cast<Tokens>(**cap);
@@ -272,7 +283,10 @@ nlohmann::json to_json(const CostSetup& s) {
                {{"memory_cap_bytes", s.options.memory_cap_bytes},
                 {"token_cap", s.options.token_cap},
                 {"include_head", s.options.include_head},
-                {"include_dp_sync", s.options.include_dp_sync}}}};
+                {"include_dp_sync", s.options.include_dp_sync},
+                {"cp_overlap", s.options.cp_overlap},
+                {"tp_comm_exposed", s.options.tp_comm_exposed},
+                {"short_query_tokens", s.options.short_query_tokens}}}};
   if (s.coeffs) {
     out["coeffs"] = {{"forward", pass_json(s.coeffs->forward)},
                      {"backward", pass_json(s.coeffs->backward)},

@@ -4,8 +4,10 @@
 // separate (kappa, alpha, beta) for forward and backward.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "cost/model_config.h"
+#include "cost/recompute.h"
 #include "plan/legality.h"
 #include "plan/plan.h"
 
@@ -26,12 +28,37 @@ struct CostCoeffs {
   std::string provenance = "flops";  // "flops" (derived from the GPU preset) or a profile's name
 };
 
+// How layers are split over stages when ParallelConfig::stage_layers is empty.
+enum class StageSplit {
+  Even,  // L / p each (L must divide)
+  Auto,  // balance stage work including the LM head and loss on the last stage (stage_split.h)
+};
+
 // Named, overridable constants (DESIGN: "all constants are named, documented, overridable").
+// The defaults are the plain model of DESIGN section 3 (no recompute, even split); the scenario
+// (core/io/scenario.h) turns on what long-context users expect: recompute auto, auto split.
 struct CostOptions {
   double memory_cap_bytes = 0.0;  // 0 = the GPU's memory_bytes
   Tokens token_cap = 0;           // max tokens per pack for L5; 0 = unlimited
   bool include_head = true;       // price the LM head on the last stage
   bool include_dp_sync = true;
+  RecomputeSpec recompute;  // activation recomputation (recompute.h)
+  StageSplit stage_split = StageSplit::Even;
+  // Attention pairs per token the auto split weighs a layer with (the batch's when known);
+  // 0 = 2048 (a 4K-token sample).
+  double split_pairs_per_token = 0.0;
+  // Context parallelism: the fraction of a layer's attention compute that can hide the ring
+  // exchange of K/V (Transformer Engine overlaps step i's transfer with step i-1's attention).
+  double cp_overlap = 0.8;
+  // Tensor-parallel communication with sequence parallelism: the fraction of the per-layer
+  // all-gathers / reduce-scatters left exposed (0 = not priced, 1 = none overlapped; Megatron
+  // without --tp-comm-overlap is close to 1, Transformer Engine's userbuffer overlap to 0.3).
+  double tp_comm_exposed = 0.0;
+  // Short query blocks run below FlashAttention's efficiency: a segment of l query tokens (per
+  // CP rank) pays its attention pairs times 1 + (short_query_tokens / l)^2 (0 = not priced).
+  // 384 fits the H100 measurements of docs/profiling.md (512-token blocks 1.9x, 1024 1.1x,
+  // 256-token samples 3-4.5x the long-slice cost per pair).
+  double short_query_tokens = 0.0;
 };
 
 class CostModel {
@@ -44,23 +71,40 @@ class CostModel {
   // Coefficients derived from FLOPs and the GPU's achievable rates (the default).
   static CostCoeffs coeffs_from_flops(const ModelConfig& m, const GpuSpec& g,
                                       const ParallelConfig& par);
-  // Replaces the coefficients, e.g. with a fitted cost profile.
-  void set_coeffs(const CostCoeffs& c) { coeffs_ = c; }
+  // Replaces the coefficients, e.g. with a fitted cost profile (re-balances an auto stage split).
+  void set_coeffs(const CostCoeffs& c);
 
   const ModelConfig& model() const { return model_; }
   const GpuSpec& gpu() const { return gpu_; }
   const ParallelConfig& parallel() const { return par_; }
   const CostOptions& options() const { return options_; }
   const CostCoeffs& coeffs() const { return coeffs_; }
-  int layers_per_stage() const;  // Ls = L / p
+  int layers_on_stage(int stage) const;                        // L_s (even, auto or explicit split)
+  int layers_per_stage() const { return layers_on_stage(0); }  // L_0 (= L / p when even)
+  const std::vector<int>& stage_layers() const { return stage_layers_; }
   int stages() const { return par_.pp; }
+  int gpus() const { return par_.pp * par_.tp * par_.cp * par_.dp; }
 
-  // Time in seconds of work (tokens, pairs) on `stage` for one pass, all its layers.
-  double time(Pass pass, int stage, double tokens, double pairs) const;
+  // Time in seconds of work (tokens, pairs: the whole pack, before the CP split) on `stage` for
+  // one pass, all its layers; `recomputed` layers of the stage add one forward each to backward.
+  double time(Pass pass, int stage, double tokens, double pairs, int recomputed = 0) const;
   // Time of a pack on a stage: pack.stage_times / pack.time when present, else the model.
-  double pack_time(Pass pass, int stage, const Pack& pack) const;
+  double pack_time(Pass pass, int stage, const Pack& pack, int recomputed = 0) const;
+  // Exposed time of the context-parallel ring exchange of one layer for a pack of `tokens`
+  // tokens with `pairs` attention pairs (0 when cp = 1).
+  double cp_ring_time(Pass pass, double tokens, double pairs) const;
+  // Exposed tensor-parallel communication of one layer for a pack of `tokens` tokens (SP:
+  // 2 all-gathers + 2 reduce-scatters of tokens/c * 2h bytes per pass).
+  double tp_comm_time(double tokens) const;
+  // Attention pairs of a pack weighted by the short-query-block penalty (= attention_pairs()
+  // when options().short_query_tokens is 0).
+  double effective_pairs(const Pack& pack) const;
+  // Bandwidth and latency of a collective over `group` consecutive ranks (inside a node when the
+  // group, with the tensor-parallel ranks under it, fits one).
+  double group_bandwidth(int span) const;
+  double group_latency(int span) const;
   // Extra time of DP-Merged segments in the pack (K/V all-gather over the shard group).
-  double merge_comm_time(const Pack& pack) const;
+  double merge_comm_time(const Pack& pack, int stage = 0) const;
   // K/V bytes of one context token in one layer on one GPU: 2 (K,V) * g dh / min(t,g) * 2 (bf16).
   double kv_bytes_per_token_layer() const;
 
@@ -73,12 +117,20 @@ class CostModel {
   // Memory (bytes).
   double params_on_stage(int stage) const;          // parameters held by one GPU of that stage
   double static_bytes(int stage) const;             // (2 + 4 + 12/d) * params / t + reserve
-  double activation_bytes_per_token_layer() const;  // A_tok
-  MemoryModel memory_model() const;
+  double activation_bytes_per_token_layer() const;  // A_tok (/ c), selective recompute applied
+  double recomputed_bytes_per_token_layer() const;  // a fully recomputed layer's input: 2h/t/c
+  // Per-stage memory with `recompute[s]` layers recomputed on stage s (empty = none).
+  MemoryModel memory_model(const std::vector<int>& recompute = {}) const;
+  // The recomputed layers per stage of a plan under options().recompute: fixed counts for
+  // none/selective/full/N, and for auto the fewest per stage whose peak fits the cap (all of the
+  // stage's layers when even that does not fit).
+  std::vector<int> recompute_layers(const Plan& plan) const;
+  // The most layers per stage the recompute option allows (what solvers may count on to fit).
+  std::vector<int> max_recompute_layers() const;
   double memory_cap() const;
 
   // Model FLOPs of one training step of `tokens` tokens with `pairs` causal pairs (for MFU), and
-  // the peak FLOP/s of all GPUs (p * d * t * peak).
+  // the peak FLOP/s of all GPUs (p * d * t * c * peak).
   double step_flops(double tokens, double pairs) const;
   double cluster_peak_flops() const;
 
@@ -88,6 +140,7 @@ class CostModel {
   ParallelConfig par_;
   CostOptions options_;
   CostCoeffs coeffs_;
+  std::vector<int> stage_layers_;
 };
 
 }  // namespace slimpack

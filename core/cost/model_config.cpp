@@ -115,7 +115,8 @@ Status validate(const ModelConfig& m, const ParallelConfig& par) {
       {m.ffn, "model.ffn", 1 << 22},           {m.heads, "model.heads", 1 << 16},
       {m.kv_heads, "model.kv_heads", 1 << 16}, {m.vocab, "model.vocab", 1 << 24},
       {par.pp, "parallel.pp", 4096},           {par.dp, "parallel.dp", 1 << 16},
-      {par.tp, "parallel.tp", 4096},           {par.vchunks, "parallel.vchunks", 127}};
+      {par.tp, "parallel.tp", 4096},           {par.vchunks, "parallel.vchunks", 127},
+      {par.cp, "parallel.cp", 4096}};
   for (const auto& [v, field, max] : sizes) {
     if (auto s = positive(v, field); !s) return s;
     if (v > max)
@@ -128,12 +129,32 @@ Status validate(const ModelConfig& m, const ParallelConfig& par) {
   if (m.heads % m.kv_heads != 0)
     return Error::bad_input("model.kv_heads: " + std::to_string(m.kv_heads) +
                             " does not divide model.heads " + std::to_string(m.heads));
-  // In 64 bits: pp and vchunks come from files and may each be near INT_MAX.
-  const std::int64_t chunks = std::int64_t{par.pp} * par.vchunks;
-  if (m.layers % chunks != 0)
-    return Error::bad_input(
-        "model.layers: " + std::to_string(m.layers) +
-        " is not divisible by parallel.pp * parallel.vchunks = " + std::to_string(chunks));
+  if (!par.stage_layers.empty()) {
+    if (static_cast<int>(par.stage_layers.size()) != par.pp)
+      return Error::bad_input("parallel.stage_layers: " + std::to_string(par.stage_layers.size()) +
+                              " entries for " + std::to_string(par.pp) + " stages");
+    int sum = 0;
+    for (std::size_t s = 0; s < par.stage_layers.size(); ++s) {
+      if (par.stage_layers[s] < 1)
+        return Error::bad_input("parallel.stage_layers: stage " + std::to_string(s) + " has " +
+                                std::to_string(par.stage_layers[s]) +
+                                " layers; every stage needs at least 1");
+      sum += par.stage_layers[s];
+    }
+    if (sum != m.layers)
+      return Error::bad_input("parallel.stage_layers: the layers sum to " + std::to_string(sum) +
+                              ", the model has " + std::to_string(m.layers));
+    if (par.vchunks > 1)
+      return Error::bad_input(
+          "parallel.stage_layers: an uneven stage split cannot be combined with the interleaved "
+          "schedule (vchunks > 1)");
+  } else if (const std::int64_t chunks = std::int64_t{par.pp} * par.vchunks;
+             m.layers % chunks != 0) {
+    // In 64 bits: pp and vchunks come from files and may each be near INT_MAX.
+    return Error::bad_input("model.layers: " + std::to_string(m.layers) +
+                            " is not divisible by parallel.pp * parallel.vchunks = " +
+                            std::to_string(chunks));
+  }
   if (m.heads % par.tp != 0)
     return Error::bad_input("parallel.tp: " + std::to_string(par.tp) +
                             " does not divide model.heads " + std::to_string(m.heads));
@@ -141,10 +162,13 @@ Status validate(const ModelConfig& m, const ParallelConfig& par) {
 }
 
 Status validate(const GpuSpec& g) {
-  const std::pair<double, const char*> pos[] = {{g.peak_flops, "gpu.peak_flops"},
-                                                {g.memory_bytes, "gpu.memory_bytes"},
-                                                {g.p2p_bandwidth, "gpu.p2p_bandwidth"},
-                                                {g.dp_bandwidth, "gpu.dp_bandwidth"}};
+  const std::pair<double, const char*> pos[] = {
+      {g.peak_flops, "gpu.peak_flops"},
+      {g.memory_bytes, "gpu.memory_bytes"},
+      {g.p2p_bandwidth, "gpu.p2p_bandwidth"},
+      {g.dp_bandwidth, "gpu.dp_bandwidth"},
+      {g.nvlink_bandwidth, "gpu.nvlink_bandwidth"},
+      {static_cast<double>(g.gpus_per_node), "gpu.gpus_per_node"}};
   for (const auto& [v, field] : pos)
     if (auto s = positive(v, field); !s) return s;
   const std::pair<double, const char*> fractions[] = {
@@ -157,7 +181,8 @@ Status validate(const GpuSpec& g) {
       {g.runtime_reserve_bytes, "gpu.runtime_reserve_bytes"},
       {g.kernel_overhead_s, "gpu.kernel_overhead_s"},
       {g.p2p_latency_s, "gpu.p2p_latency_s"},
-      {g.dp_latency_s, "gpu.dp_latency_s"}};
+      {g.dp_latency_s, "gpu.dp_latency_s"},
+      {g.nvlink_latency_s, "gpu.nvlink_latency_s"}};
   for (const auto& [v, field] : nonneg)
     if (auto s = non_negative(v, field); !s) return s;
   if (g.runtime_reserve_bytes >= g.memory_bytes)

@@ -37,6 +37,12 @@ struct GpuSpec {
   double p2p_latency_s = 10e-6;
   double dp_bandwidth = 50e9;  // bytes/s per GPU for DP gradient sync (ring)
   double dp_latency_s = 20e-6;
+  // Inside one node (NVLink/NVSwitch): tensor- and context-parallel groups that fit a node use
+  // this bandwidth, larger groups the inter-node p2p_bandwidth. H100 SXM NVLink 4 is 450 GB/s per
+  // direction; about 300 GB/s is what NCCL ring collectives reach in practice.
+  double nvlink_bandwidth = 300e9;
+  double nvlink_latency_s = 5e-6;
+  int gpus_per_node = 8;
 };
 
 struct ParallelConfig {
@@ -44,6 +50,10 @@ struct ParallelConfig {
   int dp = 1;       // d: data-parallel replicas
   int tp = 1;       // t: tensor parallel with sequence parallelism
   int vchunks = 1;  // virtual chunks for interleaved 1F1B
+  int cp = 1;       // c: context parallelism (each sequence split into 2c chunks over c GPUs)
+  // Layers of each stage (Megatron's uneven first/last stage); empty = decided by the cost model
+  // (CostOptions::stage_split). When given: one entry per stage, each >= 1, summing to L.
+  std::vector<int> stage_layers{};
 };
 
 // llama-2-7b, llama-3-8b, llama-3-70b, qwen2.5-32b, qwen2.5-72b
@@ -54,7 +64,7 @@ Expected<ModelConfig> model_preset(const std::string& name);  // error lists the
 Expected<GpuSpec> gpu_preset(const std::string& name);
 
 // Validates ranges (positive sizes, heads divide hidden, kv_heads divides heads, layers divisible
-// by pp*vchunks, tp divides heads...). Errors name the field.
+// by pp*vchunks unless stage_layers splits them, tp divides heads...). Errors name the field.
 Status validate(const ModelConfig& m, const ParallelConfig& par);
 // Positive rates and capacities, efficiencies in (0, 1], non-negative latencies and reserve below
 // the memory. Errors name the field ("gpu.peak_flops: must be positive").

@@ -12,11 +12,18 @@
 #include "common/sequence.h"
 #include "common/status.h"
 #include "cost/cost_model.h"
+#include "cost/stage_split.h"
 #include "plan/plan.h"
 #include "solver/strategy.h"
 #include "workload/lengths.h"
 
 namespace slimpack {
+
+// Cost options the scenario turns on (CostOptions keeps them off for the plain analytic model):
+// exposed fraction of TP communication (Transformer Engine overlap) and the short-query-block
+// scale fitted to the H100 measurements of docs/profiling.md.
+inline constexpr double kScenarioTpCommExposed = 0.3;
+inline constexpr double kScenarioShortQueryTokens = 384.0;
 
 // Size of the length pool drawn from a preset; batches are sampled from it.
 inline constexpr std::int64_t kPresetPoolSize = 65536;
@@ -49,13 +56,17 @@ struct ConfigSpec {
   int dp = 1;
   int tp = 8;
   std::string strategy = "slimpack";
-  Tokens slice_size = 0;  // 0 = the strategy's automatic choice
-  int packs = 0;          // 0 = auto
-  Tokens pack_tokens = 0; // `fixed` pack capacity C; 0 = auto
+  Tokens slice_size = 0;   // 0 = the strategy's automatic choice
+  int packs = 0;           // 0 = auto
+  Tokens pack_tokens = 0;  // `fixed` pack capacity C; 0 = the context window
+  Tokens context = 0;      // context window; 0 = smallest power of two >= the longest sample
+  RecomputeSpec recompute{RecomputeMode::Auto, 0};
+  int cp = 1;                  // context-parallel degree c
+  StageSplitSpec stage_split;  // auto by default
   ScheduleKind schedule = ScheduleKind::OneFOneB;
-  int vchunks = 2;        // interleaved only
-  double memory_cap_gb = 0.0;  // 0 = the GPU's memory
-  Tokens token_cap = 0;        // max tokens per pack; 0 = unlimited
+  int vchunks = 2;                  // interleaved only
+  double memory_cap_gb = 0.0;       // 0 = the GPU's memory
+  Tokens token_cap = 0;             // max tokens per pack; 0 = unlimited
   std::string cost_overrides_file;  // JSON overriding model, GPU, options or coefficients
   std::string cost_profile_file;    // fitted cost profile for the coefficients
   bool exact = false;               // slimpack: MILP phase 2
@@ -83,8 +94,10 @@ struct PlanShape {
   int pp = 0;
   int dp = 0;
 };
+// `batch`, when given, sets the attention density the automatic stage split weighs layers with.
 Expected<std::shared_ptr<const CostModel>> make_cost_model(const ConfigSpec& config,
-                                                           std::optional<PlanShape> shape = {});
+                                                           std::optional<PlanShape> shape = {},
+                                                           const Batch* batch = nullptr);
 StrategyParams make_strategy_params(const ConfigSpec& config, std::uint64_t seed);
 
 }  // namespace slimpack

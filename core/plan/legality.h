@@ -12,10 +12,14 @@ namespace slimpack {
 // Bytes a stage needs, in the simple additive form of DESIGN section 3. Filled by
 // CostModel::memory_model(); all fields per stage have size == plan.stages.
 struct MemoryModel {
-  std::vector<double> static_bytes;         // weights, grads, optimizer state, runtime reserve
-  std::vector<double> activation_per_token; // A_tok * layers of that stage (bytes per token)
-  std::vector<double> dkdv_per_context_token; // dK/dV accumulator bytes per prefix token (Ls*4*g*dh/min(t,g))
-  double capacity_bytes = 0.0;              // the cap; 0 = unlimited
+  std::vector<double> static_bytes;          // weights, grads, optimizer state, runtime reserve
+  std::vector<double> activation_per_token;  // A_tok * layers of that stage (bytes per token)
+  std::vector<double>
+      dkdv_per_context_token;   // dK/dV accumulator bytes per prefix token (Ls*4*g*dh/min(t,g))
+  double capacity_bytes = 0.0;  // the cap; 0 = unlimited
+  // Bytes per token a backward op holds while it runs (a recomputed layer's rebuilt activations);
+  // empty or 0 = none.
+  std::vector<double> backward_working_per_token{};
 };
 
 struct LegalityOptions {
@@ -30,9 +34,9 @@ struct Violation {
   Rule rule = Rule::Structure;
   int replica = 0;
   Pass pass = Pass::Forward;
-  int pack = -1;      // 0-based pack index, -1 when not about one pack
-  int stage = -1;     // for L4
-  SeqIndex seq = -1;  // the sequence involved, -1 when none
+  int pack = -1;        // 0-based pack index, -1 when not about one pack
+  int stage = -1;       // for L4
+  SeqIndex seq = -1;    // the sequence involved, -1 when none
   std::string message;  // human readable, names rule, replica, pack and sequence id
 };
 

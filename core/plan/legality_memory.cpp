@@ -6,8 +6,9 @@
 //   * a backward op first sets, for each sequence with more than one backward segment on this
 //     replica, the dK/dV accumulator to dkdv_per_context_token[s] * begin (the prefix [0, begin)
 //     still to be processed; 0 once the segment starting at token 0 runs, i.e. the sequence is
-//     done), then the peak is sampled (the op still needs its activations), then its tokens'
-//     activations are freed;
+//     done), then the peak is sampled (the op still needs its activations, plus
+//     backward_working_per_token[s] per token of the pack when the stage recomputes layers),
+//     then its tokens' activations are freed;
 //   * with the interleaved schedule each (pack, chunk) op holds 1/v of the stage's layers, so it
 //     allocates and frees 1/v of the bytes, and accumulators are kept per (sequence, chunk);
 //   * peak = static_bytes[s] + max over the walk of (activations + accumulators).
@@ -85,6 +86,7 @@ std::vector<double> peak_memory_per_stage(const Plan& plan, int replica,
     for (const auto& op : ops) chunks = std::max(chunks, op.chunk + 1);
     const double act = at_or_zero(memory.activation_per_token, si) / chunks;
     const double dkdv = at_or_zero(memory.dkdv_per_context_token, si) / chunks;
+    const double working = at_or_zero(memory.backward_working_per_token, si) / chunks;
 
     double activations = 0.0;
     double accumulators = 0.0;
@@ -104,7 +106,7 @@ std::vector<double> peak_memory_per_stage(const Plan& plan, int replica,
         accumulators += now - held;
         held = now;
       }
-      peak = std::max(peak, activations + accumulators);
+      peak = std::max(peak, activations + accumulators + bwd_tokens[pi] * working);
       activations -= bwd_tokens[pi] * act;
     }
     peaks[si] += peak;

@@ -18,9 +18,9 @@ enum class Pass { Forward, Backward };
 const char* schedule_name(ScheduleKind k);  // "1f1b", "gpipe", "interleaved"
 bool parse_schedule(const std::string& name, ScheduleKind& out);
 
-// Consecutive tokens [begin, end) of one sequence inside one pack. Its attention context is [0, end).
-// A DP-Merged segment is computed by `shards` replicas together (context-parallel style): each
-// replica's copy has the same (seq, begin, end) and its own shard index; each shard holds
+// Consecutive tokens [begin, end) of one sequence inside one pack. Its attention context is [0,
+// end). A DP-Merged segment is computed by `shards` replicas together (context-parallel style):
+// each replica's copy has the same (seq, begin, end) and its own shard index; each shard holds
 // (end-begin)/shards of the tokens and pays the K/V all-gather the cost model prices.
 struct Segment {
   SeqIndex seq = 0;
@@ -61,10 +61,18 @@ struct Plan {
   double p2p_latency = 0.0;
   Tokens slice_size = 0;  // informational: the slice size the plan was built with (0 = none)
   std::string strategy;   // informational: the strategy that built it
+  // Layers recomputed in backward on each stage (activation recomputation); empty = none. The
+  // cost model prices them (one extra forward per recomputed layer) and stores less for them.
+  std::vector<int> recompute_layers;
   std::vector<Sequence> sequences;
   std::vector<ReplicaPlan> replicas;  // size = data-parallel degree (at least 1)
 
   int dp() const { return static_cast<int>(replicas.size()); }
+  int recompute_at(int stage) const {
+    return stage >= 0 && static_cast<std::size_t>(stage) < recompute_layers.size()
+               ? recompute_layers[static_cast<std::size_t>(stage)]
+               : 0;
+  }
   Tokens total_tokens() const;
   // Index of a sequence by id, or -1.
   SeqIndex find_sequence(const std::string& id) const;

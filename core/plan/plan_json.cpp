@@ -180,6 +180,20 @@ Status read_header(const Json& j, Plan& plan) {
   auto strategy = ju::opt_string(j, "strategy", "$");
   if (!strategy) return strategy.error();
   plan.strategy = strategy->value_or("");
+  // Optional: layers recomputed in backward per stage (one non-negative count per stage).
+  if (const Json* rec = field(j, "recompute_layers"); rec != nullptr && !rec->is_null()) {
+    if (!rec->is_array() || static_cast<int>(rec->size()) != plan.stages)
+      return Error::bad_input("$.recompute_layers: expected an array of " +
+                              std::to_string(plan.stages) + " layer counts, one per stage");
+    for (std::size_t s = 0; s < rec->size(); ++s) {
+      const Json& count = (*rec)[s];
+      if (!count.is_number_integer() || count.get<std::int64_t>() < 0 ||
+          count.get<std::int64_t>() > 100000)
+        return Error::bad_input("$.recompute_layers[" + std::to_string(s) +
+                                "]: expected a non-negative layer count");
+      plan.recompute_layers.push_back(static_cast<int>(count.get<std::int64_t>()));
+    }
+  }
   return Status::success();
 }
 
@@ -253,6 +267,7 @@ J plan_to_json_as(const Plan& plan) {
   j["p2p_latency"] = plan.p2p_latency;
   if (plan.slice_size > 0) j["slice_size"] = plan.slice_size;
   if (!plan.strategy.empty()) j["strategy"] = plan.strategy;
+  if (!plan.recompute_layers.empty()) j["recompute_layers"] = plan.recompute_layers;
   J seqs = J::array();
   for (const auto& s : plan.sequences) {
     J sj;

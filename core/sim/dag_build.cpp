@@ -53,7 +53,7 @@ Status pack_durations(const Plan& plan, int replica, Pass pass, const std::vecto
       else if (pack.time)
         t = *pack.time;
       else
-        t = cost->pack_time(pass, s, pack);
+        t = cost->pack_time(pass, s, pack, plan.recompute_at(s));
       if (!(t >= 0.0))
         return Error::bad_input(where() + ": negative or invalid time on stage " +
                                 std::to_string(s));

@@ -67,6 +67,7 @@ void memory_timeline(const Plan& plan, const ReplicaDag& dag, const Schedule& sc
     const double base = at_or_zero(memory.static_bytes, si);
     const double act = at_or_zero(memory.activation_per_token, si) / chunks;
     const double dkdv = at_or_zero(memory.dkdv_per_context_token, si) / chunks;
+    const double working = at_or_zero(memory.backward_working_per_token, si) / chunks;
     std::fill(held.begin(), held.end(), 0.0);
     double activations = 0.0, accumulators = 0.0, peak = 0.0;
     const auto first = static_cast<std::size_t>(dag.stage_ops_begin[si]);
@@ -99,7 +100,7 @@ void memory_timeline(const Plan& plan, const ReplicaDag& dag, const Schedule& sc
         accumulators += now - h;
         h = now;
       }
-      peak = std::max(peak, activations + accumulators);
+      peak = std::max(peak, activations + accumulators + bwd_tokens[pi] * working);
       point(start);
       activations -= bwd_tokens[pi] * act;
       point(start + node.duration);

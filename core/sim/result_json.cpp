@@ -81,6 +81,8 @@ nlohmann::json sim_result_to_json(const Plan& plan, const SimResult& result, boo
               {"legal", result.legal},
               {"legality_message", result.legality_message},
               {"peak_memory_bytes", result.peak_memory_bytes},
+              {"stage_work_bound", result.stage_work_bound},
+              {"gap_to_bound", result.gap_to_bound},
               {"time_unit", result.time_unit},
               {"total_tokens", plan.total_tokens()},
               {"pipeline", Json{{"stages", plan.stages},

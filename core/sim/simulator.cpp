@@ -67,11 +67,13 @@ void aggregate(const Plan& plan, const CostModel* cost, SimResult& result) {
     double busy = 0.0;
     for (const StageResult& st : r.stages) {
       busy += st.busy;
+      result.stage_work_bound = std::max(result.stage_work_bound, st.busy);
       result.peak_memory_bytes = std::max(result.peak_memory_bytes, st.peak_memory_bytes);
     }
     if (r.makespan > 0.0) bubble_sum += 1.0 - busy / (plan.stages * r.makespan);
   }
   result.bubble_ratio = bubble_sum / static_cast<double>(result.replicas.size());
+  if (result.makespan > 0.0) result.gap_to_bound = 1.0 - result.stage_work_bound / result.makespan;
   const auto tokens = static_cast<double>(plan.total_tokens());
   if (result.iteration_time > 0.0) result.tokens_per_second = tokens / result.iteration_time;
   if (cost && result.iteration_time > 0.0) {
@@ -96,7 +98,7 @@ Expected<SimResult> simulate(const Plan& plan, const CostModel* cost, const SimO
   MemoryModel cost_memory;
   const MemoryModel* memory = options.memory;
   if (!memory && cost) {
-    cost_memory = cost->memory_model();
+    cost_memory = cost->memory_model(plan.recompute_layers);
     memory = &cost_memory;
   }
   if (options.check_legality) {

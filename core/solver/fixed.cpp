@@ -1,21 +1,25 @@
-// `fixed`: Megatron/NeMo-style packing. Whole sequences go first-fit-decreasing into packs of C
-// tokens; backward packs repeat the forward packs in the same order (symmetric, w = 0).
-//
-// C is params.pack_tokens when given, else the longest sequence rounded up to a multiple of 1024
-// (packing to the maximum length, as a data loader configured for the longest sample does). A
-// forced pack count (params.packs) raises C to ceil(replica tokens / packs) so that about that many
-// packs come out. With d > 1 the sequences are dealt to replicas round-robin in batch order.
+// `fixed`: Megatron-LM / NeMo packed-sequence training, as their data pipelines run it:
+//   1. C = params.pack_tokens when given, else the context window (params.context, default the
+//      smallest power of two at or above the longest sample: Megatron's --seq-length);
+//   2. the whole global batch is packed first-fit-decreasing into packs of C tokens (NeMo's
+//      `prepare_packed_ft_dataset` with `packing_algorithm=first_fit_decreasing`);
+//   3. the packs are shuffled with the seed (the packed dataset is read in shuffled order) and
+//      dealt round-robin to the d data-parallel ranks, so every rank runs the same number of
+//      micro-batches (one more on the first P mod d ranks when d does not divide P);
+//   4. one pack per micro-batch; backward repeats the forward packs (symmetric, w = 0).
+// Recomputation and context parallelism come from the cost model, as configured. A forced pack
+// count (params.packs) raises C to ceil(tokens / (packs * d)) so that about that many packs per
+// rank come out.
 #include <algorithm>
 #include <chrono>
 #include <numeric>
 
 #include "solver/pack_builder.h"
 #include "solver/strategies.h"
+#include "workload/rng.h"
 
 namespace slimpack::solver_detail {
 namespace {
-
-constexpr Tokens kRoundTo = 1024;
 
 // First-fit over bins of remaining capacity in O(log bins): a max segment tree finds the lowest
 // bin whose remaining capacity holds an item.
@@ -58,58 +62,55 @@ Expected<SolveResult> solve_fixed(const SolveInput& in, const CancelToken& cance
   out.plan = plan_skeleton(in, "fixed", 0);
   Plan& plan = out.plan;
   const int d = plan.dp();
-  progress.report("fixed: assigning replicas", 0.0);
-  const auto replicas = assign_round_robin(seqs.size(), d);
 
   SeqIndex longest = 0;
-  for (std::size_t i = 0; i < seqs.size(); ++i)
+  Tokens total = 0;
+  for (std::size_t i = 0; i < seqs.size(); ++i) {
+    total += seqs[i].length;
     if (seqs[i].length > seqs[static_cast<std::size_t>(longest)].length)
       longest = static_cast<SeqIndex>(i);
+  }
   const Tokens max_len = seqs[static_cast<std::size_t>(longest)].length;
-  Tokens cap = in.params.pack_tokens;
-  if (cap > 0 && cap < max_len) {
+  Tokens cap =
+      in.params.pack_tokens > 0 ? in.params.pack_tokens : context_window(in.batch, in.params);
+  if (cap < max_len) {
     return Error::bad_input(
-        "params.pack_tokens: " + std::to_string(cap) + " is smaller than sequence '" +
+        std::string(in.params.pack_tokens > 0 ? "params.pack_tokens: " : "params.context: ") +
+        std::to_string(cap) + " is smaller than sequence '" +
         seqs[static_cast<std::size_t>(longest)].id + "' (" + std::to_string(max_len) + " tokens)");
   }
-  if (cap == 0) cap = (max_len + kRoundTo - 1) / kRoundTo * kRoundTo;
   std::string notes;
   if (in.params.packs > 0) {
-    Tokens most = 0;
-    for (const auto& list : replicas) {
-      Tokens t = 0;
-      for (SeqIndex i : list) t += seqs[static_cast<std::size_t>(i)].length;
-      most = std::max(most, t);
-    }
-    cap = std::max(cap, (most + in.params.packs - 1) / in.params.packs);
+    const Tokens per = static_cast<Tokens>(in.params.packs) * d;
+    cap = std::max(cap, (total + per - 1) / per);
   }
   const double t_assign = seconds_since(t0);
 
-  for (std::size_t r = 0; r < replicas.size(); ++r) {
-    if (cancel.cancelled()) return Error::cancelled();
-    progress.report("fixed: packing", static_cast<double>(r) / static_cast<double>(d));
-    // Longest first, ties in batch order (the list is in batch order): sorting (length, index)
-    // pairs directly avoids an indirect stable sort's cache misses on 100k sequences.
-    std::vector<std::pair<Tokens, SeqIndex>> keyed(replicas[r].size());
-    for (std::size_t k = 0; k < keyed.size(); ++k)
-      keyed[k] = {seqs[static_cast<std::size_t>(replicas[r][k])].length, replicas[r][k]};
-    std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
-      return a.first != b.first ? a.first > b.first : a.second < b.second;
-    });
-    std::vector<SeqIndex> order(keyed.size());
-    for (std::size_t k = 0; k < keyed.size(); ++k) order[k] = keyed[k].second;
-    FirstFit ff(std::max<std::size_t>(1, order.size()), cap);
-    auto& packs = plan.replicas[r].forward;
-    for (SeqIndex i : order) {
-      const Tokens n = seqs[static_cast<std::size_t>(i)].length;
-      const long bin = ff.find(n);  // always found: every bin starts at C >= the longest
-      ff.take(static_cast<std::size_t>(bin), n);
-      if (static_cast<std::size_t>(bin) >= packs.size())
-        packs.resize(static_cast<std::size_t>(bin) + 1);
-      packs[static_cast<std::size_t>(bin)].segments.push_back(Segment{i, 0, n});
-    }
-    plan.replicas[r].backward = packs;
+  // Global first-fit-decreasing: longest first, ties in batch order.
+  progress.report("fixed: packing", 0.0);
+  std::vector<std::pair<Tokens, SeqIndex>> keyed(seqs.size());
+  for (std::size_t k = 0; k < keyed.size(); ++k)
+    keyed[k] = {seqs[k].length, static_cast<SeqIndex>(k)};
+  std::sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) {
+    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  });
+  FirstFit ff(std::max<std::size_t>(1, keyed.size()), cap);
+  std::vector<Pack> packs;
+  for (const auto& [n, i] : keyed) {
+    const long bin = ff.find(n);  // always found: every bin starts at C >= the longest
+    ff.take(static_cast<std::size_t>(bin), n);
+    if (static_cast<std::size_t>(bin) >= packs.size())
+      packs.resize(static_cast<std::size_t>(bin) + 1);
+    packs[static_cast<std::size_t>(bin)].segments.push_back(Segment{i, 0, n});
   }
+  if (cancel.cancelled()) return Error::cancelled();
+  // The packed dataset is read in shuffled order (Fisher-Yates with the seed), then dealt.
+  workload::Rng rng(in.params.seed);
+  for (std::size_t k = packs.size(); k > 1; --k)
+    std::swap(packs[k - 1], packs[static_cast<std::size_t>(rng.below(k))]);
+  for (std::size_t k = 0; k < packs.size(); ++k)
+    plan.replicas[k % static_cast<std::size_t>(d)].forward.push_back(std::move(packs[k]));
+  for (auto& rp : plan.replicas) rp.backward = rp.forward;
   const double t_pack = seconds_since(t0) - t_assign;
 
   if (in.params.packs > 0) {
@@ -119,6 +120,12 @@ Expected<SolveResult> solve_fixed(const SolveInput& in, const CancelToken& cance
                  std::to_string(rp.forward.size()) + " on some replica (whole sequences); ";
         break;
       }
+    }
+  }
+  for (const auto& rp : plan.replicas) {
+    if (rp.forward.empty()) {
+      notes += "fewer packs than replicas: some replica idles; ";
+      break;
     }
   }
   if (plan.schedule == ScheduleKind::Interleaved) {

@@ -41,7 +41,8 @@ ReplicaLoad heaviest_replica(const std::vector<std::vector<SeqIndex>>& replicas,
 Limits limits_of(const CostModel& cost) {
   Limits lim;
   lim.token_cap = cost.options().token_cap;
-  lim.memory = cost.memory_model();
+  lim.memory = cost.memory_model(cost.max_recompute_layers());
+  lim.cost = &cost;
   const int pp = std::max(1, cost.parallel().pp);
   if (lim.memory.capacity_bytes > 0.0 && !lim.memory.static_bytes.empty()) {
     // Stage 0 keeps the most packs in flight under 1F1B (pp of them), so it sets the capacity.
@@ -255,10 +256,19 @@ Plan plan_skeleton(const SolveInput& input, const std::string& strategy, Tokens 
   return plan;
 }
 
-Status gate_legality(const Plan& plan, const Limits& lim) {
+Status gate_legality(Plan& plan, const Limits& lim) {
   LegalityOptions opt;
   opt.token_cap = lim.token_cap;
+  MemoryModel resolved;
   opt.memory = &lim.memory;
+  if (lim.cost) {
+    plan.recompute_layers = lim.cost->recompute_layers(plan);
+    if (std::all_of(plan.recompute_layers.begin(), plan.recompute_layers.end(),
+                    [](int r) { return r == 0; }))
+      plan.recompute_layers.clear();
+    resolved = lim.cost->memory_model(plan.recompute_layers);
+    opt.memory = &resolved;
+  }
   LegalityReport rep = check_legality(plan, opt, 4);
   if (rep.legal()) return Status::success();
   const Violation& v = rep.violations.front();

@@ -43,8 +43,11 @@ inline double pairs_of(Tokens begin, Tokens end) {
 
 // Memory-derived limits of a replica's packs.
 struct Limits {
-  Tokens token_cap = 0;           // L5 from the cost options; 0 = unlimited
-  MemoryModel memory;             // L4
+  Tokens token_cap = 0;  // L5 from the cost options; 0 = unlimited
+  // L4 with the most recomputation the options allow (what a plan can count on to fit); the
+  // final plan is checked with the layers it really recomputes (gate_legality).
+  MemoryModel memory;
+  const CostModel* cost = nullptr;
   Tokens memory_pack_tokens = 0;  // biggest pack with `pp` packs in flight on stage 0; 0 = no cap
 };
 // The most tokens and the most estimated work any replica holds after an assignment: what sizes
@@ -100,9 +103,11 @@ int make_symmetric_backward(Plan& plan, bool global_runs);
 // A plan with the common fields of every strategy filled in and `replicas` empty lists.
 Plan plan_skeleton(const SolveInput& input, const std::string& strategy, Tokens slice_size);
 
-// Legality gate every strategy passes its plan through: memory (L4) and token cap (L5) violations
-// become Infeasible, anything else is an Internal error (a solver bug).
-Status gate_legality(const Plan& plan, const Limits& lim);
+// Legality gate every strategy passes its plan through. It first sets the plan's recomputed
+// layers per stage (CostModel::recompute_layers: for `auto` the fewest that fit) and checks
+// memory with them; memory (L4) and token cap (L5) violations become Infeasible, anything else
+// is an Internal error (a solver bug).
+Status gate_legality(Plan& plan, const Limits& lim);
 
 // Seconds since `start`.
 inline double seconds_since(std::chrono::steady_clock::time_point start) {

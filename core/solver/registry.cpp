@@ -1,4 +1,5 @@
 // solve(): parameter validation and dispatch to the strategies of DESIGN section 5.
+#include <algorithm>
 #include <chrono>
 
 #include "solver/pack_builder.h"
@@ -36,6 +37,15 @@ Status validate(const std::string& strategy, const SolveInput& in) {
   if (p.slice_size < 0) return Error::bad_input("params.slice_size: must not be negative");
   if (p.packs < 0) return Error::bad_input("params.packs: must not be negative");
   if (p.pack_tokens < 0) return Error::bad_input("params.pack_tokens: must not be negative");
+  if (p.context < 0) return Error::bad_input("params.context: must not be negative");
+  if (p.context > 0) {
+    for (const Sequence& seq : in.batch.sequences) {
+      if (seq.length > p.context)
+        return Error::bad_input(
+            "params.context: sample '" + seq.id + "' has " + std::to_string(seq.length) +
+            " tokens, more than the context window of " + std::to_string(p.context) + " tokens");
+    }
+  }
   if (p.vchunks < 1) return Error::bad_input("params.vchunks: must be at least 1");
   if (!(p.time_limit_s > 0.0)) return Error::bad_input("params.time_limit_s: must be positive");
   const bool sliced = strategy == "sliced" || strategy == "slimpack";
@@ -48,6 +58,15 @@ Status validate(const std::string& strategy, const SolveInput& in) {
 }
 
 }  // namespace
+
+Tokens context_window(const Batch& batch, const StrategyParams& params) {
+  if (params.context > 0) return params.context;
+  Tokens longest = 1;
+  for (const Sequence& seq : batch.sequences) longest = std::max(longest, seq.length);
+  Tokens window = 1;
+  while (window < longest) window *= 2;
+  return window;
+}
 
 std::vector<std::string> strategy_names() {
   std::vector<std::string> names;

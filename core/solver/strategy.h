@@ -16,7 +16,10 @@ namespace slimpack {
 struct StrategyParams {
   Tokens slice_size = 0;      // S for sliced/slimpack; 0 = strategy default (auto)
   int packs = 0;              // M (forward packs per replica); 0 = auto
-  Tokens pack_tokens = 0;     // C for `fixed`: token capacity of a pack; 0 = auto
+  Tokens pack_tokens = 0;     // C for `fixed`: token capacity of a pack; 0 = the context window
+  // Context window n_ctx (Megatron --seq-length); 0 = the smallest power of two at or above the
+  // longest sample. A sample longer than an explicit window is an error.
+  Tokens context = 0;
   ScheduleKind schedule = ScheduleKind::OneFOneB;
   int vchunks = 1;            // interleaved only
   std::uint64_t seed = 1;     // for randomized local search
@@ -51,6 +54,10 @@ struct SolveInput {
 };
 
 std::vector<std::string> strategy_names();  // fixed, balanced, sliced, slimpack
+
+// The context window a solve uses: params.context, or the smallest power of two at or above the
+// longest sample of the batch.
+Tokens context_window(const Batch& batch, const StrategyParams& params);
 // Errors: BadInput for an unknown strategy (lists the known ones) or bad params; Infeasible when a
 // sequence cannot be placed (names it and the shortfall); Cancelled.
 Expected<SolveResult> solve(const std::string& strategy, const SolveInput& input,

@@ -2,6 +2,7 @@
 // rounded and clamped to [1, max], so a (preset, seed, count) triple names one pool everywhere.
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "workload/length_values.h"
 #include "workload/lengths.h"
@@ -51,6 +52,20 @@ double draw_long_tail_256k(Rng& rng) {
   return rng.log_normal(768, 0.6);
 }
 
+// Long-context pretraining/SFT mix with a real 256K tail (the paper's 256K setting): log-normal
+// body (median 1.5K, sigma 1.0, redrawn above 32K) and 2% log-uniform on [32K, 256K]. About half
+// of all tokens sit in samples over 32K, and a 1M-token batch holds samples close to 256K.
+double draw_long_256k(Rng& rng) {
+  if (rng.uniform() < 0.02) return rng.log_uniform(32768, 262144);
+  // P(draw > 32K) is about 0.1%, so 64 redraws fail with probability ~1e-190.
+  double x = 0;
+  for (int i = 0; i < 64; ++i) {
+    x = rng.log_normal(1536, 1.0);
+    if (x <= 32768) return x;
+  }
+  return 32768;
+}
+
 double draw_uniform(Rng&) {
   return 4096;
 }
@@ -60,14 +75,24 @@ constexpr Preset kPresets[] = {
      32768, draw_chat_sft},
     {"long-sft-128k", "LongAlign-like mix: 65% under 8K, 28% flat 8K-64K, 7% tail to 128K", 131072,
      draw_long_sft_128k},
-    {"long-tail-256k", "99% under 4K (log-normal, median 768), heavy Pareto tail to 256K", 262144,
-     draw_long_tail_256k},
+    {"short-heavy-tail",
+     "99% under 4K (log-normal, median 768), rare Pareto tail 4K-256K: a 1M-token batch seldom "
+     "holds a sample over 100K",
+     262144, draw_long_tail_256k},
+    {"long-256k", "log-normal body (median 1.5K) + 2% log-uniform tail 32K-256K", 262144,
+     draw_long_256k},
     {"uniform", "every sequence 4096 tokens", 4096, draw_uniform},
 };
+
+// Old names still accepted (sessions, scripts): `long-tail-256k` promised 256K-token samples that
+// its batches seldom hold, so it was renamed after its content.
+constexpr std::pair<const char*, const char*> kAliases[] = {{"long-tail-256k", "short-heavy-tail"}};
 
 const Preset* find_preset(const std::string& name) {
   for (const Preset& p : kPresets)
     if (name == p.name) return &p;
+  for (const auto& [alias, target] : kAliases)
+    if (name == alias) return find_preset(target);
   return nullptr;
 }
 
@@ -102,7 +127,7 @@ Expected<LengthPool> preset_pool(const std::string& name, std::uint64_t seed, st
     return Error::bad_input("preset " + name + ": sample count " + std::to_string(count) +
                             " exceeds the maximum " + std::to_string(workload::kMaxPoolSequences));
   Rng rng(seed);
-  LengthPool pool{std::string("preset:") + p->name, {}};
+  LengthPool pool{"preset:" + name, {}};  // an alias keeps the name it was asked by
   pool.lengths.reserve(static_cast<std::size_t>(count));
   for (std::int64_t i = 0; i < count; ++i) {
     const double x = std::round(p->draw(rng));

@@ -45,16 +45,25 @@ golden_case(simulate_chat_slimpack ARGS simulate --preset chat-sft --batch-token
 golden_case(simulate_longtail_dp2 ARGS simulate --preset long-tail-256k --batch-tokens 524288 --dp 2 --strategy slimpack --json -)
 golden_case(simulate_lengths_file ARGS simulate --lengths samples/lengths/longalign_mix.csv --column length --strategy sliced --slice 4096 --json -)
 golden_case(compare_long_sft ARGS compare --preset long-sft-128k --batch-tokens 524288 --json -)
-golden_case(compare_infeasible_row ARGS compare --preset long-sft-128k --tp 2 --strategies fixed,slimpack --json -)
+golden_case(compare_infeasible_row ARGS compare --preset long-sft-128k --tp 2 --recompute none --strategies fixed,slimpack --json -)
 golden_case(sweep_slice ARGS sweep --preset long-tail-256k --batch-tokens 524288 --slice 2048,8192,32768 --json -)
 golden_case(solve_plan ARGS solve --preset chat-sft --batch-tokens 65536 --strategy sliced --slice 2048 --out -)
 golden_case(fit_costs_csv ARGS fit-costs samples/costs/h100-llama-3-8b-layer.csv --out -)
 golden_case(trace_info_kineto ARGS trace info samples/traces/kineto_small.json --json -)
 golden_case(trace_info_gzip ARGS trace info samples/traces/kineto_small.json.gz --json -)
 golden_case(bad_plan_schedule EXIT 2 STDERR "--schedule: unknown schedule 'zigzag'" ARGS simulate --schedule zigzag)
-golden_case(infeasible_memory EXIT 2 STDERR "does not fit stage 0 memory" ARGS simulate --preset long-sft-128k --tp 2)
+golden_case(infeasible_memory EXIT 2 STDERR "does not fit stage 0 memory" ARGS simulate --preset long-sft-128k --tp 2 --recompute none)
 golden_case(trace_missing EXIT 2 STDERR "nope.json" ARGS trace info nope.json)
-golden_case(sweep_infeasible_row ARGS sweep --preset long-tail-256k --tp 2 --batch-tokens 524288 --slice 2048,16384 --json -)
+golden_case(sweep_infeasible_row ARGS sweep --preset long-tail-256k --tp 2 --recompute none --memory-cap 68 --batch-tokens 524288 --slice 2048,16384 --json -)
+
+# long context (issue 11): context window, recompute, context parallelism, stage split, variants
+golden_case(compare_long_256k_variants ARGS compare --preset long-256k --tp 2 --pp 4 --dp 2 --batch-tokens 1048576 --context 262144
+  --strategies fixed,fixed:recompute=full,fixed:cp=2,fixed:cp=4,balanced,sliced,slimpack --json -)
+golden_case(simulate_cp2_stage_layers ARGS simulate --preset long-sft-128k --batch-tokens 524288 --tp 2 --cp 2 --stage-layers 7,8,8,9 --recompute 2 --strategy sliced --json -)
+golden_case(bad_recompute EXIT 2 STDERR "--recompute: 'most' is not one of none, selective, full, auto or a layer count" ARGS simulate --recompute most)
+golden_case(bad_stage_layers EXIT 2 STDERR "--stage-layers: the layers sum to 31, the model has 32" ARGS simulate --stage-layers 7,8,8,8)
+golden_case(context_too_small EXIT 2 STDERR "--context: sample 's[0-9]+' has [0-9]+ tokens, more than the context window of 65536 tokens" ARGS simulate --preset long-sft-128k --context 65536)
+golden_case(bad_variant EXIT 2 STDERR "--strategies: strategy variant 'fixed:cq=2': unknown key 'cq'" ARGS compare --strategies fixed:cq=2)
 
 # trace compare: two hand-written steps with known deltas (tests/core/trace/trace_compare_test.cpp)
 golden_case(trace_compare ARGS trace compare samples/traces/step_before.json samples/traces/step_after.json --json -)

@@ -162,7 +162,7 @@ std::vector<Item> make_items(const Batch& batch, const Phase1& p1, int replica, 
       if (it.shards > 1) {
         Pack one;
         one.segments.push_back(seg);
-        comm = cost.merge_comm_time(one);
+        comm = cost.merge_comm_time(one, cost.stages() - 1);
       }
       it.tok.push_back(mine);
       it.f.push_back(lines.fwd.work(static_cast<double>(n) / it.shards, pairs) + comm);

@@ -20,12 +20,17 @@ using sp::Candidate;
 
 // Slice sizes every solve tries (plus the user's); each is a candidate family.
 constexpr Tokens kSliceCandidates[] = {2048, 4096, 8192, 16384};
+constexpr Tokens kSlicedCandidates[] = {1024, 2048, 4096, 8192, 16384};
 constexpr std::size_t kSimulatedCandidates = 3;
+constexpr std::size_t kSimulatedSymmetric = 1;
 constexpr int kLocalOpsPerPack = 8;
 
-Expected<double> simulated_time(const Plan& plan, const SolveInput& in, const Limits& lim,
-                                const CancelToken& cancel) {
-  if (Status s = gate_legality(plan, lim); !s) return s.error();
+// `gated`: the plan already passed gate_legality (solve_sliced's own plans), so the legality
+// check, the most expensive part at 4M tokens, is not run twice.
+Expected<double> simulated_time(Plan& plan, const SolveInput& in, const Limits& lim,
+                                const CancelToken& cancel, bool gated = false) {
+  if (!gated)
+    if (Status s = gate_legality(plan, lim); !s) return s.error();
   SimOptions opt;
   opt.check_legality = false;  // just checked
   opt.memory_timeline = false;
@@ -140,11 +145,19 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
         ctx.local_ops = kLocalOpsPerPack * mf;
         sp::Shape shape{slice, mf, mf, 0, share, prm.schedule, pp};
         std::string why;
-        auto cand = sp::build_candidate(ctx, items, shape, prm.asymmetric, &why);
-        if (cand)
-          cands.push_back(std::move(*cand));
-        else
-          last_why = "S=" + std::to_string(slice) + " Mf=" + std::to_string(mf) + ": " + why;
+        // With asymmetry on, the symmetric build of the same shape competes too: where memory is
+        // tight it can win, and asymmetry must never make slimpack slower than without it.
+        for (bool asym : {prm.asymmetric, false}) {
+          // The symmetric alternative is built once per slice size (M* packs, whole share) to
+          // keep the heuristic within its time budget.
+          if (!asym && prm.asymmetric && (mf != m0 || share != 1.0)) continue;
+          auto cand = sp::build_candidate(ctx, items, shape, asym, &why);
+          if (cand)
+            cands.push_back(std::move(*cand));
+          else
+            last_why = "S=" + std::to_string(slice) + " Mf=" + std::to_string(mf) + ": " + why;
+          if (!prm.asymmetric) break;
+        }
       }
     }
   }
@@ -163,7 +176,16 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
   // The best few candidates that pass the legality gate are simulated; a candidate the gate rejects
   // (e.g. L4 by a margin the incremental memory estimate missed) does not use up a place.
   std::size_t accepted = 0;
-  for (std::size_t c = 0; c < cands.size() && accepted < kSimulatedCandidates; ++c) {
+  // The best few of each kind by estimate (the estimate favours asymmetric packs; the simulator
+  // decides, so asymmetry never makes slimpack slower than its own symmetric build).
+  std::size_t accepted_sym = 0;
+  int best_asym = -1;  // the best simulated asymmetric candidate: local search polishes it
+  double best_asym_time = 0.0;
+  for (std::size_t c = 0; c < cands.size(); ++c) {
+    std::size_t& quota = cands[c].asymmetric ? accepted : accepted_sym;
+    const std::size_t limit =
+        cands[c].asymmetric || !prm.asymmetric ? kSimulatedCandidates : kSimulatedSymmetric;
+    if (quota >= limit) continue;
     if (cancel.cancelled()) return Error::cancelled();
     Expected<double> t = simulated_time(cands[c].plan, in, lim, cancel);
     ++simulated;
@@ -172,12 +194,19 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
       last_error = t.error();
       continue;
     }
-    ++accepted;
+    ++quota;
     if (best == -1 || *t < best_time) best_time = *t, best = static_cast<int>(c);
+    if (cands[c].asymmetric && (best_asym == -1 || *t < best_asym_time))
+      best_asym_time = *t, best_asym = static_cast<int>(c);
   }
-  std::vector<Tokens> sliced_s{prm.slice_size > 0 ? prm.slice_size : kDefaultSliceSize};
-  if (best >= 0 && cands[static_cast<std::size_t>(best)].shape.slice != sliced_s[0])
-    sliced_s.push_back(cands[static_cast<std::size_t>(best)].shape.slice);
+  // The symmetric plan at every slice size of the automatic range (1024..16384) competes too:
+  // where memory is tight the estimate ranks slice sizes poorly (pipeline fill and recompute are
+  // not in it), and the simulator is what decides. A user's S is honoured as it stands.
+  std::vector<Tokens> sliced_s;
+  if (prm.slice_size > 0)
+    sliced_s.push_back(prm.slice_size);
+  else
+    sliced_s.assign(std::begin(kSlicedCandidates), std::end(kSlicedCandidates));
   for (Tokens s : sliced_s) {
     if (cancel.cancelled()) return Error::cancelled();
     SolveInput copy = in;
@@ -187,7 +216,7 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
       if (sl.error().kind == ErrorKind::Cancelled) return sl.error();
       continue;
     }
-    Expected<double> t = simulated_time(sl->plan, in, lim, cancel);
+    Expected<double> t = simulated_time(sl->plan, in, lim, cancel, true);
     ++simulated;
     if (t && (best == -1 || *t < best_time)) {
       best_time = *t;
@@ -201,34 +230,38 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
 
   // A final local-search round with the simulator judging: kept only when the simulated
   // iteration time improves.
+  // The best asymmetric candidate gets it even when a symmetric plan leads: moving slices
+  // between its packs is where asymmetry earns its keep.
   int local_ops = 0;
-  if (best >= 0) {
-    Candidate& win = cands[static_cast<std::size_t>(best)];
-    local_ops = win.local_ops;
-    if (win.asymmetric) {
-      progress.report("slimpack: local search", 0.0);
-      Candidate trial = win;
-      Tokens context = 0;
-      for (const auto& list : *win.items)
-        for (const sp::Item& it : list)
-          if (it.is_long()) context = std::max(context, it.cut.back());
-      const auto room = sp::stage_token_room(lim, context);
-      const auto fb = sp::forwards_before(win.shape);
-      int ops = 0;
-      for (std::size_t r = 0; r < trial.layouts.size(); ++r)
-        ops += sp::local_search((*win.items)[r], win.shape, ctx.token_cap, room, fb,
-                                4 * kLocalOpsPerPack * win.shape.mf, trial.layouts[r]);
-      if (ops > 0) {
-        sp::assemble_plan(ctx, trial);
-        Expected<double> t = simulated_time(trial.plan, in, lim, cancel);
-        ++simulated;
-        if (t && *t < best_time) {
-          best_time = *t;
-          local_ops += ops;
-          win = std::move(trial);
-        }
+  if (best_asym >= 0) {
+    Candidate& win = cands[static_cast<std::size_t>(best_asym)];
+    progress.report("slimpack: local search", 0.0);
+    Candidate trial = win;
+    Tokens context = 0;
+    for (const auto& list : *win.items)
+      for (const sp::Item& it : list)
+        if (it.is_long()) context = std::max(context, it.cut.back());
+    const auto room = sp::stage_token_room(lim, context);
+    const auto fb = sp::forwards_before(win.shape);
+    int ops = 0;
+    for (std::size_t r = 0; r < trial.layouts.size(); ++r)
+      ops += sp::local_search((*win.items)[r], win.shape, ctx.token_cap, room, fb,
+                              4 * kLocalOpsPerPack * win.shape.mf, trial.layouts[r]);
+    if (ops > 0) {
+      sp::assemble_plan(ctx, trial);
+      Expected<double> t = simulated_time(trial.plan, in, lim, cancel);
+      ++simulated;
+      if (t && *t < best_time) {
+        best_time = *t;
+        best = best_asym;
+        trial.local_ops += ops;
+        win = std::move(trial);
       }
     }
+  }
+  if (best >= 0) {
+    const Candidate& win = cands[static_cast<std::size_t>(best)];
+    local_ops = win.local_ops;
     best_plan = win.plan;
     best_label = win.label;
   }

@@ -27,7 +27,14 @@ TEST(SlimPack, BeatsTheBaselinesOnALongTailBatch) {
   ASSERT_TRUE(pool.ok());
   auto batch = sample_batch(*pool, {Tokens{1} << 21, 0, 3});
   ASSERT_TRUE(batch.ok());
-  const CostModel cost = test::preset_cost(4, 2, 8);
+  // As users run it: recompute auto (fixed packs fill the 256K context window and need it).
+  ParallelConfig par;
+  par.pp = 4;
+  par.dp = 2;
+  par.tp = 8;
+  CostOptions opt;
+  opt.recompute = {RecomputeMode::Auto, 0};
+  const CostModel cost(*model_preset("llama-3-8b"), *gpu_preset("h100-sxm"), par, opt);
   SolveInput in{*batch, &cost, {}};
   const double fixed = iteration_time("fixed", in);
   const double balanced = iteration_time("balanced", in);

@@ -54,7 +54,7 @@ inline CostModel linear_cost(int pp, int dp, double af, double bf, double ab, do
 // Legal under the cost model's token cap and memory, and every token of every sequence is in
 // exactly one forward and one backward pack (counting DP-merged shards).
 inline void expect_valid_plan(const Plan& plan, const CostModel& cost) {
-  const MemoryModel mm = cost.memory_model();
+  const MemoryModel mm = cost.memory_model(plan.recompute_layers);
   LegalityOptions opt;
   opt.token_cap = cost.options().token_cap;
   opt.memory = &mm;

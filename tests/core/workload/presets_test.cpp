@@ -23,7 +23,8 @@ double share(const std::vector<Tokens>& v, Tokens lo, Tokens hi) {  // share in 
 }
 
 TEST(LengthPresets, NamesAndDescriptions) {
-  const std::vector<std::string> want = {"chat-sft", "long-sft-128k", "long-tail-256k", "uniform"};
+  const std::vector<std::string> want = {"chat-sft", "long-sft-128k", "short-heavy-tail",
+                                         "long-256k", "uniform"};
   EXPECT_EQ(length_preset_names(), want);
   for (const auto& n : want) EXPECT_FALSE(length_preset_description(n).empty()) << n;
   EXPECT_TRUE(length_preset_description("nope").empty());
@@ -62,15 +63,39 @@ TEST(LengthPresets, LongSft128kShape) {
   EXPECT_NEAR(share(v, 8192, 36864), share(v, 36864, 65536), 0.02);
 }
 
-TEST(LengthPresets, LongTail256kShape) {
-  const auto v = draw("long-tail-256k", 42, 20000);
+TEST(LengthPresets, ShortHeavyTailShape) {
+  // The old name is an alias of the same pool.
+  EXPECT_EQ(draw("long-tail-256k", 42, 5000), draw("short-heavy-tail", 42, 5000));
+  const auto v = draw("short-heavy-tail", 42, 20000);
   EXPECT_GE(share(v, 1, 4096), 0.985);
   EXPECT_LE(*std::max_element(v.begin(), v.end()), 262144);
   EXPECT_GT(share(v, 32768, 262145), 0.0);
   // Over many draws the tail reaches well past 128K.
-  const auto big = draw("long-tail-256k", 7, 400000);
+  const auto big = draw("short-heavy-tail", 7, 400000);
   EXPECT_GT(*std::max_element(big.begin(), big.end()), 131072);
   EXPECT_LE(*std::max_element(big.begin(), big.end()), 262144);
+}
+
+// The paper's 256K setting: log-normal body (median 1.5K, sigma 1) and 2% log-uniform 32K-256K.
+TEST(LengthPresets, Long256kShape) {
+  const auto v = draw("long-256k", 42, 50000);
+  EXPECT_NEAR(share(v, 32768, 262145), 0.02, 0.003);
+  EXPECT_LE(*std::max_element(v.begin(), v.end()), 262144);
+  EXPECT_GT(*std::max_element(v.begin(), v.end()), 250000);  // the tail reaches 256K
+  std::vector<Tokens> body;
+  for (Tokens t : v)
+    if (t < 32768) body.push_back(t);
+  EXPECT_NEAR(compute_stats(body).median, 1536, 60);
+  // Log-uniform: each octave of the tail (32-64K, 64-128K, 128-256K) holds about a third of it.
+  EXPECT_NEAR(share(v, 32768, 65536), share(v, 131072, 262145), 0.003);
+  // About half of all tokens are in samples over 32K.
+  double all = 0, tail = 0;
+  for (Tokens t : v) {
+    all += static_cast<double>(t);
+    if (t > 32768) tail += static_cast<double>(t);
+  }
+  EXPECT_GT(tail / all, 0.4);
+  EXPECT_LT(tail / all, 0.6);
 }
 
 TEST(LengthPresets, UniformIsAll4096) {
@@ -83,8 +108,9 @@ TEST(LengthPresets, BadRequests) {
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.error().kind, ErrorKind::BadInput);
   EXPECT_NE(unknown.error().message.find("unknown length preset \"chat\""), std::string::npos);
-  EXPECT_NE(unknown.error().message.find("chat-sft, long-sft-128k, long-tail-256k, uniform"),
-            std::string::npos);
+  EXPECT_NE(
+      unknown.error().message.find("chat-sft, long-sft-128k, short-heavy-tail, long-256k, uniform"),
+      std::string::npos);
   for (std::int64_t bad : {std::int64_t{0}, std::int64_t{-3}, std::int64_t{1} << 40}) {
     auto r = preset_pool("uniform", 1, bad);
     ASSERT_FALSE(r.ok()) << bad;
