@@ -58,7 +58,8 @@ Expected<Args> Args::parse(int argc, char** argv, int first, const std::vector<O
       } else if (inline_value) {
         args.values_[name] = *inline_value;
       } else {
-        if (i + 1 >= argc) return Error::bad_input("option --" + name + " needs a value " + spec->value);
+        if (i + 1 >= argc)
+          return Error::bad_input("option --" + name + " needs a value " + spec->value);
         args.values_[name] = argv[++i];
       }
     } else {
@@ -104,8 +105,10 @@ std::string format_help(const std::string& usage, const std::string& summary,
   for (const auto& s : specs) {
     std::string left = "  --" + s.name + (s.value.empty() ? "" : " " + s.value);
     out << left;
-    if (left.size() < 28) out << std::string(28 - left.size(), ' ');
-    else out << "\n" << std::string(28, ' ');
+    if (left.size() < 28)
+      out << std::string(28 - left.size(), ' ');
+    else
+      out << "\n" << std::string(28, ' ');
     out << s.help << "\n";
   }
   return out.str();

@@ -20,7 +20,8 @@ struct OptionSpec {
 class Args {
  public:
   // Parses argv[first..] against specs. Positional arguments are collected in order.
-  static Expected<Args> parse(int argc, char** argv, int first, const std::vector<OptionSpec>& specs);
+  static Expected<Args> parse(int argc, char** argv, int first,
+                              const std::vector<OptionSpec>& specs);
 
   bool has(const std::string& name) const { return values_.count(name) > 0; }
   std::optional<std::string> get(const std::string& name) const;

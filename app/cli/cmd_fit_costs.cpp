@@ -16,13 +16,14 @@ int cmd_fit_costs(int argc, char** argv) {
   auto args = Args::parse(argc, argv, 2, specs);
   if (!args) return report_error("fit-costs", args.error());
   if (args->has("help")) {
-    std::fputs(format_help("slimpack fit-costs INPUT --out FILE",
-                           "INPUT is a cost profile JSON or a CSV with header kind,tokens,pairs,seconds "
-                           "(per-layer time of one pack; kind = forward/backward). Fits seconds = kappa "
-                           "+ alpha*tokens + beta*pairs per pass by least squares.",
-                           specs)
-                   .c_str(),
-               stdout);
+    std::fputs(
+        format_help("slimpack fit-costs INPUT --out FILE",
+                    "INPUT is a cost profile JSON or a CSV with header kind,tokens,pairs,seconds "
+                    "(per-layer time of one pack; kind = forward/backward). Fits seconds = kappa "
+                    "+ alpha*tokens + beta*pairs per pass by least squares.",
+                    specs)
+            .c_str(),
+        stdout);
     return 0;
   }
   if (args->positional().size() != 1)
@@ -39,14 +40,16 @@ int cmd_fit_costs(int argc, char** argv) {
     return kExitOk;
   }
   if (!out.empty()) {
-    if (Status s = json_util::write_file_atomic(out, text); !s) return report_error("fit-costs", s.error());
+    if (Status s = json_util::write_file_atomic(out, text); !s)
+      return report_error("fit-costs", s.error());
   }
   std::printf("fitted %s (%zu samples)\n", input.c_str(), fitted->samples.size());
   for (const auto* which : {"forward", "backward"}) {
     const auto& fit = std::string(which) == "forward" ? fitted->forward : fitted->backward;
     if (!fit) continue;
-    std::printf("  %-8s kappa %.4g s  alpha %.4g s/token  beta %.4g s/pair  r2 %.5f  (%d samples)\n",
-                which, fit->coeffs.kappa, fit->coeffs.alpha, fit->coeffs.beta, fit->r2, fit->samples);
+    std::printf(
+        "  %-8s kappa %.4g s  alpha %.4g s/token  beta %.4g s/pair  r2 %.5f  (%d samples)\n", which,
+        fit->coeffs.kappa, fit->coeffs.alpha, fit->coeffs.beta, fit->r2, fit->samples);
   }
   if (out.empty()) std::printf("(no --out given: the profile was not written)\n");
   return kExitOk;

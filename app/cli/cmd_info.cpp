@@ -10,17 +10,19 @@ namespace slimpack::cli {
 
 int cmd_info(int argc, char** argv) {
   std::vector<OptionSpec> specs = workload_options();
-  specs.push_back({"json", "FILE", "write count, total_tokens, min, median, mean, p99, max ('-' = stdout)"});
+  specs.push_back(
+      {"json", "FILE", "write count, total_tokens, min, median, mean, p99, max ('-' = stdout)"});
   specs.push_back({"help", "", "show this help"});
   auto args = Args::parse(argc, argv, 2, specs);
   if (!args) return report_error("info", args.error());
   if (args->has("help")) {
-    std::fputs(format_help("slimpack info [FILE] [--preset NAME] [options]",
-                           "Loads a length file (or samples a preset's batch) and prints count, total "
-                           "tokens, min/median/mean/p99/max.",
-                           specs)
-                   .c_str(),
-               stdout);
+    std::fputs(
+        format_help("slimpack info [FILE] [--preset NAME] [options]",
+                    "Loads a length file (or samples a preset's batch) and prints count, total "
+                    "tokens, min/median/mean/p99/max.",
+                    specs)
+            .c_str(),
+        stdout);
     return 0;
   }
   if (args->positional().size() > 1)
@@ -28,7 +30,8 @@ int cmd_info(int argc, char** argv) {
   std::optional<std::string> file;
   if (args->positional().size() == 1) {
     if (args->has("lengths"))
-      return report_error("info", Error::bad_input("give the length file once (positional or --lengths)"));
+      return report_error("info",
+                          Error::bad_input("give the length file once (positional or --lengths)"));
     file = args->positional()[0];
   }
   auto w = load_workload(*args, file);
@@ -38,9 +41,10 @@ int cmd_info(int argc, char** argv) {
   for (const auto& s : w->batch.sequences) lengths.push_back(s.length);
   const LengthStats st = compute_stats(lengths);
 
-  nlohmann::json j = {{"source", w->label},      {"count", st.count}, {"total_tokens", st.total_tokens},
-                      {"min", st.min},           {"median", st.median}, {"mean", st.mean},
-                      {"p99", st.p99},           {"max", st.max}};
+  nlohmann::json j = {
+      {"source", w->label}, {"count", st.count},   {"total_tokens", st.total_tokens},
+      {"min", st.min},      {"median", st.median}, {"mean", st.mean},
+      {"p99", st.p99},      {"max", st.max}};
   if (auto dest = args->get("json")) {
     if (Status s = write_json_output(*dest, j); !s) return report_error("info", s.error());
     if (*dest == "-") return kExitOk;

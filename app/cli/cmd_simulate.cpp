@@ -19,7 +19,8 @@ namespace slimpack::cli {
 namespace {
 
 std::vector<OptionSpec> simulate_specs() {
-  std::vector<OptionSpec> specs = {{"plan", "FILE", "simulate this plan JSON instead of solving a workload"}};
+  std::vector<OptionSpec> specs = {
+      {"plan", "FILE", "simulate this plan JSON instead of solving a workload"}};
   for (auto& s : workload_options()) specs.push_back(s);
   for (auto& s : config_options()) specs.push_back(s);
   specs.push_back({"json", "FILE", "write the result JSON ('-' = stdout)"});
@@ -51,7 +52,8 @@ Expected<Simulated> from_plan_file(const Args& args, const std::string& path) {
     auto c = cost_model_for_plan(args, out.plan.stages, out.plan.dp());
     if (!c) return c.error();
     cost = *c;
-    out.config = {{"model", cost->model().name}, {"gpu", cost->gpu().name}, {"tp", cost->parallel().tp}};
+    out.config = {
+        {"model", cost->model().name}, {"gpu", cost->gpu().name}, {"tp", cost->parallel().tp}};
   }
   auto sim = simulate(out.plan, cost.get());
   if (!sim) return sim.error().with_context(path);
@@ -73,9 +75,12 @@ Expected<Simulated> from_workload(const Args& args) {
   out.title = setup->strategy + " on " + setup->workload.label + " (" + setup->model_name + ", " +
               setup->gpu_name + ")";
   const auto& par = setup->cost->parallel();
-  out.config = {{"workload", setup->workload.label}, {"model", setup->model_name},
-                {"gpu", setup->gpu_name},           {"pp", par.pp},
-                {"dp", par.dp},                     {"tp", par.tp},
+  out.config = {{"workload", setup->workload.label},
+                {"model", setup->model_name},
+                {"gpu", setup->gpu_name},
+                {"pp", par.pp},
+                {"dp", par.dp},
+                {"tp", par.tp},
                 {"strategy", setup->strategy}};
   return out;
 }
@@ -87,18 +92,21 @@ int cmd_simulate(int argc, char** argv) {
   auto args = Args::parse(argc, argv, 2, specs);
   if (!args) return report_error("simulate", args.error());
   if (args->has("help")) {
-    std::fputs(format_help("slimpack simulate (--plan FILE | [--lengths FILE | --preset NAME]) [options]",
-                           "Simulates the pipeline schedule of a plan (file or solved from a workload) "
-                           "and prints iteration time, bubble ratio, throughput and memory.",
-                           specs)
-                   .c_str(),
-               stdout);
+    std::fputs(
+        format_help("slimpack simulate (--plan FILE | [--lengths FILE | --preset NAME]) [options]",
+                    "Simulates the pipeline schedule of a plan (file or solved from a workload) "
+                    "and prints iteration time, bubble ratio, throughput and memory.",
+                    specs)
+            .c_str(),
+        stdout);
     return 0;
   }
   if (!args->positional().empty())
-    return report_error("simulate", Error::bad_input("unexpected argument '" + args->positional()[0] + "'"));
+    return report_error("simulate",
+                        Error::bad_input("unexpected argument '" + args->positional()[0] + "'"));
 
-  auto result = args->has("plan") ? from_plan_file(*args, *args->get("plan")) : from_workload(*args);
+  auto result =
+      args->has("plan") ? from_plan_file(*args, *args->get("plan")) : from_workload(*args);
   if (!result) return report_error("simulate", result.error());
 
   nlohmann::json j = sim_result_to_json(result->plan, result->sim, args->has("ops"));

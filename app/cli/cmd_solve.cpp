@@ -1,4 +1,5 @@
-// slimpack solve: build a plan for a workload with a strategy, write it and print solver statistics.
+// slimpack solve: build a plan for a workload with a strategy, write it and print solver
+// statistics.
 #include <cstdio>
 
 #include "args.h"
@@ -30,7 +31,8 @@ int cmd_solve(int argc, char** argv) {
     return 0;
   }
   if (!args->positional().empty())
-    return report_error("solve", Error::bad_input("unexpected argument '" + args->positional()[0] + "'"));
+    return report_error("solve",
+                        Error::bad_input("unexpected argument '" + args->positional()[0] + "'"));
   if (args->get_or("out", "") == "-" && args->get_or("json", "") == "-")
     return report_error("solve", Error::bad_input("--out and --json cannot both be '-'"));
   auto setup = make_setup(*args);

@@ -11,8 +11,8 @@ namespace slimpack::cli {
 namespace {
 
 // Options that may carry a comma-separated list of values.
-const std::vector<std::string> kSweepable = {"slice", "packs", "pp", "dp", "tp", "pack-tokens",
-                                             "batch-tokens", "seed"};
+const std::vector<std::string> kSweepable = {"slice", "packs",       "pp",           "dp",
+                                             "tp",    "pack-tokens", "batch-tokens", "seed"};
 
 }  // namespace
 
@@ -29,11 +29,13 @@ int cmd_sweep(int argc, char** argv) {
         "Runs the strategy once per value of the one option given as a comma-separated list, "
         "e.g. --slice 1024,2048,4096. Sweepable:";
     for (const auto& s : kSweepable) summary += " --" + s;
-    std::fputs(format_help("slimpack sweep --slice A,B,C [options]", summary, specs).c_str(), stdout);
+    std::fputs(format_help("slimpack sweep --slice A,B,C [options]", summary, specs).c_str(),
+               stdout);
     return 0;
   }
   if (!args->positional().empty())
-    return report_error("sweep", Error::bad_input("unexpected argument '" + args->positional()[0] + "'"));
+    return report_error("sweep",
+                        Error::bad_input("unexpected argument '" + args->positional()[0] + "'"));
   std::string param;
   std::vector<std::string> values;
   for (const auto& name : kSweepable) {
@@ -47,8 +49,9 @@ int cmd_sweep(int argc, char** argv) {
     }
   }
   if (param.empty())
-    return report_error("sweep", Error::bad_input(
-                                     "give one option a comma-separated list, e.g. --slice 2048,4096,8192"));
+    return report_error(
+        "sweep",
+        Error::bad_input("give one option a comma-separated list, e.g. --slice 2048,4096,8192"));
 
   nlohmann::json rows = nlohmann::json::array();
   std::string strategy;
@@ -60,9 +63,14 @@ int cmd_sweep(int argc, char** argv) {
     if (!run && run.error().kind != ErrorKind::Infeasible)
       return report_error("sweep", run.error().with_context("--" + param + " " + v));
     if (!run) {  // a value with no plan that fits is a row of the result, not a failed sweep
-      rows.push_back({{"value", v}, {"iteration_time", nullptr}, {"bubble_ratio", nullptr},
-                      {"tokens_per_second", nullptr}, {"peak_memory_bytes", nullptr},
-                      {"solver_seconds", nullptr}, {"legal", false}, {"error", run.error().message}});
+      rows.push_back({{"value", v},
+                      {"iteration_time", nullptr},
+                      {"bubble_ratio", nullptr},
+                      {"tokens_per_second", nullptr},
+                      {"peak_memory_bytes", nullptr},
+                      {"solver_seconds", nullptr},
+                      {"legal", false},
+                      {"error", run.error().message}});
       continue;
     }
     const auto& r = run->sim;
@@ -76,12 +84,13 @@ int cmd_sweep(int argc, char** argv) {
   }
   nlohmann::json j = {{"parameter", param}, {"strategy", strategy}, {"rows", rows}};
   if (auto dest = args->get("markdown")) {
-    std::string md = "| " + param + " | iteration time | bubble | tokens/s | peak memory |\n"
+    std::string md = "| " + param +
+                     " | iteration time | bubble | tokens/s | peak memory |\n"
                      "| ---: | ---: | ---: | ---: | ---: |\n";
     for (const auto& row : rows) {
       if (row.contains("error")) {
-        md += "| " + row["value"].get<std::string>() + " | infeasible: " +
-              row["error"].get<std::string>() + " | | | |\n";
+        md += "| " + row["value"].get<std::string>() +
+              " | infeasible: " + row["error"].get<std::string>() + " | | | |\n";
         continue;
       }
       md += "| " + row["value"].get<std::string>() + " | " +

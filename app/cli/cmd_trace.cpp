@@ -14,7 +14,8 @@ namespace {
 constexpr const char* kTraceUsage =
     "usage: slimpack trace info FILE... [--json FILE]\n"
     "       slimpack trace compare A B [--json FILE] [--category CAT] [--fold-digits]\n\n"
-    "Reads Chrome Trace Event files (plain or .gz; our --trace exports, Kineto, PyTorch profiler).\n"
+    "Reads Chrome Trace Event files (plain or .gz; our --trace exports, Kineto, PyTorch "
+    "profiler).\n"
     "  info     event counts per phase, lanes and time span of each file\n"
     "  compare  complete events of A and B by name: count and total duration in each, the delta\n"
     "           and a status (added, removed, longer, shorter, unchanged)\n\n"
@@ -22,15 +23,17 @@ constexpr const char* kTraceUsage =
 
 int trace_info(int argc, char** argv) {
   const std::vector<OptionSpec> specs = {
-      {"json", "FILE", "write {file, events, by_phase, lanes, span_us} ('-' = stdout; an array for several files)"},
+      {"json", "FILE",
+       "write {file, events, by_phase, lanes, span_us} ('-' = stdout; an array for several files)"},
       {"help", "", "show this help"}};
   auto args = Args::parse(argc, argv, 3, specs);
   if (!args) return report_error("trace info", args.error());
   if (args->has("help")) {
-    std::fputs(format_help("slimpack trace info FILE... [--json FILE]",
-                           "Prints event counts per phase, lanes and time span of trace files.", specs)
-                   .c_str(),
-               stdout);
+    std::fputs(
+        format_help("slimpack trace info FILE... [--json FILE]",
+                    "Prints event counts per phase, lanes and time span of trace files.", specs)
+            .c_str(),
+        stdout);
     return 0;
   }
   if (args->positional().empty())
@@ -46,8 +49,12 @@ int trace_info(int argc, char** argv) {
     nlohmann::json lanes = nlohmann::json::array();
     for (const auto& l : t->lanes)
       lanes.push_back({{"pid", l.pid}, {"tid", l.tid}, {"label", l.label}});
-    all.push_back({{"file", path}, {"events", t->events}, {"by_phase", phases},
-                   {"lanes", lanes.size()}, {"lane_list", lanes}, {"span_us", t->span_us}});
+    all.push_back({{"file", path},
+                   {"events", t->events},
+                   {"by_phase", phases},
+                   {"lanes", lanes.size()},
+                   {"lane_list", lanes},
+                   {"span_us", t->span_us}});
   }
   const bool json_stdout = args->get_or("json", "") == "-";
   if (auto dest = args->get("json")) {
@@ -70,8 +77,8 @@ int trace_info(int argc, char** argv) {
 }
 
 nlohmann::json side_json(const TraceCompareSide& s) {
-  return {{"file", s.source},       {"events", s.events},   {"names", s.names},
-          {"lanes", s.lanes},       {"span_us", s.span_us}, {"total_us", s.total_us}};
+  return {{"file", s.source}, {"events", s.events},   {"names", s.names},
+          {"lanes", s.lanes}, {"span_us", s.span_us}, {"total_us", s.total_us}};
 }
 
 nlohmann::json comparison_json(const TraceComparison& c, const TraceCompareOptions& options) {
@@ -101,10 +108,12 @@ void print_comparison(const TraceComparison& c, std::size_t limit) {
   // Nested events (an annotation around its kernels) each count, so the sum can exceed the span.
   std::printf("A  %s: %lld events, %lld names, sum of durations %s, span %s\n", c.a.source.c_str(),
               static_cast<long long>(c.a.events), static_cast<long long>(c.a.names),
-              format_seconds(c.a.total_us * 1e-6).c_str(), format_seconds(c.a.span_us * 1e-6).c_str());
-  std::printf("B  %s: %lld events, %lld names, sum of durations %s, span %s\n\n", c.b.source.c_str(),
-              static_cast<long long>(c.b.events), static_cast<long long>(c.b.names),
-              format_seconds(c.b.total_us * 1e-6).c_str(), format_seconds(c.b.span_us * 1e-6).c_str());
+              format_seconds(c.a.total_us * 1e-6).c_str(),
+              format_seconds(c.a.span_us * 1e-6).c_str());
+  std::printf("B  %s: %lld events, %lld names, sum of durations %s, span %s\n\n",
+              c.b.source.c_str(), static_cast<long long>(c.b.events),
+              static_cast<long long>(c.b.names), format_seconds(c.b.total_us * 1e-6).c_str(),
+              format_seconds(c.b.span_us * 1e-6).c_str());
   std::printf("%-48s %8s %8s %12s %12s %12s  %s\n", "name", "count A", "count B", "total A",
               "total B", "delta", "status");
   const std::size_t n = std::min(limit, c.names.size());
@@ -114,7 +123,8 @@ void print_comparison(const TraceComparison& c, std::size_t limit) {
     const std::string sign = d.delta_us > 0 ? "+" : (d.delta_us < 0 ? "-" : "");
     std::printf("%-48s %8lld %8lld %12s %12s %12s  %s\n", name.c_str(),
                 static_cast<long long>(d.count_a), static_cast<long long>(d.count_b),
-                total_or_dash(d.count_a, d.total_us_a).c_str(), total_or_dash(d.count_b, d.total_us_b).c_str(),
+                total_or_dash(d.count_a, d.total_us_a).c_str(),
+                total_or_dash(d.count_b, d.total_us_b).c_str(),
                 (sign + format_seconds(std::abs(d.delta_us) * 1e-6)).c_str(),
                 name_diff_status_name(d.status));
   }
@@ -124,7 +134,9 @@ void print_comparison(const TraceComparison& c, std::size_t limit) {
 
 int trace_compare(int argc, char** argv) {
   const std::vector<OptionSpec> specs = {
-      {"json", "FILE", "write {a, b, names: [{name, count_a, count_b, total_us_a, total_us_b, delta_us, status}]} ('-' = stdout)"},
+      {"json", "FILE",
+       "write {a, b, names: [{name, count_a, count_b, total_us_a, total_us_b, delta_us, status}]} "
+       "('-' = stdout)"},
       {"category", "CAT", "only events of this category (kernel, cpu_op, user_annotation, ...)"},
       {"fold-digits", "", "count names that differ only in digits together (ProfilerStep#12, #13)"},
       {"tolerance", "PCT", "totals within PCT % of each other are 'unchanged' (default 5)"},
@@ -133,13 +145,14 @@ int trace_compare(int argc, char** argv) {
   auto args = Args::parse(argc, argv, 3, specs);
   if (!args) return report_error("trace compare", args.error());
   if (args->has("help")) {
-    std::fputs(format_help("slimpack trace compare A B [--json FILE] [--category CAT] [--fold-digits]",
-                           "Compares the complete events (X, matched B/E) of two traces by exact "
-                           "name: count and total duration in A and in B, delta = B - A, and a "
-                           "status; largest changes first.",
-                           specs)
-                   .c_str(),
-               stdout);
+    std::fputs(
+        format_help("slimpack trace compare A B [--json FILE] [--category CAT] [--fold-digits]",
+                    "Compares the complete events (X, matched B/E) of two traces by exact "
+                    "name: count and total duration in A and in B, delta = B - A, and a "
+                    "status; largest changes first.",
+                    specs)
+            .c_str(),
+        stdout);
     return 0;
   }
   if (args->positional().size() != 2)
@@ -180,9 +193,10 @@ int cmd_trace(int argc, char** argv) {
     std::fputs(kTraceUsage, stdout);
     return kExitOk;
   }
-  return report_error("trace", Error::bad_input(sub.empty() ? "expected 'trace info' or 'trace compare'"
-                                                            : "unknown subcommand '" + sub +
-                                                                  "' (expected info or compare)"));
+  return report_error("trace",
+                      Error::bad_input(sub.empty() ? "expected 'trace info' or 'trace compare'"
+                                                   : "unknown subcommand '" + sub +
+                                                         "' (expected info or compare)"));
 }
 
 }  // namespace slimpack::cli

@@ -24,7 +24,8 @@ Status export_images(const Args& args, const std::string& title,
 #ifndef SLIMPACK_HAVE_PAINTER
   (void)title;
   (void)entries;
-  return Error::bad_input("--png/--svg/--pdf need a build with Qt 6 (QtGui); this slimpack has none");
+  return Error::bad_input(
+      "--png/--svg/--pdf need a build with Qt 6 (QtGui); this slimpack has none");
 #else
   GanttExportOptions opt;
   auto width = args.get_int("image-width", 1600);
@@ -37,10 +38,14 @@ Status export_images(const Args& args, const std::string& title,
   if (*scale <= 0 || *scale > 8) return Error::bad_input("--image-scale: must be in (0, 8]");
   opt.scale = *scale;
   const std::string theme = args.get_or("theme", "light");
-  if (theme == "light") opt.theme = GanttTheme::Light;
-  else if (theme == "dark") opt.theme = GanttTheme::Dark;
-  else if (theme == "high-contrast") opt.theme = GanttTheme::HighContrast;
-  else return Error::bad_input("--theme: unknown theme '" + theme + "' (light, dark, high-contrast)");
+  if (theme == "light")
+    opt.theme = GanttTheme::Light;
+  else if (theme == "dark")
+    opt.theme = GanttTheme::Dark;
+  else if (theme == "high-contrast")
+    opt.theme = GanttTheme::HighContrast;
+  else
+    return Error::bad_input("--theme: unknown theme '" + theme + "' (light, dark, high-contrast)");
   opt.memory_strip = args.has("memory-strip");
   opt.title = QString::fromStdString(title);
 

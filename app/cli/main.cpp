@@ -1,4 +1,4 @@
-// slimpack: the headless command-line front end over the core (DESIGN section 9).
+// slimpack: the headless command-line front end over the core (docs/design.md section 9).
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -20,7 +20,8 @@ constexpr Command kCommands[] = {
     {"sweep", slimpack::cli::cmd_sweep, "vary one parameter and print a row per value"},
     {"info", slimpack::cli::cmd_info, "statistics of a length file or preset"},
     {"fit-costs", slimpack::cli::cmd_fit_costs, "fit cost coefficients to measured pack times"},
-    {"trace", slimpack::cli::cmd_trace, "inspect and compare Chrome / Kineto traces (trace info, trace compare)"},
+    {"trace", slimpack::cli::cmd_trace,
+     "inspect and compare Chrome / Kineto traces (trace info, trace compare)"},
 };
 
 void print_usage(std::FILE* out) {
@@ -30,8 +31,9 @@ void print_usage(std::FILE* out) {
                "commands:\n",
                SLIMPACK_VERSION);
   for (const auto& c : kCommands) std::fprintf(out, "  %-10s %s\n", c.name, c.summary);
-  std::fprintf(out, "\nRun 'slimpack <command> --help' for the options of a command.\n"
-                    "Exit codes: 0 success, 2 bad input or usage, 1 internal failure.\n");
+  std::fprintf(out,
+               "\nRun 'slimpack <command> --help' for the options of a command.\n"
+               "Exit codes: 0 success, 2 bad input or usage, 1 internal failure.\n");
 }
 
 }  // namespace

@@ -12,9 +12,11 @@ int report_error(const std::string& command, const Error& error) {
   std::fprintf(stderr, "slimpack %s: %s\n", command.c_str(), error.message.c_str());
   switch (error.kind) {
     case ErrorKind::BadInput:
-    case ErrorKind::Infeasible: return kExitBadInput;
+    case ErrorKind::Infeasible:
+      return kExitBadInput;
     case ErrorKind::Cancelled:
-    case ErrorKind::Internal: return kExitInternal;
+    case ErrorKind::Internal:
+      return kExitInternal;
   }
   return kExitInternal;
 }
@@ -48,9 +50,12 @@ std::string format_seconds(double s, const std::string& unit) {
 
 std::string format_bytes(double b) {
   char buf[64];
-  if (b >= 1e9) std::snprintf(buf, sizeof buf, "%.2f GB", b / 1e9);
-  else if (b >= 1e6) std::snprintf(buf, sizeof buf, "%.1f MB", b / 1e6);
-  else std::snprintf(buf, sizeof buf, "%.0f B", b);
+  if (b >= 1e9)
+    std::snprintf(buf, sizeof buf, "%.2f GB", b / 1e9);
+  else if (b >= 1e6)
+    std::snprintf(buf, sizeof buf, "%.1f MB", b / 1e6);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f B", b);
   return buf;
 }
 
@@ -62,10 +67,14 @@ std::string format_percent(double ratio) {
 
 std::string format_count(double n) {
   char buf[32];
-  if (n >= 1e9) std::snprintf(buf, sizeof buf, "%.2f G", n / 1e9);
-  else if (n >= 1e6) std::snprintf(buf, sizeof buf, "%.2f M", n / 1e6);
-  else if (n >= 1e3) std::snprintf(buf, sizeof buf, "%.1f k", n / 1e3);
-  else std::snprintf(buf, sizeof buf, "%.0f", n);
+  if (n >= 1e9)
+    std::snprintf(buf, sizeof buf, "%.2f G", n / 1e9);
+  else if (n >= 1e6)
+    std::snprintf(buf, sizeof buf, "%.2f M", n / 1e6);
+  else if (n >= 1e3)
+    std::snprintf(buf, sizeof buf, "%.1f k", n / 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f", n);
   return buf;
 }
 

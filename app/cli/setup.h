@@ -11,8 +11,8 @@
 #include "common/sequence.h"
 #include "common/status.h"
 #include "cost/cost_model.h"
-#include "solver/strategy.h"
 #include "io/scenario.h"
+#include "solver/strategy.h"
 #include "workload/lengths.h"
 
 namespace slimpack::cli {

@@ -21,14 +21,20 @@ Expected<UnitRuleSet> rules_from(const std::string& spec) {
   return read_unit_rules(spec);
 }
 
-const char* pass_name(Pass p) { return p == Pass::Forward ? "forward" : "backward"; }
+const char* pass_name(Pass p) {
+  return p == Pass::Forward ? "forward" : "backward";
+}
 
 nlohmann::json check_json(const TraceCheck& c, const MappedTrace& m, const std::string& file) {
   nlohmann::json units = nlohmann::json::array();
   for (const UnitComparison& u : c.units)
-    units.push_back({{"replica", u.replica}, {"stage", u.stage}, {"pass", pass_name(u.pass)},
-                     {"pack", u.pack}, {"simulated_us", u.simulated_us},
-                     {"measured_us", u.measured_us}, {"error", u.error}});
+    units.push_back({{"replica", u.replica},
+                     {"stage", u.stage},
+                     {"pass", pass_name(u.pass)},
+                     {"pack", u.pack},
+                     {"simulated_us", u.simulated_us},
+                     {"measured_us", u.measured_us},
+                     {"error", u.error}});
   return {{"file", file},
           {"rules", m.rule_set},
           {"matched_units", c.units.size()},
@@ -54,18 +60,20 @@ std::string check_text(const TraceCheck& c, const MappedTrace& m, const std::str
   std::string out;
   appendf(out, "\nmeasured against simulated (%s, rules %s)\n", file.c_str(), m.rule_set.c_str());
   appendf(out, "  units matched %zu, only simulated %lld, only measured %lld\n", c.units.size(),
-              static_cast<long long>(c.only_simulated), static_cast<long long>(c.only_measured));
+          static_cast<long long>(c.only_simulated), static_cast<long long>(c.only_measured));
   appendf(out, "  MAPE          %s\n", format_percent(c.mape).c_str());
   appendf(out, "  makespan      simulated %s, measured %s (%+.1f %%)\n",
-              format_seconds(c.simulated_makespan_us * 1e-6).c_str(),
-              format_seconds(c.measured_makespan_us * 1e-6).c_str(), 100.0 * c.makespan_error);
+          format_seconds(c.simulated_makespan_us * 1e-6).c_str(),
+          format_seconds(c.measured_makespan_us * 1e-6).c_str(), 100.0 * c.makespan_error);
   const std::size_t n = std::min(kWorstUnitsShown, c.units.size());
   for (std::size_t i = 0; i < n; ++i) {
     const UnitComparison& u = c.units[i];
-    appendf(out, "  worst %zu       replica %d stage %d %s pack %d: simulated %s, measured %s (%+.1f %%)\n",
-                i + 1, u.replica, u.stage, pass_name(u.pass), u.pack,
-                format_seconds(u.simulated_us * 1e-6).c_str(),
-                format_seconds(u.measured_us * 1e-6).c_str(), 100.0 * u.error);
+    appendf(
+        out,
+        "  worst %zu       replica %d stage %d %s pack %d: simulated %s, measured %s (%+.1f %%)\n",
+        i + 1, u.replica, u.stage, pass_name(u.pass), u.pack,
+        format_seconds(u.simulated_us * 1e-6).c_str(), format_seconds(u.measured_us * 1e-6).c_str(),
+        100.0 * u.error);
   }
   return out;
 }
@@ -73,13 +81,17 @@ std::string check_text(const TraceCheck& c, const MappedTrace& m, const std::str
 }  // namespace
 
 std::vector<OptionSpec> trace_check_options() {
-  return {{"check-trace", "FILE", "compare a measured trace with this simulation (per-unit error, MAPE, makespan)"},
-          {"trace-rules", "NAME|FILE", "which trace events are pack work: slimpack (default), megatron, dualpipe or a rules JSON"},
-          {"trace-lanes", "FILE", "lane -> stage mapping JSON (default: our exports' names, else one stage per process)"}};
+  return {
+      {"check-trace", "FILE",
+       "compare a measured trace with this simulation (per-unit error, MAPE, makespan)"},
+      {"trace-rules", "NAME|FILE",
+       "which trace events are pack work: slimpack (default), megatron, dualpipe or a rules JSON"},
+      {"trace-lanes", "FILE",
+       "lane -> stage mapping JSON (default: our exports' names, else one stage per process)"}};
 }
 
 Expected<std::optional<TraceCheckReport>> check_trace_option(const Args& args,
-                                                            const SimResult& sim) {
+                                                             const SimResult& sim) {
   const auto file = args.get("check-trace");
   if (!file) {
     if (args.has("trace-rules") || args.has("trace-lanes"))

@@ -20,6 +20,7 @@ struct TraceCheckReport {
 };
 
 // Without --check-trace: nothing. Otherwise reads, maps and compares the trace.
-Expected<std::optional<TraceCheckReport>> check_trace_option(const Args& args, const SimResult& sim);
+Expected<std::optional<TraceCheckReport>> check_trace_option(const Args& args,
+                                                             const SimResult& sim);
 
 }  // namespace slimpack::cli

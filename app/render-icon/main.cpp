@@ -1,5 +1,6 @@
-// slimpack-render-icon SVG SIZE OUT.png: renders the application's SVG icon as a square PNG at build
-// time, so the hicolor theme gets its fixed sizes from the one scalable source (no binary committed).
+// slimpack-render-icon SVG SIZE OUT.png: renders the application's SVG icon as a square PNG at
+// build time, so the hicolor theme gets its fixed sizes from the one scalable source (no binary
+// committed).
 #include <QGuiApplication>
 #include <QImage>
 #include <QPainter>

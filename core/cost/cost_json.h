@@ -1,7 +1,7 @@
 #pragma once
 // The cost setup as JSON: every named constant of the cost model can be overridden from a file
-// (DESIGN section 3, "all constants are named, documented, overridable from JSON"). Unknown keys
-// are errors naming their JSON path, so a typo never silently leaves a default in place.
+// (docs/design.md section 3, "all constants are named, documented, overridable from JSON"). Unknown
+// keys are errors naming their JSON path, so a typo never silently leaves a default in place.
 //
 //   { "model": "llama-3-8b" | {"preset": "llama-3-8b", "hidden": 4096, ...},
 //     "gpu": "h100-sxm" | {"preset": "h100-sxm", "peak_flops": 989e12, ...},

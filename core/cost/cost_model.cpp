@@ -9,7 +9,7 @@
 namespace slimpack {
 namespace {
 
-// Bytes per element of the formats DESIGN section 3 assumes.
+// Bytes per element of the formats docs/design.md section 3 assumes.
 constexpr double kBf16Bytes = 2.0;
 constexpr double kFp32Bytes = 4.0;
 // Static bytes per parameter: bf16 weights + fp32 grads + (fp32 master, Adam m, v) sharded over DP.

@@ -1,5 +1,5 @@
 #pragma once
-// The cost model of DESIGN section 3: pack time per stage, memory, communication.
+// The cost model of docs/design.md section 3: pack time per stage, memory, communication.
 // T = Ls (kappa + alpha Ntok + beta Apairs) (+ LM head on the last stage, embedding on the first),
 // separate (kappa, alpha, beta) for forward and backward.
 #include <optional>
@@ -34,9 +34,10 @@ enum class StageSplit {
   Auto,  // balance stage work including the LM head and loss on the last stage (stage_split.h)
 };
 
-// Named, overridable constants (DESIGN: "all constants are named, documented, overridable").
-// The defaults are the plain model of DESIGN section 3 (no recompute, even split); the scenario
-// (core/io/scenario.h) turns on what long-context users expect: recompute auto, auto split.
+// Named, overridable constants (docs/design.md section 3: "all constants are named, documented,
+// overridable"). The defaults are the plain model of docs/design.md section 3 (no recompute, even
+// split); the scenario (core/io/scenario.h) turns on what long-context users expect: recompute
+// auto, auto split.
 struct CostOptions {
   double memory_cap_bytes = 0.0;  // 0 = the GPU's memory_bytes
   Tokens token_cap = 0;           // max tokens per pack for L5; 0 = unlimited

@@ -1,5 +1,6 @@
 #pragma once
-// FLOP counts of DESIGN section 3 (Narayanan et al. 2021; FlashAttention-2 backward factor).
+// FLOP counts of docs/design.md section 3 (Narayanan et al. 2021; FlashAttention-2 backward
+// factor).
 #include "cost/model_config.h"
 
 namespace slimpack::flops {

@@ -110,13 +110,17 @@ Status validate(const ModelConfig& m, const ParallelConfig& par) {
     const char* field;
     int max;
   };
-  const Size sizes[] = {
-      {m.layers, "model.layers", 1 << 16},     {m.hidden, "model.hidden", 1 << 20},
-      {m.ffn, "model.ffn", 1 << 22},           {m.heads, "model.heads", 1 << 16},
-      {m.kv_heads, "model.kv_heads", 1 << 16}, {m.vocab, "model.vocab", 1 << 24},
-      {par.pp, "parallel.pp", 4096},           {par.dp, "parallel.dp", 1 << 16},
-      {par.tp, "parallel.tp", 4096},           {par.vchunks, "parallel.vchunks", 127},
-      {par.cp, "parallel.cp", 4096}};
+  const Size sizes[] = {{m.layers, "model.layers", 1 << 16},
+                        {m.hidden, "model.hidden", 1 << 20},
+                        {m.ffn, "model.ffn", 1 << 22},
+                        {m.heads, "model.heads", 1 << 16},
+                        {m.kv_heads, "model.kv_heads", 1 << 16},
+                        {m.vocab, "model.vocab", 1 << 24},
+                        {par.pp, "parallel.pp", 4096},
+                        {par.dp, "parallel.dp", 1 << 16},
+                        {par.tp, "parallel.tp", 4096},
+                        {par.vchunks, "parallel.vchunks", 127},
+                        {par.cp, "parallel.cp", 4096}};
   for (const auto& [v, field, max] : sizes) {
     if (auto s = positive(v, field); !s) return s;
     if (v > max)
@@ -151,9 +155,9 @@ Status validate(const ModelConfig& m, const ParallelConfig& par) {
   } else if (const std::int64_t chunks = std::int64_t{par.pp} * par.vchunks;
              m.layers % chunks != 0) {
     // In 64 bits: pp and vchunks come from files and may each be near INT_MAX.
-    return Error::bad_input("model.layers: " + std::to_string(m.layers) +
-                            " is not divisible by parallel.pp * parallel.vchunks = " +
-                            std::to_string(chunks));
+    return Error::bad_input(
+        "model.layers: " + std::to_string(m.layers) +
+        " is not divisible by parallel.pp * parallel.vchunks = " + std::to_string(chunks));
   }
   if (m.heads % par.tp != 0)
     return Error::bad_input("parallel.tp: " + std::to_string(par.tp) +

@@ -1,5 +1,5 @@
 #pragma once
-// Model, GPU and parallelism configuration with the presets of DESIGN section 3 / 9.
+// Model, GPU and parallelism configuration with the presets of docs/design.md section 3 / 9.
 #include <string>
 #include <vector>
 

@@ -1,6 +1,6 @@
 #pragma once
-// Cost profiles (DESIGN sections 3 and 9, `fit-costs`): measured per-layer times of packs, and the
-// (kappa, alpha, beta) of each pass fitted to them by least squares.
+// Cost profiles (docs/design.md sections 3 and 9, `fit-costs`): measured per-layer times of packs,
+// and the (kappa, alpha, beta) of each pass fitted to them by least squares.
 //
 // Profile JSON:
 //   { "format": "slimpack-cost-profile", "version": 1, "device": "NVIDIA H100 80GB HBM3",

@@ -1,5 +1,5 @@
 #pragma once
-// Activation recomputation (DESIGN section 3.1), as Megatron-LM offers it:
+// Activation recomputation (docs/design.md section 3.1), as Megatron-LM offers it:
 //   none       every layer keeps its activations from forward to backward;
 //   selective  Megatron's `--recompute-granularity selective`: the attention core (already
 //              recomputed by FlashAttention) and the SwiGLU activation are recomputed, so a layer

@@ -1,5 +1,6 @@
 #pragma once
-// Layers per pipeline stage (DESIGN section 3.1). Megatron-LM splits evenly unless told otherwise
+// Layers per pipeline stage (docs/design.md section 3.1). Megatron-LM splits evenly unless told
+// otherwise
 // (`--decoder-first-pipeline-num-layers`, `--decoder-last-pipeline-num-layers`, or
 // `--account-for-embedding-in-pipeline-split` / `--account-for-loss-in-pipeline-split`, which count
 // the embedding and the loss as one layer each). `auto` goes one step further and weighs the

@@ -1,8 +1,8 @@
 #pragma once
 // Pack shapes measured by slimpack-profile: a pack is a list of segments, each `length` query
 // tokens of one sequence starting at `offset` (the K/V of the offset prefix is already cached, as
-// for the later slices of a sliced sequence, DESIGN section 2). The sweep varies the total tokens
-// and the causal pairs independently so that a least-squares fit can tell alpha from beta.
+// for the later slices of a sliced sequence, docs/design.md section 2). The sweep varies the total
+// tokens and the causal pairs independently so that a least-squares fit can tell alpha from beta.
 #include <cstdint>
 #include <string>
 #include <vector>

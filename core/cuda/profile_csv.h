@@ -1,6 +1,6 @@
 #pragma once
-// Measured pack times -> the samples CSV that `slimpack fit-costs` reads (DESIGN section 9) and the
-// cost profile JSON (core/cost/profile.h).
+// Measured pack times -> the samples CSV that `slimpack fit-costs` reads (docs/design.md section 9)
+// and the cost profile JSON (core/cost/profile.h).
 #include <string>
 #include <vector>
 

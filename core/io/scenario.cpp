@@ -68,9 +68,9 @@ Expected<std::shared_ptr<const CostModel>> make_cost_model(const ConfigSpec& con
   setup.par.stage_layers = config.stage_split.explicit_layers;
   setup.options.stage_split = config.stage_split.is_auto ? StageSplit::Auto : StageSplit::Even;
   setup.options.recompute = config.recompute;
-  // What a real H100 run pays and the plain model of DESIGN section 3 leaves out (overridable in
-  // a --costs file's "options"): TP all-gathers / reduce-scatters partly overlapped, and the lower
-  // efficiency of short query blocks (fitted to docs/profiling.md).
+  // What a real H100 run pays and the plain model of docs/design.md section 3 leaves out
+  // (overridable in a --costs file's "options"): TP all-gathers / reduce-scatters partly
+  // overlapped, and the lower efficiency of short query blocks (fitted to docs/profiling.md).
   setup.options.tp_comm_exposed = kScenarioTpCommExposed;
   setup.options.short_query_tokens = kScenarioShortQueryTokens;
   if (batch != nullptr && !batch->sequences.empty()) {

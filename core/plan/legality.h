@@ -1,6 +1,7 @@
 #pragma once
-// The legality checker (DESIGN section 4, rules L1-L6). It is independent of every strategy and of
-// the cost model: memory (L4) is checked against a MemoryModel value that the cost module fills in.
+// The legality checker (docs/design.md section 4, rules L1-L6). It is independent of every strategy
+// and of the cost model: memory (L4) is checked against a MemoryModel value that the cost module
+// fills in.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -9,7 +10,7 @@
 
 namespace slimpack {
 
-// Bytes a stage needs, in the simple additive form of DESIGN section 3. Filled by
+// Bytes a stage needs, in the simple additive form of docs/design.md section 3. Filled by
 // CostModel::memory_model(); all fields per stage have size == plan.stages.
 struct MemoryModel {
   std::vector<double> static_bytes;          // weights, grads, optimizer state, runtime reserve

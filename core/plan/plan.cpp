@@ -4,18 +4,25 @@ namespace slimpack {
 
 const char* schedule_name(ScheduleKind k) {
   switch (k) {
-    case ScheduleKind::OneFOneB: return "1f1b";
-    case ScheduleKind::GPipe: return "gpipe";
-    case ScheduleKind::Interleaved: return "interleaved";
+    case ScheduleKind::OneFOneB:
+      return "1f1b";
+    case ScheduleKind::GPipe:
+      return "gpipe";
+    case ScheduleKind::Interleaved:
+      return "interleaved";
   }
   return "1f1b";
 }
 
 bool parse_schedule(const std::string& name, ScheduleKind& out) {
-  if (name == "1f1b") out = ScheduleKind::OneFOneB;
-  else if (name == "gpipe") out = ScheduleKind::GPipe;
-  else if (name == "interleaved") out = ScheduleKind::Interleaved;
-  else return false;
+  if (name == "1f1b")
+    out = ScheduleKind::OneFOneB;
+  else if (name == "gpipe")
+    out = ScheduleKind::GPipe;
+  else if (name == "interleaved")
+    out = ScheduleKind::Interleaved;
+  else
+    return false;
   return true;
 }
 
@@ -27,7 +34,8 @@ double Segment::attention_pairs() const {
 
 Tokens Pack::tokens() const {
   Tokens t = 0;
-  for (const auto& s : segments) t += s.tokens() / s.shards + (s.shard < s.tokens() % s.shards ? 1 : 0);
+  for (const auto& s : segments)
+    t += s.tokens() / s.shards + (s.shard < s.tokens() % s.shards ? 1 : 0);
   return t;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// The plan model (DESIGN sections 2 and 9): sequences, forward and backward MicroPacks of segments,
-// schedule kind and extra warm-up, one pack list pair per data-parallel replica.
+// The plan model (docs/design.md sections 2 and 9): sequences, forward and backward MicroPacks of
+// segments, schedule kind and extra warm-up, one pack list pair per data-parallel replica.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -56,7 +56,7 @@ struct ReplicaPlan {
 struct Plan {
   int stages = 1;
   ScheduleKind schedule = ScheduleKind::OneFOneB;
-  int warmup_extra = 0;  // w of DESIGN section 4
+  int warmup_extra = 0;  // w of docs/design.md section 4
   int vchunks = 1;       // virtual chunks per stage for the interleaved schedule
   double p2p_latency = 0.0;
   Tokens slice_size = 0;  // informational: the slice size the plan was built with (0 = none)

@@ -1,7 +1,8 @@
 #pragma once
-// Plan JSON (DESIGN section 9, docs/file-formats-plan.md): "format": "slimpack-plan", version 1.
-// Reading checks the structure of every field and segment (required fields, types, known sequences,
-// 0 <= begin < end <= length, shard indices) and names the JSON path of the first problem, e.g.
+// Plan JSON (docs/design.md section 9, docs/file-formats-plan.md): "format": "slimpack-plan",
+// version 1. Reading checks the structure of every field and segment (required fields, types, known
+// sequences, 0 <= begin < end <= length, shard indices) and names the JSON path of the first
+// problem, e.g.
 // `$.forward_packs[3].segments[1].seq: unknown sequence "X7"`. Coverage and order (every token
 // once, rules L1-L6) are the legality checker's job: call check_legality() on the result.
 #include <nlohmann/json.hpp>

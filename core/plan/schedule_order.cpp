@@ -63,12 +63,14 @@ std::vector<OrderedOp> interleaved(int stages, int stage, int m, int v) {
 std::vector<OrderedOp> stage_order(ScheduleKind kind, int stages, int stage, int mf, int mb,
                                    int warmup_extra, int vchunks) {
   switch (kind) {
-    case ScheduleKind::GPipe: return gpipe(mf, mb);
+    case ScheduleKind::GPipe:
+      return gpipe(mf, mb);
     case ScheduleKind::Interleaved:
       if (vchunks > 1 && mf == mb && mf % stages == 0)
         return interleaved(stages, stage, mf, vchunks);
       return one_f_one_b(stages, stage, mf, mb, warmup_extra);
-    case ScheduleKind::OneFOneB: break;
+    case ScheduleKind::OneFOneB:
+      break;
   }
   return one_f_one_b(stages, stage, mf, mb, warmup_extra);
 }

@@ -1,6 +1,6 @@
 #pragma once
-// Per-stage execution order (DESIGN section 4). Shared by the legality checker, the simulator and
-// the solvers so that everybody agrees on what "modified 1F1B" means.
+// Per-stage execution order (docs/design.md section 4). Shared by the legality checker, the
+// simulator and the solvers so that everybody agrees on what "modified 1F1B" means.
 #include <cstdint>
 #include <vector>
 

@@ -101,8 +101,8 @@ struct ReplicaDag {
   int size() const { return static_cast<int>(nodes.size()); }
 };
 
-// Builds the DAG of one replica (DESIGN section 6). Durations come from explicit pack times or the
-// cost model; a pack with neither is BadInput naming it.
+// Builds the DAG of one replica (docs/design.md section 6). Durations come from explicit pack times
+// or the cost model; a pack with neither is BadInput naming it.
 Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const CostModel* cost);
 
 // Earliest start times from one Kahn sweep. `cause[v]` is the predecessor whose end set v's start

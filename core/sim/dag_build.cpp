@@ -321,7 +321,7 @@ Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const Cost
         const std::int32_t need = vs + 1 == virtual_stages ? needs->last[b] : needs->any[b];
         if (need >= 0) sink.add(fid(s, c, need), id);
         if (v == 1 && s == p - 1 && mf > 0) {
-          // Last-stage readiness (DESIGN section 6); also implied by the stream order.
+          // Last-stage readiness (docs/design.md section 6); also implied by the stream order.
           const int k = forwards_before_backward(plan.schedule, mf, op.pack, plan.warmup_extra);
           if (k > 0) sink.add(fid(s, 0, k - 1), id);
         }

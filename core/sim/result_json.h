@@ -1,5 +1,6 @@
 #pragma once
-// Result JSON (DESIGN sections 7 and 9): the metrics the CLI writes with --json and tests read.
+// Result JSON (docs/design.md sections 7 and 9): the metrics the CLI writes with --json and tests
+// read.
 #include <nlohmann/json.hpp>
 
 #include "plan/plan.h"

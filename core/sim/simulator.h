@@ -1,7 +1,7 @@
 #pragma once
-// The DAG simulator of DESIGN section 6: per replica, compute nodes F/B(stage, pack), P2P nodes
-// between stages, DP sync and optimizer nodes; edges for data flow, per-stage stream order and
-// last-stage readiness. Earliest start times in one topological sweep; a cycle is a deadlock.
+// The DAG simulator of docs/design.md section 6: per replica, compute nodes F/B(stage, pack), P2P
+// nodes between stages, DP sync and optimizer nodes; edges for data flow, per-stage stream order
+// and last-stage readiness. Earliest start times in one topological sweep; a cycle is a deadlock.
 #include "common/cancel.h"
 #include "common/progress.h"
 #include "common/status.h"
@@ -12,9 +12,9 @@
 namespace slimpack {
 
 struct SimOptions {
-  bool check_legality = true;    // run the legality checker first; illegal plans are rejected
-  bool memory_timeline = true;   // fill StageResult::memory
-  bool keep_ops = true;          // fill StageResult::ops/comm (off for sweeps that need metrics only)
+  bool check_legality = true;   // run the legality checker first; illegal plans are rejected
+  bool memory_timeline = true;  // fill StageResult::memory
+  bool keep_ops = true;  // fill StageResult::ops/comm (off for sweeps that need metrics only)
   bool critical_path = true;
   // Memory model for the timeline; when null, cost->memory_model() is used (no timeline without
   // either). Lets explicit-time what-if plans show memory too.
@@ -26,7 +26,8 @@ struct SimOptions {
 // Errors: BadInput for illegal plans (the message names the rule, pack and sequence) and for
 // missing times without a cost model; Internal for a deadlock (names the ops in the cycle);
 // Cancelled.
-Expected<SimResult> simulate(const Plan& plan, const CostModel* cost, const SimOptions& options = {},
+Expected<SimResult> simulate(const Plan& plan, const CostModel* cost,
+                             const SimOptions& options = {},
                              const CancelToken& cancel = CancelToken::none(),
                              ProgressSink& progress = ProgressSink::none());
 

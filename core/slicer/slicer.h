@@ -1,6 +1,6 @@
 #pragma once
-// Slices (DESIGN section 2): with slice size S, sequence i is cut into ceil(n_i/S) slices; slice j
-// covers [jS, min((j+1)S, n_i)). S = 0 means no slicing.
+// Slices (docs/design.md section 2): with slice size S, sequence i is cut into ceil(n_i/S) slices;
+// slice j covers [jS, min((j+1)S, n_i)). S = 0 means no slicing.
 #include <vector>
 
 #include "common/sequence.h"

@@ -1,4 +1,4 @@
-// solve(): parameter validation and dispatch to the strategies of DESIGN section 5.
+// solve(): parameter validation and dispatch to the strategies of docs/design.md section 5.
 #include <algorithm>
 #include <chrono>
 

@@ -1,5 +1,6 @@
 #pragma once
-// Strategies turn (batch, cost model, parallel config, parameters) into a plan (DESIGN section 5).
+// Strategies turn (batch, cost model, parallel config, parameters) into a plan (docs/design.md
+// section 5).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -14,9 +15,9 @@
 namespace slimpack {
 
 struct StrategyParams {
-  Tokens slice_size = 0;      // S for sliced/slimpack; 0 = strategy default (auto)
-  int packs = 0;              // M (forward packs per replica); 0 = auto
-  Tokens pack_tokens = 0;     // C for `fixed`: token capacity of a pack; 0 = the context window
+  Tokens slice_size = 0;   // S for sliced/slimpack; 0 = strategy default (auto)
+  int packs = 0;           // M (forward packs per replica); 0 = auto
+  Tokens pack_tokens = 0;  // C for `fixed`: token capacity of a pack; 0 = the context window
   // Context window n_ctx (Megatron --seq-length); 0 = the smallest power of two at or above the
   // longest sample. A sample longer than an explicit window is an error.
   Tokens context = 0;
@@ -34,12 +35,12 @@ struct StrategyParams {
 struct SolveStats {
   double total_seconds = 0.0;
   std::vector<std::pair<std::string, double>> phase_seconds;  // named phase timings
-  int candidates = 0;           // candidate settings simulated
-  double objective = 0.0;       // solver objective (e.g. zF + zB) when applicable
-  double bound = 0.0;           // lower bound on the objective
-  double gap = 0.0;             // (objective - bound) / objective
+  int candidates = 0;                                         // candidate settings simulated
+  double objective = 0.0;  // solver objective (e.g. zF + zB) when applicable
+  double bound = 0.0;      // lower bound on the objective
+  double gap = 0.0;        // (objective - bound) / objective
   bool proven_optimal = false;
-  std::string notes;            // free-form details (chosen S, Mf, Mb, w, outliers ...)
+  std::string notes;  // free-form details (chosen S, Mf, Mb, w, outliers ...)
 };
 
 struct SolveResult {

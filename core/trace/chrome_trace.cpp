@@ -140,8 +140,8 @@ std::string pack_name(Pass pass, std::int32_t pack) {
 }
 
 // (forward pack, backward pack) pairs that share tokens of a sequence: the slices whose activations
-// the forward pack leaves for that backward pack. Asymmetric plans pair one forward pack with several
-// backward packs and the other way round.
+// the forward pack leaves for that backward pack. Asymmetric plans pair one forward pack with
+// several backward packs and the other way round.
 std::set<std::pair<std::int32_t, std::int32_t>> forward_backward_pairs(const ReplicaPlan& rp) {
   struct Range {
     Tokens begin, end;
@@ -196,10 +196,12 @@ void slice_flows(TraceWriter& w, const ReplicaPlan& rp, const StageResult& stage
     const auto i = static_cast<std::size_t>(op.pack);
     // Interleaved plans run a pack once per virtual chunk: the arrow joins the first of each.
     if (op.kind == OpKind::Forward && i < f_start.size() && f_start[i] < 0.0) f_start[i] = op.start;
-    if (op.kind == OpKind::Backward && i < b_start.size() && b_start[i] < 0.0) b_start[i] = op.start;
+    if (op.kind == OpKind::Backward && i < b_start.size() && b_start[i] < 0.0)
+      b_start[i] = op.start;
   }
   for (const auto& [f, b] : pairs) {
-    const double fs = f_start[static_cast<std::size_t>(f)], bs = b_start[static_cast<std::size_t>(b)];
+    const double fs = f_start[static_cast<std::size_t>(f)],
+                 bs = b_start[static_cast<std::size_t>(b)];
     if (fs < 0.0 || bs < 0.0) continue;
     const std::string name = pack_name(Pass::Forward, f) + " -> " + pack_name(Pass::Backward, b);
     flow_event(w, "s", next_id, pid, tid, fs * scale, name);

@@ -7,8 +7,8 @@
 // the comm thread. For Perfetto: flow events (cat "slice", "s" -> "f") join, on every stage, each
 // forward pack to every backward pack that consumes its slices; a counter track per stage
 // ("memory stage s", "C" events, args {GB}) follows the simulated memory timeline; processes and
-// threads carry names and sort indices. Times in microseconds: seconds * 1e6 with a cost model; explicit-time plans map
-// 1 unit to 1 ms (1000 us), recorded in otherData.us_per_unit.
+// threads carry names and sort indices. Times in microseconds: seconds * 1e6 with a cost model;
+// explicit-time plans map 1 unit to 1 ms (1000 us), recorded in otherData.us_per_unit.
 #include <string>
 
 #include "common/status.h"

@@ -17,7 +17,7 @@ struct UnitComparison {
   int pack = 0;
   double simulated_us = 0.0;  // summed when a pack runs several times on a stage (virtual chunks)
   double measured_us = 0.0;
-  double error = 0.0;         // (simulated - measured) / measured; 0 when both are 0
+  double error = 0.0;  // (simulated - measured) / measured; 0 when both are 0
 };
 
 struct TraceCheck {

@@ -1,7 +1,8 @@
 #pragma once
-// Difference of two imported traces by event name: how often each name ran and for how long in A and
-// in B, the delta and a status. It answers "what got slower between these two runs" (two profiler
-// traces of one job, before and after a change) without lining the timelines up event by event.
+// Difference of two imported traces by event name: how often each name ran and for how long in A
+// and in B, the delta and a status. It answers "what got slower between these two runs" (two
+// profiler traces of one job, before and after a change) without lining the timelines up event by
+// event.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,8 +27,8 @@ struct TraceCompareSide {
   std::int64_t events = 0;  // complete events counted
   std::int64_t names = 0;   // distinct (possibly folded) names
   std::int64_t lanes = 0;
-  double span_us = 0.0;     // of the whole trace
-  double total_us = 0.0;    // sum of the counted events' durations
+  double span_us = 0.0;   // of the whole trace
+  double total_us = 0.0;  // sum of the counted events' durations
 };
 
 struct NameDiff {

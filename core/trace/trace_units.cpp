@@ -50,8 +50,8 @@ Expected<std::vector<CompiledRule>> compile(const UnitRuleSet& set) {
                      std::regex(r.lane_pattern)};
       if (r.pack_group < 0 || r.pack_group > static_cast<int>(c.name.mark_count()))
         return Error::bad_input(where + ": pack_group " + std::to_string(r.pack_group) +
-                                " but the name pattern has " +
-                                std::to_string(c.name.mark_count()) + " capture groups");
+                                " but the name pattern has " + std::to_string(c.name.mark_count()) +
+                                " capture groups");
       out.push_back(std::move(c));
     } catch (const std::regex_error& e) {
       return Error::bad_input(where + ": invalid regular expression: " + e.what());
@@ -195,8 +195,9 @@ Expected<MappedTrace> map_trace_units(const ImportedTrace& trace, const LaneMapp
       std::unordered_map<std::uint64_t, int> decided;
       int next_in_order[2] = {0, 0};
       for (const TraceEvent& e : lane.events) {
-        const std::uint64_t key = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.name)) << 32) |
-                                  static_cast<std::uint32_t>(e.cat);
+        const std::uint64_t key =
+            (static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.name)) << 32) |
+            static_cast<std::uint32_t>(e.cat);
         auto [it, fresh] = decided.try_emplace(key, -1);
         const std::string& name = trace.names[static_cast<std::size_t>(e.name)];
         if (fresh && name.size() <= kMaxMatchedName) {

@@ -3,8 +3,9 @@
 // its category and its lane) mark an event as forward or backward work of a stage and a pack, so a
 // real profiler trace can be held against a simulated schedule (core/trace/trace_check.h).
 // Names longer than 4096 characters are never units and patterns are at most 512 characters
-// (std::regex backtracks recursively). Built-in rule sets: our own `simulate --trace` export, Megatron-style timer ranges, DualPipe-style
-// annotations. Stage and replica of a lane come from the lane mapping (core/trace/trace_lanes.h).
+// (std::regex backtracks recursively). Built-in rule sets: our own `simulate --trace` export,
+// Megatron-style timer ranges, DualPipe-style annotations. Stage and replica of a lane come from
+// the lane mapping (core/trace/trace_lanes.h).
 #include <cstdint>
 #include <regex>
 #include <string>
@@ -38,8 +39,8 @@ struct UnitRuleSet {
 const std::vector<std::string>& builtin_unit_rule_set_names();
 Expected<UnitRuleSet> builtin_unit_rules(const std::string& name);
 // {"name": "...", "rules": [{"name": REGEX, "category": REGEX, "lane": REGEX, "pass":
-// "forward"|"backward", "pack_group": N, "pack_base": N}, ...]}; errors name the file and JSON path,
-// and an invalid regular expression names the rule.
+// "forward"|"backward", "pack_group": N, "pack_base": N}, ...]}; errors name the file and JSON
+// path, and an invalid regular expression names the rule.
 Expected<UnitRuleSet> parse_unit_rules(const std::string& json_text, const std::string& source);
 Expected<UnitRuleSet> read_unit_rules(const std::string& path);
 
@@ -55,13 +56,13 @@ struct MeasuredUnit {
 };
 
 struct LaneActivity {
-  std::size_t lane = 0;       // index into ImportedTrace::lanes
-  int stage = -1;             // -1: not a pipeline lane
+  std::size_t lane = 0;  // index into ImportedTrace::lanes
+  int stage = -1;        // -1: not a pipeline lane
   int replica = 0;
-  std::int64_t units = 0;     // events mapped to units on this lane
-  double busy_us = 0.0;       // union of all event intervals (nested and overlapping count once)
-  double span_us = 0.0;       // first start to last end on the lane
-  double idle_ratio = 0.0;    // 1 - busy / span
+  std::int64_t units = 0;   // events mapped to units on this lane
+  double busy_us = 0.0;     // union of all event intervals (nested and overlapping count once)
+  double span_us = 0.0;     // first start to last end on the lane
+  double idle_ratio = 0.0;  // 1 - busy / span
 };
 
 struct MappedTrace {

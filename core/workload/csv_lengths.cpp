@@ -1,6 +1,6 @@
 // CSV / plain-text length files: one length a line, a `length,count` histogram, or a column of a
 // multi-column table. Only the first line may be a header, and it is one exactly when none of its
-// fields reads as a number (DESIGN section 9).
+// fields reads as a number (docs/design.md section 9).
 #include <algorithm>
 #include <cctype>
 #include <string_view>

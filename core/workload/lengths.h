@@ -1,6 +1,6 @@
 #pragma once
 // Sequence-length distributions: loaded from files or drawn from seeded parametric presets, and
-// batches sampled from them (DESIGN section 7).
+// batches sampled from them (docs/design.md section 7).
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,7 +10,8 @@
 
 namespace slimpack {
 
-// Upper bound on one sequence length accepted from any input (16M tokens): larger is an input error.
+// Upper bound on one sequence length accepted from any input (16M tokens): larger is an input
+// error.
 inline constexpr Tokens kMaxSequenceLength = Tokens{1} << 24;
 
 struct LengthStats {
@@ -27,8 +28,8 @@ LengthStats compute_stats(const std::vector<Tokens>& lengths);
 
 // A pool of lengths to sample batches from: the lengths of a file, or a preset's generator.
 struct LengthPool {
-  std::string source;          // file path or "preset:<name>"
-  std::vector<Tokens> lengths; // all lengths (a histogram file is expanded)
+  std::string source;           // file path or "preset:<name>"
+  std::vector<Tokens> lengths;  // all lengths (a histogram file is expanded)
 };
 
 struct LengthFileOptions {
@@ -48,8 +49,8 @@ std::string length_preset_description(const std::string& name);
 Expected<LengthPool> preset_pool(const std::string& name, std::uint64_t seed, std::int64_t count);
 
 struct BatchSpec {
-  Tokens token_budget = 0;     // sample until the total reaches this budget (0 = use count)
-  std::int64_t count = 0;      // or this many sequences
+  Tokens token_budget = 0;  // sample until the total reaches this budget (0 = use count)
+  std::int64_t count = 0;   // or this many sequences
   std::uint64_t seed = 1;
 };
 // Seeded sampling with replacement from the pool. Sequence ids are "s0", "s1", ... in sample order.

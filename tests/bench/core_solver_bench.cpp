@@ -1,6 +1,6 @@
-// Solver throughput (DESIGN section 10): slicer and the baselines on 100k sequences; the SlimPack
-// heuristic on a 4M-token long-tail-256k batch with p = 8, d = 8; solve + simulate of the default
-// workload (the GUI's slice-size slider).
+// Solver throughput (docs/design.md section 10): slicer and the baselines on 100k sequences; the
+// SlimPack heuristic on a 4M-token long-tail-256k batch with p = 8, d = 8; solve + simulate of the
+// default workload (the GUI's slice-size slider).
 #include <benchmark/benchmark.h>
 
 #include "cost/cost_model.h"

@@ -1,5 +1,6 @@
-// json_diff EXPECTED ACTUAL [--ignore k1,k2] : compares two JSON documents structurally, numbers with
-// a relative tolerance (1e-6), skipping the named keys anywhere (e.g. wall-clock solver timings).
+// json_diff EXPECTED ACTUAL [--ignore k1,k2] : compares two JSON documents structurally, numbers
+// with a relative tolerance (1e-6), skipping the named keys anywhere (e.g. wall-clock solver
+// timings).
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -34,17 +35,21 @@ void compare(const json& e, const json& a, const std::string& path) {
   if (e.is_object()) {
     for (auto it = e.begin(); it != e.end(); ++it) {
       if (g_ignore.count(it.key())) continue;
-      if (!a.contains(it.key())) report(path + "." + it.key(), "missing");
-      else compare(it.value(), a.at(it.key()), path + "." + it.key());
+      if (!a.contains(it.key()))
+        report(path + "." + it.key(), "missing");
+      else
+        compare(it.value(), a.at(it.key()), path + "." + it.key());
     }
     for (auto it = a.begin(); it != a.end(); ++it)
-      if (!g_ignore.count(it.key()) && !e.contains(it.key())) report(path + "." + it.key(), "unexpected key");
+      if (!g_ignore.count(it.key()) && !e.contains(it.key()))
+        report(path + "." + it.key(), "unexpected key");
   } else if (e.is_array()) {
     if (e.size() != a.size()) {
       report(path, "array size " + std::to_string(e.size()) + " vs " + std::to_string(a.size()));
       return;
     }
-    for (std::size_t i = 0; i < e.size(); ++i) compare(e[i], a[i], path + "[" + std::to_string(i) + "]");
+    for (std::size_t i = 0; i < e.size(); ++i)
+      compare(e[i], a[i], path + "[" + std::to_string(i) + "]");
   } else if (e != a) {
     report(path, "expected " + e.dump() + ", got " + a.dump());
   }

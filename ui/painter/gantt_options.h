@@ -15,7 +15,7 @@ struct GanttPaintOptions {
   bool bubble_tint = true;    // tint idle time inside the makespan
   bool memory_strip = false;  // memory-over-time strip under each lane's bars
   bool bar_labels =
-      true;  // "F3" / "B2" (1-based pack numbers, as F_1..F_M in DESIGN) when they fit
+      true;  // "F3" / "B2" (1-based pack numbers, as F_1..F_M in docs/design.md) when they fit
   bool axis = true;
   bool legend = false;
   bool metrics = false;  // key metrics box (iteration time, bubble, tokens/s, memory)

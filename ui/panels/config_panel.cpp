@@ -264,7 +264,7 @@ void ConfigPanel::showCosts() {
   costs_->setText(parts.isEmpty() ? tr("built-in coefficients") : parts.join(QStringLiteral(", ")));
   costs_->setToolTip(
       parts.isEmpty()
-          ? tr("DESIGN section 3 coefficients for the chosen model and GPU")
+          ? tr("docs/design.md section 3 coefficients for the chosen model and GPU")
           : QString::fromStdString(spec_.cost_profile_file + "\n" + spec_.cost_overrides_file)
                 .trimmed());
 }

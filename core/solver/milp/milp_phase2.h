@@ -1,7 +1,7 @@
 #pragma once
-// Exact phase 2 of the SlimPack solver for one DP replica (DESIGN section 5): assign long-sequence
-// slices and bucketed short sequences to Mf forward and Mb backward MicroPacks, minimising
-// zF + zB (the largest forward pack time plus the largest backward pack time).
+// Exact phase 2 of the SlimPack solver for one DP replica (docs/design.md section 5): assign
+// long-sequence slices and bucketed short sequences to Mf forward and Mb backward MicroPacks,
+// minimising zF + zB (the largest forward pack time plus the largest backward pack time).
 //
 // The problem type is self-contained (plain numbers, no plan or cost-model types) so that the
 // caller decides how times, tokens and bytes are priced, and so that the model, the exhaustive

@@ -1,5 +1,5 @@
 #pragma once
-// Internal data of the two-phase SlimPack solver (DESIGN section 5, issue 3): phase-1 replica
+// Internal data of the two-phase SlimPack solver (docs/design.md section 5): phase-1 replica
 // assignment, per-replica work items cut in slices, pack layouts and candidates.
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-// `slimpack`: the two-phase solver of DESIGN section 5 / issue 3. Phase 1 assigns sequences to
+// `slimpack`: the two-phase solver of docs/design.md section 5. Phase 1 assigns sequences to
 // replicas (LPT + improving swaps, DP-Merge of outliers); phase 2 builds asymmetric forward and
 // backward packs per replica for every candidate (S, Mf, Mb, w, long share); the best few
 // candidates and the symmetric `sliced` plan for the same S are simulated, the fastest plan that

@@ -1,5 +1,5 @@
-// Long-context realism in the cost model (DESIGN section 3.1): activation recomputation, context
-// parallelism, the stage layer split.
+// Long-context realism in the cost model (docs/design.md section 3.1): activation recomputation,
+// context parallelism, the stage layer split.
 #include <gtest/gtest.h>
 
 #include <numeric>

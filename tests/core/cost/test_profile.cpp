@@ -168,7 +168,8 @@ TEST(Profile, SampleFilesAgree) {
     EXPECT_NEAR(mine.coeffs.beta / theirs.coeffs.beta, 1.0, 1e-6);
     EXPECT_NEAR(mine.coeffs.kappa, theirs.coeffs.kappa, 1e-9);
   }
-  // The measured backward/forward attention cost ratio lies in the 2.1x-3.0x band of DESIGN.
+  // The measured backward/forward attention cost ratio lies in the 2.1x-3.0x band of docs/design.md
+  // section 3.
   const double ratio = stored->backward->coeffs.beta / stored->forward->coeffs.beta;
   EXPECT_GT(ratio, 2.1);
   EXPECT_LT(ratio, 3.0);

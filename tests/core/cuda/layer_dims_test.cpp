@@ -25,7 +25,7 @@ TEST(LayerDims, Llama3_8bOnTwoGpus) {
   EXPECT_EQ(fwd[0].k, 4096);
   EXPECT_EQ(fwd[2].n, 14336);  // gate and up together
   EXPECT_EQ(fwd[3].k, 7168);
-  // Forward FLOPs per GPU = 2 N P_L / t; backward twice that (DESIGN section 3).
+  // Forward FLOPs per GPU = 2 N P_L / t; backward twice that (docs/design.md section 3).
   double f = 0.0, b = 0.0;
   for (const auto& g : fwd) f += g.flops();
   for (const auto& g : backward_gemms(*d, 1000)) b += g.flops();

@@ -1,4 +1,4 @@
-// The analytic cases of DESIGN section 6 reproduced exactly by the DAG simulator.
+// The analytic cases of docs/design.md section 6 reproduced exactly by the DAG simulator.
 #include <gtest/gtest.h>
 
 #include "sim/simulator.h"

@@ -1,4 +1,5 @@
-// The per-stage work lower bound and the gap to it, on the analytic 1F1B case of DESIGN section 6.
+// The per-stage work lower bound and the gap to it, on the analytic 1F1B case of docs/design.md
+// section 6.
 #include <gtest/gtest.h>
 
 #include "sim/simulator.h"

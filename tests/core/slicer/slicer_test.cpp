@@ -64,7 +64,8 @@ TEST(Slicer, BatchGroupsBySequenceAndKeepsEveryToken) {
 }
 
 TEST(Slicer, SlicedAttentionPairsSumToTheWholeSequence) {
-  // Sum over slices of causal pairs equals n(n+1)/2 (DESIGN: attention over slices = 2hn(n+1)).
+  // Sum over slices of causal pairs equals n(n+1)/2 (docs/design.md section 3: attention over
+  // slices = 2hn(n+1)).
   const Tokens n = 10000;
   double pairs = 0.0;
   for (const auto& s : slice_sequence(0, n, 3000)) pairs += s.segment().attention_pairs();

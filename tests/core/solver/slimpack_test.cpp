@@ -46,7 +46,7 @@ TEST(SlimPack, BeatsTheBaselinesOnALongTailBatch) {
 }
 
 // Forward cost counts tokens only; backward also pays 1e-6 s per causal pair (attention-heavy
-// backward, the FlashAttention effect of DESIGN section 3). Batch: two 1024-token sequences
+// backward, the FlashAttention effect of docs/design.md section 3). Batch: two 1024-token sequences
 // (524800 pairs each) and 24 of 256 tokens (32896 pairs each), M = 4 packs, p = 2.
 // Forward-balanced packs hold 2048 tokens each: {L, 4 short}, {L, 4 short}, {8 short}, {8 short}.
 // Replayed symmetrically, the two packs with a long sequence cost about 0.658 s of backward per

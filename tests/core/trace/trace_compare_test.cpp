@@ -23,7 +23,8 @@ std::map<std::string, NameDiff> by_name(const TraceComparison& c) {
 
 TEST(TraceCompare, ExactNamesHandComputed) {
   const TraceComparison c = compare_traces(load("step_before.json"), load("step_after.json"));
-  // Complete events only: X and the matched B/E "forward"; the instant and the counter do not count.
+  // Complete events only: X and the matched B/E "forward"; the instant and the counter do not
+  // count.
   EXPECT_EQ(c.a.events, 6);  // ProfilerStep#1, forward, 2x aten::linear, flash_fwd, nccl
   EXPECT_EQ(c.b.events, 7);  // ProfilerStep#2, forward, 3x aten::linear, flash_fwd, flash_bwd
   EXPECT_DOUBLE_EQ(c.a.total_us, 1000 + 500 + 100 + 200 + 300);

@@ -58,7 +58,8 @@ TEST(TraceUnits, SlowerMeasurementShowsAsError) {
   auto measured_sim = simulate(slower, nullptr, {});
   ASSERT_TRUE(measured_sim.ok());
   const ImportedTrace trace = import_text(chrome_trace_json(slower, *measured_sim));
-  auto mapped = map_trace_units(trace, default_lane_mapping(trace), *builtin_unit_rules("slimpack"));
+  auto mapped =
+      map_trace_units(trace, default_lane_mapping(trace), *builtin_unit_rules("slimpack"));
   ASSERT_TRUE(mapped.ok());
   const TraceCheck check = check_against_simulation(*mapped, *sim, 1000.0);
   ASSERT_EQ(check.units.size(), 8u);
@@ -87,7 +88,8 @@ TEST(TraceUnits, MegatronTimerNamesInOrder) {
     {"ph": "X", "name": "backward-compute", "pid": 1, "tid": 1, "ts": 20, "dur": 20}
   ]})J";
   const ImportedTrace trace = import_text(json);
-  auto mapped = map_trace_units(trace, default_lane_mapping(trace), *builtin_unit_rules("megatron"));
+  auto mapped =
+      map_trace_units(trace, default_lane_mapping(trace), *builtin_unit_rules("megatron"));
   ASSERT_TRUE(mapped.ok()) << mapped.error().message;
   ASSERT_EQ(mapped->units.size(), 5u);
   // Sorted by replica, stage, pass, pack: stage 0 F0 F1 B0, stage 1 F0 B0.
@@ -113,7 +115,8 @@ TEST(TraceUnits, DualPipeAnnotations) {
     {"ph": "X", "name": "1F1B", "pid": 0, "tid": 0, "ts": 0, "dur": 19}
   ])J";
   const ImportedTrace trace = import_text(json);
-  auto mapped = map_trace_units(trace, default_lane_mapping(trace), *builtin_unit_rules("dualpipe"));
+  auto mapped =
+      map_trace_units(trace, default_lane_mapping(trace), *builtin_unit_rules("dualpipe"));
   ASSERT_TRUE(mapped.ok()) << mapped.error().message;
   ASSERT_EQ(mapped->units.size(), 4u);  // the "1F1B" phase annotation is not a unit
   EXPECT_EQ(mapped->units[0].pass, Pass::Forward);
@@ -124,8 +127,10 @@ TEST(TraceUnits, DualPipeAnnotations) {
 }
 
 TEST(TraceUnits, NoMatchNamesTheRules) {
-  const ImportedTrace trace = import_text(R"J([{"ph": "X", "name": "aten::mm", "pid": 0, "tid": 0, "ts": 0, "dur": 1}])J");
-  auto mapped = map_trace_units(trace, default_lane_mapping(trace), *builtin_unit_rules("megatron"));
+  const ImportedTrace trace =
+      import_text(R"J([{"ph": "X", "name": "aten::mm", "pid": 0, "tid": 0, "ts": 0, "dur": 1}])J");
+  auto mapped =
+      map_trace_units(trace, default_lane_mapping(trace), *builtin_unit_rules("megatron"));
   ASSERT_FALSE(mapped.ok());
   EXPECT_NE(mapped.error().message.find("forward-compute"), std::string::npos);
   EXPECT_NE(mapped.error().message.find("test.json"), std::string::npos);
@@ -158,8 +163,8 @@ TEST(TraceUnits, RulesFileErrorsNameThePath) {
   auto bad_regex = parse_unit_rules(R"J({"rules": [{"name": "(", "pass": "forward"}]})J", "r.json");
   ASSERT_FALSE(bad_regex.ok());
   EXPECT_NE(bad_regex.error().message.find("invalid regular expression"), std::string::npos);
-  auto bad_group =
-      parse_unit_rules(R"J({"rules": [{"name": "F", "pass": "forward", "pack_group": 1}]})J", "r.json");
+  auto bad_group = parse_unit_rules(
+      R"J({"rules": [{"name": "F", "pass": "forward", "pack_group": 1}]})J", "r.json");
   ASSERT_FALSE(bad_group.ok());
   EXPECT_NE(bad_group.error().message.find("capture groups"), std::string::npos);
   EXPECT_FALSE(parse_unit_rules(R"J({"rules": []})J", "r.json").ok());
@@ -171,14 +176,16 @@ TEST(TraceUnits, HostileLengthsAreBounded) {
   UnitRuleSet set;
   set.name = "long";
   set.rules.push_back({std::string(600, 'a'), "", "", Pass::Forward, 0, 1});
-  const ImportedTrace small = import_text(R"J([{"ph": "X", "name": "F1", "cat": "forward", "pid": 0, "tid": 0, "ts": 0, "dur": 1}])J");
+  const ImportedTrace small = import_text(
+      R"J([{"ph": "X", "name": "F1", "cat": "forward", "pid": 0, "tid": 0, "ts": 0, "dur": 1}])J");
   auto refused = map_trace_units(small, default_lane_mapping(small), set);
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.error().message.find("longer than 512"), std::string::npos);
 
   const std::string huge(200000, 'F');
-  const ImportedTrace trace = import_text(R"J([{"ph": "X", "name": ")J" + huge +
-                                          R"J(", "pid": 0, "tid": 0, "ts": 0, "dur": 1}, {"ph": "X", "name": "forward-compute", "pid": 0, "tid": 0, "ts": 1, "dur": 1}])J");
+  const ImportedTrace trace = import_text(
+      R"J([{"ph": "X", "name": ")J" + huge +
+      R"J(", "pid": 0, "tid": 0, "ts": 0, "dur": 1}, {"ph": "X", "name": "forward-compute", "pid": 0, "tid": 0, "ts": 1, "dur": 1}])J");
   UnitRuleSet any;
   any.name = "any";
   any.rules.push_back({".*", "", "", Pass::Forward, 0, 1});

@@ -1,4 +1,5 @@
-// Presets: deterministic for a seed, and shaped as DESIGN section 7 and their descriptions say.
+// Presets: deterministic for a seed, and shaped as docs/design.md section 7 and their descriptions
+// say.
 #include <gtest/gtest.h>
 
 #include <algorithm>
