@@ -5,15 +5,16 @@
 #include <QTest>
 
 #include <atomic>
-#include <condition_variable>
 #include <memory>
 #include <mutex>
 
+#include "job_gate.h"
 #include "jobs/job_tracker.h"
 #include "jobs/progress_throttle.h"
 
 using namespace slimpack;
 using namespace slimpack::ui;
+using slimpack::ui::testing::Gate;
 
 namespace {
 
@@ -29,34 +30,6 @@ struct Counted {
 };
 std::atomic<int> Counted::live{0};
 
-// A gate a worker waits on until the test opens it (or its job is cancelled).
-struct Gate {
-  std::mutex m;
-  std::condition_variable cv;
-  bool open = false;
-  std::atomic<int> entered{0};
-  void release() {
-    {
-      std::lock_guard<std::mutex> lock(m);
-      open = true;
-    }
-    cv.notify_all();
-  }
-  // Waits until released or cancelled; returns true when cancelled.
-  bool wait(const CancelToken& cancel) {
-    ++entered;
-    std::unique_lock<std::mutex> lock(m);
-    while (!open && !cancel.cancelled()) cv.wait_for(lock, std::chrono::milliseconds(1));
-    return !open;
-  }
-  // Waits until released, whatever happens to the job (keeps a pool thread occupied).
-  void hold() {
-    ++entered;
-    std::unique_lock<std::mutex> lock(m);
-    cv.wait(lock, [this] { return open; });
-  }
-};
-
 }  // namespace
 
 class TestJobs : public QObject {
@@ -68,9 +41,9 @@ class TestJobs : public QObject {
     int got = 0;
     QThread* delivered_on = nullptr;
     jobs.start(
-        "sum", [](const CancelToken&, ProgressSink&) { return 2 + 3; },
-        [&](int v) {
-          got = v;
+        "sum", [](const CancelToken&, ProgressSink&) -> Expected<int> { return 2 + 3; },
+        [&](Expected<int> v) {
+          got = *v;
           delivered_on = QThread::currentThread();
         });
     QVERIFY(jobs.busy());
@@ -88,15 +61,15 @@ class TestJobs : public QObject {
     std::vector<int> delivered;
     jobs.start(
         "first",
-        [gate, &first_saw_cancel](const CancelToken& c, ProgressSink&) {
+        [gate, &first_saw_cancel](const CancelToken& c, ProgressSink&) -> Expected<int> {
           first_saw_cancel = gate->wait(c);
           return 1;  // returns normally even when cancelled: still must be dropped
         },
-        [&](int v) { delivered.push_back(v); });
+        [&](Expected<int> v) { delivered.push_back(*v); });
     QTRY_COMPARE(gate->entered.load(), 1);
     const auto gen2 = jobs.start(
-        "second", [](const CancelToken&, ProgressSink&) { return 2; },
-        [&](int v) { delivered.push_back(v); });
+        "second", [](const CancelToken&, ProgressSink&) -> Expected<int> { return 2; },
+        [&](Expected<int> v) { delivered.push_back(*v); });
     QCOMPARE(gen2, jobs.generation());
     QTRY_COMPARE(jobs.droppedResults(), 1);
     QTRY_COMPARE(delivered.size(), std::size_t{1});
@@ -112,15 +85,15 @@ class TestJobs : public QObject {
     std::vector<int> delivered;
     jobs.start(
         "slow",
-        [gate](const CancelToken& c, ProgressSink&) {
+        [gate](const CancelToken& c, ProgressSink&) -> Expected<int> {
           gate->wait(c);
           return 1;
         },
-        [&](int v) { delivered.push_back(v); });
+        [&](Expected<int> v) { delivered.push_back(*v); });
     QTRY_COMPARE(gate->entered.load(), 1);
     jobs.start(
-        "fast", [](const CancelToken&, ProgressSink&) { return 2; },
-        [&](int v) { delivered.push_back(v); });
+        "fast", [](const CancelToken&, ProgressSink&) -> Expected<int> { return 2; },
+        [&](Expected<int> v) { delivered.push_back(*v); });
     QTRY_COMPARE(delivered.size(), std::size_t{1});
     QTRY_COMPARE(jobs.droppedResults(), 1);
     QCOMPARE(delivered, std::vector<int>{2});
@@ -132,8 +105,9 @@ class TestJobs : public QObject {
     QSignalSpy cancelled(&jobs, &JobTracker::cancelled);
     bool delivered = false;
     jobs.start(
-        "long", [gate](const CancelToken& c, ProgressSink&) { return gate->wait(c); },
-        [&](bool) { delivered = true; });
+        "long",
+        [gate](const CancelToken& c, ProgressSink&) -> Expected<bool> { return gate->wait(c); },
+        [&](Expected<bool>) { delivered = true; });
     QTRY_COMPARE(gate->entered.load(), 1);
     jobs.cancel();
     QCOMPARE(cancelled.count(), 1);
@@ -149,11 +123,11 @@ class TestJobs : public QObject {
       JobTracker jobs;
       jobs.start(
           "leak?",
-          [gate](const CancelToken& c, ProgressSink&) {
+          [gate](const CancelToken& c, ProgressSink&) -> Expected<Counted> {
             gate->wait(c);
             return Counted(7);
           },
-          [](Counted) { QFAIL("result delivered after the tracker was destroyed"); });
+          [](Expected<Counted>) { QFAIL("result delivered after the tracker was destroyed"); });
       QTRY_COMPARE(gate->entered.load(), 1);
       // Destroying the tracker cancels the job and joins its worker; the result it still builds
       // is dropped with the lambda that would have posted it.
@@ -167,8 +141,9 @@ class TestJobs : public QObject {
       JobTracker jobs;
       int value = 0;
       jobs.start(
-          "counted", [](const CancelToken&, ProgressSink&) { return Counted(3); },
-          [&](Counted c) { value = c.value; });
+          "counted",
+          [](const CancelToken&, ProgressSink&) -> Expected<Counted> { return Counted(3); },
+          [&](Expected<Counted> c) { value = c->value; });
       QTRY_COMPARE(value, 3);
     }
     QCOMPARE(Counted::live.load(), 0);
@@ -180,12 +155,12 @@ class TestJobs : public QObject {
     auto gate = std::make_shared<Gate>();
     jobs.start(
         "staged",
-        [gate](const CancelToken& c, ProgressSink& p) {
+        [gate](const CancelToken& c, ProgressSink& p) -> Expected<int> {
           p.report("solving", 0.25);  // the first report always passes the throttle
           gate->wait(c);
           return 0;
         },
-        [](int) {});
+        [](Expected<int>) {});
     QTRY_COMPARE(progress.count(), 1);
     QCOMPARE(progress.at(0).at(0).toString(), QStringLiteral("solving"));
     QCOMPARE(progress.at(0).at(1).toDouble(), 0.25);
@@ -207,23 +182,29 @@ class TestJobs : public QObject {
   }
 
   void supersededQueuedJobNeverRuns() {
-    // Two threads: fill both with gated jobs, queue a third, supersede it before it starts.
+    // Fill every thread of the shared pool with gated jobs, queue one more, supersede it before
+    // it starts.
+    const int threads = JobTracker::workerPool().maxThreadCount();
     JobTracker jobs;
     auto gate = std::make_shared<Gate>();
     std::atomic<int> third_ran{0};
-    auto hold = [gate](const CancelToken&, ProgressSink&) {
+    auto hold = [gate](const CancelToken&, ProgressSink&) -> Expected<int> {
       gate->hold();
       return 0;
     };
-    jobs.start("a", hold, [](int) {});
-    QTRY_COMPARE(gate->entered.load(), 1);  // running: superseding it no longer stops it
-    jobs.start("b", hold, [](int) {});
-    QTRY_COMPARE(gate->entered.load(), 2);
+    for (int i = 0; i < threads; ++i) {
+      jobs.start("hold", hold, [](Expected<int>) {});
+      // Running: superseding it no longer stops it.
+      QTRY_COMPARE(gate->entered.load(), i + 1);
+    }
     jobs.start(
-        "c", [&third_ran](const CancelToken&, ProgressSink&) { return ++third_ran; }, [](int) {});
+        "queued",
+        [&third_ran](const CancelToken&, ProgressSink&) -> Expected<int> { return ++third_ran; },
+        [](Expected<int>) {});
     int last = 0;
     jobs.start(
-        "d", [](const CancelToken&, ProgressSink&) { return 4; }, [&](int v) { last = v; });
+        "newest", [](const CancelToken&, ProgressSink&) -> Expected<int> { return 4; },
+        [&](Expected<int> v) { last = *v; });
     gate->release();
     QTRY_COMPARE(last, 4);
     QCOMPARE(third_ran.load(), 0);

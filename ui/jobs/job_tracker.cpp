@@ -1,8 +1,12 @@
 #include "jobs/job_tracker.h"
 
+#include <QGlobalStatic>
 #include <QMetaObject>
 #include <QThread>
 #include <algorithm>
+#include <exception>
+#include <new>
+#include <string>
 
 #if defined(__linux__)
 #include <sys/resource.h>
@@ -14,6 +18,14 @@ namespace slimpack::ui {
 namespace detail {
 namespace {
 constexpr int kWorkerNiceness = 5;
+
+// A pool of our own rather than QThreadPool::globalInstance(): its size and its threads' priority
+// are the jobs' business, and no other user of the global pool can hold up a solve.
+struct SharedPool {
+  QThreadPool pool;
+  SharedPool() { pool.setMaxThreadCount(std::max(1, QThread::idealThreadCount())); }
+};
+Q_GLOBAL_STATIC(SharedPool, shared_pool)
 }  // namespace
 
 void JobGuard::post(std::function<void(JobTracker&)> fn) {
@@ -22,6 +34,38 @@ void JobGuard::post(std::function<void(JobTracker&)> fn) {
   JobTracker* t = target;
   QMetaObject::invokeMethod(
       t, [t, fn = std::move(fn)]() { fn(*t); }, Qt::QueuedConnection);
+}
+
+void JobRunnable::run() {
+  {
+    std::lock_guard<std::mutex> lock(guard_->mutex);
+    guard_->queued.erase(this);
+  }
+  try {
+    body_();
+  } catch (...) {
+    // Only reporting a failure failed (no memory even for the message): nothing can be posted.
+    // The tracker stays busy until its next job, which starts normally.
+  }
+  body_ = nullptr;  // release the job's captures before the tracker may stop waiting for them
+  std::lock_guard<std::mutex> lock(guard_->mutex);
+  --guard_->in_flight;
+  guard_->idle.notify_all();
+}
+
+Error errorFromCurrentException(const QString& job_name) {
+  const std::string job = job_name.toStdString();
+  try {
+    throw;
+  } catch (const std::bad_alloc&) {
+    return Error::internal(job +
+                           " failed: out of memory (the machine could not allocate what this "
+                           "job needs; try a smaller batch or fewer micro-batches)");
+  } catch (const std::exception& e) {
+    return Error::internal(job + " failed: internal error: " + e.what());
+  } catch (...) {
+    return Error::internal(job + " failed: internal error (an exception of unknown type)");
+  }
 }
 
 void enterWorkerThread() {
@@ -52,21 +96,40 @@ void PostingProgress::report(std::string_view stage, double fraction) {
 
 }  // namespace detail
 
+QThreadPool& JobTracker::workerPool() {
+  return detail::shared_pool()->pool;
+}
+
 JobTracker::JobTracker(QObject* parent)
     : QObject(parent), guard_(std::make_shared<detail::JobGuard>()) {
   guard_->target = this;
-  // Two threads: a superseded job can still be unwinding its cancellation while the newest runs.
-  pool_.setMaxThreadCount(2);
 }
 
 JobTracker::~JobTracker() {
+  token_.cancel();
+  std::unique_lock<std::mutex> lock(guard_->mutex);
+  guard_->target = nullptr;
+  // Queued, not yet started jobs never run. A job the pool has just dequeued is not taken back
+  // (tryTake fails); it is counted in in_flight and returns at once on the cancelled token.
+  for (QRunnable* r : guard_->queued) {
+    if (workerPool().tryTake(r)) {
+      delete r;
+      --guard_->in_flight;
+    }
+  }
+  guard_->queued.clear();
+  // Only this tracker's running jobs are waited for; they were cancelled above.
+  guard_->idle.wait(lock, [this] { return guard_->in_flight == 0; });
+}
+
+void JobTracker::submit(std::function<void()> task) {
+  auto* runnable = new detail::JobRunnable(guard_, std::move(task));
   {
     std::lock_guard<std::mutex> lock(guard_->mutex);
-    guard_->target = nullptr;
+    guard_->queued.insert(runnable);
+    ++guard_->in_flight;
   }
-  token_.cancel();
-  pool_.clear();  // queued, not yet started jobs never run
-  // pool_ is destroyed next and joins the running workers; they were cancelled above.
+  workerPool().start(runnable);  // the pool deletes it after run()
 }
 
 std::uint64_t JobTracker::begin(const QString& name) {

@@ -77,15 +77,19 @@ void Exporter::copyImageToClipboard() {
   options.memory_cap_bytes = snapshot_->memory_cap_bytes;
   jobs_.start(
       tr("Rendering"),
-      [src, options](const CancelToken&, ProgressSink&) {
+      [src, options](const CancelToken&, ProgressSink&) -> Expected<QImage> {
         return render_gantt_image(src.items(), options);
       },
-      [this](QImage image) {
-        if (image.isNull()) {
+      [this](Expected<QImage> image) {
+        if (!image) {
+          emit failed(QString::fromStdString(image.error().message));
+          return;
+        }
+        if (image->isNull()) {
           emit failed(tr("Could not render the image"));
           return;
         }
-        QGuiApplication::clipboard()->setImage(image);
+        QGuiApplication::clipboard()->setImage(*image);
         emit exported(tr("clipboard"));
       });
 }
