@@ -101,6 +101,39 @@ class TestJobsPool : public QObject {
     for (auto& t : trackers) QTRY_VERIFY(!t->busy());
   }
 
+  void interactiveJobStartsAtOnceWhenThePoolIsFull() {
+    // Every pool thread held by a background tracker: an interactive tracker's job (the live
+    // re-solve) still runs at once, on its own lane.
+    const int threads = JobTracker::workerPool().maxThreadCount();
+    std::vector<std::unique_ptr<JobTracker>> trackers;
+    auto gate = std::make_shared<Gate>();
+    for (int i = 0; i < threads; ++i) {
+      trackers.push_back(std::make_unique<JobTracker>());
+      trackers.back()->start(
+          "hold",
+          [gate](const CancelToken&, ProgressSink&) -> Expected<int> {
+            gate->hold();
+            return 0;
+          },
+          [](Expected<int>) {});
+    }
+    QTRY_COMPARE(gate->entered.load(), threads);
+    JobTracker live;
+    live.setInteractive(true);
+    std::optional<Expected<int>> result;
+    live.start(
+        "solve", [](const CancelToken&, ProgressSink&) -> Expected<int> { return 42; },
+        [&](Expected<int> r) { result = std::move(r); });
+    QTRY_VERIFY(result.has_value());  // before any holder is released
+    QVERIFY(result->ok());
+    QCOMPARE(**result, 42);
+    QCOMPARE(gate->entered.load(), threads);
+    QCOMPARE(JobTracker::workerPool().activeThreadCount(), threads);  // still all held
+    QCOMPARE(JobTracker::interactivePool().maxThreadCount(), 2);
+    gate->release();
+    for (auto& t : trackers) QTRY_VERIFY(!t->busy());
+  }
+
   void trackerDestroyedWhileQueuedDoesNotWaitForOthers() {
     // A tracker whose job is still queued behind another tracker's work takes it back: its
     // destructor neither runs the job nor waits for the other tracker's holders.

@@ -14,6 +14,7 @@
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QPushButton>
 #include <QScrollBar>
@@ -112,8 +113,18 @@ class TestNewUser : public QObject {
     waitIdle();
     QCOMPARE(c().resultState(), ResultState::Current);
     QVERIFY(!window_->ganttFrame()->banner()->isVisible());
+    // Recompute none first: with the default (auto) recomputation t = 2 fits.
+    QLineEdit* recompute = window_->configPanel()->recomputeBox()->lineEdit();
+    recompute->setFocus();
+    QTest::keyClick(recompute, Qt::Key_A, Qt::ControlModifier);
+    QTest::keyClicks(recompute, QStringLiteral("none"));
+    QTest::keyClick(recompute, Qt::Key_Return);
+    QCOMPARE(c().config().recompute.mode, RecomputeMode::None);
+    waitIdle();
+    QCOMPARE(c().resultState(), ResultState::Current);
     const SnapshotPtr good = c().snapshot();
-    // t = 2: the default workload's 120K-token sequences do not fit an 80 GB stage.
+    // t = 2 without recomputation: the default workload's 120K-token sequences do not fit an
+    // 80 GB stage.
     typeInto(window_->configPanel()->tpBox(), 2);
     // At once, before any result: the views know they are computing (the tag shows after a
     // short delay so that slider drags do not flicker).

@@ -42,6 +42,10 @@ SessionFile sample() {
   s.config.asymmetric = false;
   s.config.dp_aware = false;
   s.config.dp_merge = false;
+  s.config.context = 262144;
+  s.config.recompute = {RecomputeMode::Layers, 3};
+  s.config.cp = 2;
+  s.config.stage_split = {false, {7, 8, 8, 9}};
   s.plan_file = "/data/plan.json";
   s.view.t0 = 0.25;
   s.view.t1 = 1.75;
@@ -100,6 +104,14 @@ class TestSession : public QObject {
                 .contains("$.config.exact: expected true or false"));
     QVERIFY(errorOf(R"({"format":"slimpack-session","version":1,"config":{"vchunks":0}})")
                 .contains("$.config.vchunks"));
+    QVERIFY(errorOf(R"({"format":"slimpack-session","version":1,"config":{"recompute":"most"}})")
+                .contains("$.config.recompute"));
+    QVERIFY(errorOf(R"({"format":"slimpack-session","version":1,"config":{"stage_layers":"7,x"}})")
+                .contains("$.config.stage_layers"));
+    QVERIFY(errorOf(R"({"format":"slimpack-session","version":1,"config":{"cp":0}})")
+                .contains("$.config.cp"));
+    QVERIFY(errorOf(R"({"format":"slimpack-session","version":1,"config":{"context":-1}})")
+                .contains("$.config.context"));
     QVERIFY(errorOf(R"({"format":"slimpack-session","version":1,"view":{"saved_views":)"
                     R"([{"name":"a","t0":0,"t1":1,"tab":"sweep"}]}})")
                 .contains("$.view.saved_views[0].tab: expected \"gantt\" or \"compare\""));

@@ -21,9 +21,17 @@ constexpr int kWorkerNiceness = 5;
 
 // A pool of our own rather than QThreadPool::globalInstance(): its size and its threads' priority
 // are the jobs' business, and no other user of the global pool can hold up a solve.
+// The interactive lane is small and separate: QThreadPool (Qt 6.4) cannot run a job beyond its
+// size (startOnReservedThread still queues when every thread is busy), and a live re-solve must
+// not wait for a sweep. Two threads: a superseded solve may still be finishing while the next runs.
+constexpr int kInteractiveThreads = 2;
 struct SharedPool {
   QThreadPool pool;
-  SharedPool() { pool.setMaxThreadCount(std::max(1, QThread::idealThreadCount())); }
+  QThreadPool interactive;
+  SharedPool() {
+    pool.setMaxThreadCount(std::max(1, QThread::idealThreadCount()));
+    interactive.setMaxThreadCount(kInteractiveThreads);
+  }
 };
 Q_GLOBAL_STATIC(SharedPool, shared_pool)
 }  // namespace
@@ -100,6 +108,10 @@ QThreadPool& JobTracker::workerPool() {
   return detail::shared_pool()->pool;
 }
 
+QThreadPool& JobTracker::interactivePool() {
+  return detail::shared_pool()->interactive;
+}
+
 JobTracker::JobTracker(QObject* parent)
     : QObject(parent), guard_(std::make_shared<detail::JobGuard>()) {
   guard_->target = this;
@@ -112,7 +124,7 @@ JobTracker::~JobTracker() {
   // Queued, not yet started jobs never run. A job the pool has just dequeued is not taken back
   // (tryTake fails); it is counted in in_flight and returns at once on the cancelled token.
   for (QRunnable* r : guard_->queued) {
-    if (workerPool().tryTake(r)) {
+    if (workerPool().tryTake(r) || interactivePool().tryTake(r)) {
       delete r;
       --guard_->in_flight;
     }
@@ -129,7 +141,7 @@ void JobTracker::submit(std::function<void()> task) {
     guard_->queued.insert(runnable);
     ++guard_->in_flight;
   }
-  workerPool().start(runnable);  // the pool deletes it after run()
+  (interactive_ ? interactivePool() : workerPool()).start(runnable);  // deletes it after run()
 }
 
 std::uint64_t JobTracker::begin(const QString& name) {

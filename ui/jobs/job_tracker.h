@@ -127,6 +127,13 @@ class JobTracker : public QObject {
   // The worker pool every tracker shares: QThread::idealThreadCount() threads, at least one.
   static QThreadPool& workerPool();
 
+  // An interactive tracker (the live re-solve, opening a file) never queues behind the other
+  // trackers' long jobs (a sweep, a comparison): its jobs run on a small lane of their own
+  // (interactivePool(), two threads, at the same lower priority).
+  static QThreadPool& interactivePool();
+  void setInteractive(bool interactive) { interactive_ = interactive; }
+  bool interactive() const { return interactive_; }
+
   // Cancels the running job (Escape): its result will be dropped.
   void cancel();
   bool busy() const { return busy_; }
@@ -150,6 +157,7 @@ class JobTracker : public QObject {
   void deliverProgress(std::uint64_t gen, const QString& stage, double fraction);
 
   std::shared_ptr<detail::JobGuard> guard_;
+  bool interactive_ = false;
   CancelToken token_;
   std::uint64_t generation_ = 0;
   bool busy_ = false;

@@ -6,6 +6,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -15,6 +16,8 @@
 #include <algorithm>
 
 #include "cost/model_config.h"
+#include "cost/recompute.h"
+#include "cost/stage_split.h"
 #include "models/format.h"
 #include "solver/strategy.h"
 
@@ -70,6 +73,10 @@ ConfigPanel::ConfigPanel(QWidget* parent)
       packs_(new QSpinBox),
       schedule_(new QComboBox),
       vchunks_(new QSpinBox),
+      context_(new QSpinBox),
+      recompute_(new QComboBox),
+      cp_(new QSpinBox),
+      stage_layers_(new QLineEdit),
       memory_cap_(new QDoubleSpinBox),
       costs_(new QLabel),
       note_(new QLabel),
@@ -107,6 +114,27 @@ ConfigPanel::ConfigPanel(QWidget* parent)
   vchunks_->setRange(1, 16);
   vchunks_->setPrefix(tr("v = "));
   vchunks_->setToolTip(tr("Virtual chunks per stage for the interleaved schedule"));
+  context_->setRange(0, 16 * 1024 * 1024);
+  context_->setSingleStep(4096);
+  context_->setSpecialValueText(tr("auto"));
+  context_->setSuffix(tr(" tok"));
+  context_->setToolTip(
+      tr("Context window (Megatron's --seq-length): fixed packs into packs of this many tokens; "
+         "auto = the smallest power of two at or above the longest sample"));
+  recompute_->setEditable(true);
+  recompute_->setInsertPolicy(QComboBox::NoInsert);  // a typo is not offered again
+  recompute_->addItems({"auto", "none", "selective", "full"});
+  recompute_->setToolTip(
+      tr("Activation recomputation: none, selective, full, a layer count per stage (e.g. 4), or "
+         "auto = the fewest recomputed layers per stage that fit the memory cap"));
+  cp_->setRange(1, 64);
+  cp_->setPrefix(tr("c = "));
+  cp_->setToolTip(
+      tr("Context-parallel degree c: each sequence in 2c load-balanced chunks over c "
+         "GPUs, K/V exchanged in a ring (GPUs = p·t·c·d)"));
+  stage_layers_->setToolTip(
+      tr("Layers per stage: auto (balances embedding and LM head), even, "
+         "or a list such as 7,8,8,9 that sums to the model's layers"));
   memory_cap_->setRange(0, 1024);
   memory_cap_->setDecimals(0);
   memory_cap_->setSuffix(tr(" GB"));
@@ -157,13 +185,22 @@ ConfigPanel::ConfigPanel(QWidget* parent)
   form->addRow(QString(), auto_slice_);
   form->addRow(tr("Packs"), packs_);
   form->addRow(tr("Schedule"), schedule);
+  auto* recompute_cp = new QHBoxLayout;
+  recompute_cp->addWidget(recompute_, 1);
+  recompute_cp->addWidget(cp_);
+  form->addRow(tr("Context"), context_);
+  form->addRow(tr("Recompute / CP"), recompute_cp);
+  form->addRow(tr("Stage layers"), stage_layers_);
   form->addRow(tr("Memory cap"), memory_cap_);
   form->addRow(tr("Costs"), costs);
 
   for (QComboBox* box : {model_, gpu_, strategy_, schedule_})
     connect(box, &QComboBox::activated, this, [this] { edited(); });
-  for (QSpinBox* box : {pp_, dp_, tp_, packs_, vchunks_})
+  for (QSpinBox* box : {pp_, dp_, tp_, packs_, vchunks_, context_, cp_})
     connect(box, &QSpinBox::valueChanged, this, [this] { edited(); });
+  connect(recompute_, &QComboBox::activated, this, [this] { edited(); });
+  connect(recompute_->lineEdit(), &QLineEdit::editingFinished, this, [this] { edited(); });
+  connect(stage_layers_, &QLineEdit::editingFinished, this, [this] { edited(); });
   connect(memory_cap_, &QDoubleSpinBox::valueChanged, this, [this] { edited(); });
   // Slider and spin box mirror each other; either one edits S.
   connect(slice_slider_, &QSlider::valueChanged, this, [this](int v) {
@@ -183,7 +220,7 @@ void ConfigPanel::setSpec(const ConfigSpec& spec) {
   spec_ = spec;
   const QSignalBlocker b1(model_), b2(gpu_), b3(pp_), b4(dp_), b5(tp_), b6(strategy_),
       b7(slice_slider_), b8(slice_spin_), b9(packs_), b10(schedule_), b11(memory_cap_),
-      b12(vchunks_);
+      b12(vchunks_), b13(context_), b14(recompute_), b15(cp_), b16(stage_layers_);
   model_->setCurrentText(QString::fromStdString(spec.model));
   gpu_->setCurrentText(QString::fromStdString(spec.gpu));
   pp_->setValue(spec.pp);
@@ -197,6 +234,13 @@ void ConfigPanel::setSpec(const ConfigSpec& spec) {
   memory_cap_->setValue(spec.memory_cap_gb);
   vchunks_->setValue(spec.vchunks);
   vchunks_->setEnabled(spec.schedule == ScheduleKind::Interleaved && plan_file_.isEmpty());
+  context_->setValue(static_cast<int>(std::min<Tokens>(spec.context, context_->maximum())));
+  recompute_->setCurrentText(QString::fromStdString(recompute_name(spec.recompute)));
+  cp_->setValue(spec.cp);
+  stage_layers_->setText(QString::fromStdString(stage_split_name(spec.stage_split)));
+  for (QWidget* w : std::initializer_list<QWidget*>{recompute_, stage_layers_}) {
+    w->setStyleSheet(QString());
+  }
   if (spec.slice_size > 0) auto_slice_->hide();
   showCosts();
 }
@@ -237,7 +281,7 @@ void ConfigPanel::setPlanFile(const QString& plan_file) {
   // A plan fixes its packs, p, d and schedule; model, GPU, t, the memory cap and the costs
   // re-simulate it.
   for (QWidget* w : std::initializer_list<QWidget*>{strategy_, slice_slider_, slice_spin_, packs_,
-                                                    pp_, dp_, schedule_, vchunks_})
+                                                    pp_, dp_, schedule_, vchunks_, context_})
     w->setEnabled(!plan);
   if (!plan) vchunks_->setEnabled(spec_.schedule == ScheduleKind::Interleaved);
   note_->setVisible(plan);
@@ -283,9 +327,30 @@ void ConfigPanel::edited() {
   s.memory_cap_gb = memory_cap_->value();
   s.vchunks = vchunks_->value();
   vchunks_->setEnabled(s.schedule == ScheduleKind::Interleaved);
+  s.context = context_->value();
+  s.cp = cp_->value();
+  readTypedFields(s);
   if (s == spec_) return;
   spec_ = s;
   emit configEdited(s);
+}
+
+bool ConfigPanel::readTypedFields(ConfigSpec& s) {
+  bool ok = true;
+  const auto mark = [&ok](QWidget* field, const Status& status, const QString& help) {
+    field->setStyleSheet(status ? QString() : QStringLiteral("background: #f8d0d0;"));
+    field->setToolTip(status ? help : QString::fromStdString(status.error().message));
+    ok = ok && static_cast<bool>(status);
+  };
+  auto recompute = parse_recompute(recompute_->currentText().trimmed().toStdString());
+  if (recompute) s.recompute = *recompute;
+  mark(recompute_, recompute ? Status{} : Status{recompute.error()},
+       tr("Activation recomputation: none, selective, full, a layer count per stage, or auto"));
+  auto split = parse_stage_split(stage_layers_->text().trimmed().toStdString());
+  if (split) s.stage_split = *split;
+  mark(stage_layers_, split ? Status{} : Status{split.error()},
+       tr("Layers per stage: auto, even, or a list such as 7,8,8,9"));
+  return ok;
 }
 
 }  // namespace slimpack::ui

@@ -1,9 +1,10 @@
 #pragma once
 // Configuration panel: model, GPU, p/d/t, strategy, slice size (slider + spin box, live), packs,
-// schedule (with virtual chunks for interleaved), memory cap and the cost source (built-in
-// coefficients, a fitted cost profile, a cost overrides file). Edits a ConfigSpec; the controller
-// debounces and re-solves. Cost files are chosen through costFileRequested: the window asks for
-// the file and the controller checks it before the configuration changes.
+// schedule (with virtual chunks for interleaved), the long-context settings (context window,
+// activation recompute, context parallelism, stage layer split), memory cap and the cost source
+// (built-in coefficients, a fitted cost profile, a cost overrides file). Edits a ConfigSpec; the
+// controller debounces and re-solves. Cost files are chosen through costFileRequested: the window
+// asks for the file and the controller checks it before the configuration changes.
 #include <QWidget>
 
 #include "jobs/explorer_inputs.h"
@@ -12,6 +13,7 @@ QT_BEGIN_NAMESPACE
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QSlider;
 class QSpinBox;
 QT_END_NAMESPACE
@@ -48,6 +50,10 @@ class ConfigPanel : public QWidget {
   // note says which controls still re-simulate the plan. Empty = solving the workload.
   void setPlanFile(const QString& plan_file);
   QSpinBox* vchunksBox() const { return vchunks_; }
+  QSpinBox* contextBox() const { return context_; }
+  QComboBox* recomputeBox() const { return recompute_; }
+  QSpinBox* cpBox() const { return cp_; }
+  QLineEdit* stageLayersEdit() const { return stage_layers_; }
   QString costText() const;  // what the cost row shows
 
   enum class CostFile { Profile, Overrides };
@@ -59,6 +65,9 @@ class ConfigPanel : public QWidget {
  private:
   void edited();
   void showCosts();
+  // Typed fields (recompute, stage layers) are parsed as the CLI parses them; a field that does
+  // not parse is marked red with the reason and keeps its value in `s`. False if one did not.
+  bool readTypedFields(ConfigSpec& s);
 
   ConfigSpec spec_;
   QComboBox* model_;
@@ -72,6 +81,10 @@ class ConfigPanel : public QWidget {
   QSpinBox* packs_;
   QComboBox* schedule_;
   QSpinBox* vchunks_;
+  QSpinBox* context_;
+  QComboBox* recompute_;
+  QSpinBox* cp_;
+  QLineEdit* stage_layers_;
   QDoubleSpinBox* memory_cap_;
   QLabel* costs_;
   QLabel* note_;

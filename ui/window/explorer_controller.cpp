@@ -46,6 +46,9 @@ ExplorerController::ExplorerController(QObject* parent)
       compare_jobs_(this),
       load_jobs_(this) {
   config_.strategy = default_strategy();
+  // What the user waits on after an edit or an open must not queue behind a sweep or a comparison.
+  pipeline_jobs_.setInteractive(true);
+  load_jobs_.setInteractive(true);
   debounce_.setSingleShot(true);
   debounce_.setInterval(kDebounceMs);
   connect(&debounce_, &QTimer::timeout, this, [this] {

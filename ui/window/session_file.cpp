@@ -4,6 +4,8 @@
 #include <utility>
 
 #include "common/json_util.h"
+#include "cost/recompute.h"
+#include "cost/stage_split.h"
 
 namespace slimpack::ui {
 namespace {
@@ -31,6 +33,10 @@ Json config_json(const ConfigSpec& c) {
               {"pack_tokens", c.pack_tokens},
               {"schedule", schedule_name(c.schedule)},
               {"vchunks", c.vchunks},
+              {"context", c.context},
+              {"recompute", recompute_name(c.recompute)},
+              {"cp", c.cp},
+              {"stage_layers", stage_split_name(c.stage_split)},
               {"memory_cap_gb", c.memory_cap_gb},
               {"token_cap", c.token_cap},
               {"cost_profile_file", c.cost_profile_file},
@@ -104,8 +110,25 @@ Status read_config(const Json& j, const std::string& path, ConfigSpec& c) {
   if (c.vchunks < 1 || c.vchunks > kMaxParallel)
     return Error::bad_input(path + ".vchunks: must be in [1, " + std::to_string(kMaxParallel) +
                             "]");
-  for (auto [key, field] :
-       {std::pair{"pack_tokens", &c.pack_tokens}, {"token_cap", &c.token_cap}}) {
+  if (Status s = read_opt(j, "cp", path, c.cp, json_util::opt_int); !s) return s;
+  if (c.cp < 1 || c.cp > kMaxParallel)
+    return Error::bad_input(path + ".cp: must be in [1, " + std::to_string(kMaxParallel) + "]");
+  // Long-context fields as the CLI spells them (--recompute, --stage-layers); older sessions
+  // have none and keep the defaults.
+  std::string recompute = recompute_name(c.recompute);
+  if (Status s = read_opt(j, "recompute", path, recompute, json_util::opt_string); !s) return s;
+  auto parsed_recompute = parse_recompute(recompute);
+  if (!parsed_recompute) return parsed_recompute.error().with_context(path + ".recompute");
+  c.recompute = *parsed_recompute;
+  std::string stage_layers = stage_split_name(c.stage_split);
+  if (Status s = read_opt(j, "stage_layers", path, stage_layers, json_util::opt_string); !s)
+    return s;
+  auto parsed_split = parse_stage_split(stage_layers);
+  if (!parsed_split) return parsed_split.error().with_context(path + ".stage_layers");
+  c.stage_split = *parsed_split;
+  for (auto [key, field] : {std::pair{"pack_tokens", &c.pack_tokens},
+                            {"token_cap", &c.token_cap},
+                            {"context", &c.context}}) {
     if (Status s = read_opt(j, key, path, *field, json_util::opt_int); !s) return s;
     if (*field < 0) return Error::bad_input(path + "." + key + ": must not be negative");
   }
