@@ -11,6 +11,7 @@
 
 #include "panels/config_panel.h"
 #include "panels/state_frame.h"
+#include "type_into.h"
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
 #include "window/settings.h"
@@ -21,19 +22,7 @@ using namespace slimpack::ui;
 namespace {
 constexpr int kTimeoutMs = 60000;
 
-void typeInto(QSpinBox* box, int value) {
-  box->setFocus();
-  QTest::keyClick(box, Qt::Key_A, Qt::ControlModifier);
-  QTest::keyClicks(box, QString::number(value));
-  QTest::keyClick(box, Qt::Key_Return);
-}
-
-void typeInto(QLineEdit* edit, const QString& text) {
-  edit->setFocus();
-  QTest::keyClick(edit, Qt::Key_A, Qt::ControlModifier);
-  QTest::keyClicks(edit, text);
-  QTest::keyClick(edit, Qt::Key_Return);
-}
+using testing::typeInto;
 }  // namespace
 
 class TestLongContext : public QObject {

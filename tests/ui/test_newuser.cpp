@@ -34,6 +34,7 @@
 #include "panels/state_frame.h"
 #include "panels/sweep_panel.h"
 #include "panels/workload_panel.h"
+#include "type_into.h"
 #include "window/explorer_args.h"
 #include "window/explorer_controller.h"
 #include "window/help_dialogs.h"
@@ -46,13 +47,7 @@ using namespace slimpack::ui;
 namespace {
 constexpr int kTimeoutMs = 60000;
 
-// Types a value into a spin box as a user does: focus, select all, type, Enter.
-void typeInto(QSpinBox* box, int value) {
-  box->setFocus();
-  QTest::keyClick(box, Qt::Key_A, Qt::ControlModifier);
-  QTest::keyClicks(box, QString::number(value));
-  QTest::keyClick(box, Qt::Key_Return);
-}
+using testing::typeInto;
 
 // Labels whose text is wider than the label: cut ("...") or clipped on screen.
 QStringList clippedLabels(QWidget* root) {
@@ -114,11 +109,7 @@ class TestNewUser : public QObject {
     QCOMPARE(c().resultState(), ResultState::Current);
     QVERIFY(!window_->ganttFrame()->banner()->isVisible());
     // Recompute none first: with the default (auto) recomputation t = 2 fits.
-    QLineEdit* recompute = window_->configPanel()->recomputeBox()->lineEdit();
-    recompute->setFocus();
-    QTest::keyClick(recompute, Qt::Key_A, Qt::ControlModifier);
-    QTest::keyClicks(recompute, QStringLiteral("none"));
-    QTest::keyClick(recompute, Qt::Key_Return);
+    typeInto(window_->configPanel()->recomputeBox()->lineEdit(), QStringLiteral("none"));
     QCOMPARE(c().config().recompute.mode, RecomputeMode::None);
     waitIdle();
     QCOMPARE(c().resultState(), ResultState::Current);
