@@ -18,6 +18,7 @@ struct TraceEvent {
   double dur_us = 0.0;
   std::int32_t name = 0;  // index into ImportedTrace::names
   std::int32_t cat = 0;   // index into ImportedTrace::names
+  std::int32_t args = -1;  // index into ImportedTrace::args; -1 when the event has no "args"
 };
 
 struct TraceLane {
@@ -33,6 +34,8 @@ struct TraceLane {
 struct ImportedTrace {
   std::string source;
   std::vector<std::string> names;  // interned event names and categories
+  std::vector<std::string> args;   // each event's "args" object as compact JSON text (tooltips)
+  int rank = -1;  // distributedInfo.rank of a PyTorch profiler trace; -1 when the file has none
   std::vector<TraceLane> lanes;
   std::map<std::string, std::int64_t> by_phase;  // count of events per "ph"
   std::int64_t events = 0;                       // all trace events read
