@@ -79,28 +79,14 @@ GanttModel GanttModel::build(const Plan& plan, const SimResult& result) {
         lane.bars.push_back({op.start, op.end, op.pack, *kind, op.chunk});
         m.has_sync_ = m.has_sync_ || !lane.bars.back().is_compute();
       }
-      std::stable_sort(lane.bars.begin(), lane.bars.end(),
-                       [](const GanttBar& a, const GanttBar& b) { return a.start < b.start; });
-      lane.max_end.resize(lane.bars.size());
-      lane.fwd_prefix.resize(lane.bars.size() + 1);
-      lane.fwd_prefix[0] = 0;
-      double running = -1e300;
-      for (std::size_t i = 0; i < lane.bars.size(); ++i) {
-        running = std::max(running, lane.bars[i].end);
-        lane.max_end[i] = running;
-        lane.fwd_prefix[i + 1] =
-            lane.fwd_prefix[i] + (lane.bars[i].kind == BarKind::Forward ? 1 : 0);
-      }
-      if (!lane.bars.empty()) end_max = std::max(end_max, running);
       lane.memory = sr.memory;
       lane.peak_memory = sr.peak_memory_bytes;
       lane.bubble_ratio = sr.bubble_ratio;
       for (const auto& p : lane.memory) lane.peak_memory = std::max(lane.peak_memory, p.bytes);
       m.peak_memory_ = std::max(m.peak_memory_, lane.peak_memory);
-      m.bar_count_ += lane.bars.size();
     }
   }
-  m.extent_end_ = end_max > 0.0 ? end_max : 1.0;
+  m.index_lanes(end_max);
 
   // Sequence index (CSR): count, then fill, both in lane/bar order so each list is sorted.
   const auto nseq = m.sequences_.size();
@@ -132,6 +118,43 @@ GanttModel GanttModel::build(const Plan& plan, const SimResult& result) {
 
   m.metrics_ = result;
   m.metrics_.replicas.clear();
+  return m;
+}
+
+void GanttModel::index_lanes(double end_max) {
+  bar_count_ = 0;
+  for (GanttLane& lane : lanes_) {
+    std::stable_sort(lane.bars.begin(), lane.bars.end(),
+                     [](const GanttBar& a, const GanttBar& b) { return a.start < b.start; });
+    lane.max_end.resize(lane.bars.size());
+    lane.fwd_prefix.resize(lane.bars.size() + 1);
+    lane.fwd_prefix[0] = 0;
+    double running = -1e300;
+    for (std::size_t i = 0; i < lane.bars.size(); ++i) {
+      running = std::max(running, lane.bars[i].end);
+      lane.max_end[i] = running;
+      lane.fwd_prefix[i + 1] = lane.fwd_prefix[i] + (lane.bars[i].kind == BarKind::Forward ? 1 : 0);
+    }
+    if (!lane.bars.empty()) end_max = std::max(end_max, running);
+    bar_count_ += lane.bars.size();
+  }
+  extent_end_ = end_max > extent_start_ ? end_max : extent_start_ + 1.0;
+}
+
+GanttModel GanttModel::from_trace_rows(std::vector<GanttLane> lanes, int groups,
+                                       std::shared_ptr<const TraceTimeline> trace) {
+  GanttModel m;
+  m.lanes_ = std::move(lanes);
+  m.replicas_ = std::max(1, groups);
+  m.stages_ = 0;
+  m.trace_ = std::move(trace);
+  m.metrics_.makespan = 0.0;
+  double first = 0.0;
+  for (const GanttLane& l : m.lanes_)
+    for (const GanttBar& b : l.bars) first = std::min(first, b.start);
+  m.extent_start_ = first;
+  m.index_lanes(0.0);
+  m.seq_offsets_ = {0};
   return m;
 }
 

@@ -6,6 +6,7 @@
 // side table, and a per-sequence index lists every bar that holds a slice of that sequence so the
 // view can highlight it everywhere.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -18,16 +19,18 @@
 
 namespace slimpack {
 
-enum class BarKind : std::uint8_t { Forward, Backward, DpSync, Optimizer };
+// Trace: an event of an imported profiler trace (render/trace_timeline.h), not an op of a plan.
+enum class BarKind : std::uint8_t { Forward, Backward, DpSync, Optimizer, Trace };
 
 // One op on one lane. 24 bytes: the Gantt holds millions.
 struct GanttBar {
   double start = 0.0;
   double end = 0.0;
-  std::int32_t pack =
-      -1;  // index into the replica's forward or backward packs, -1 for sync/optimizer
+  // Index into the replica's forward or backward packs, -1 for sync/optimizer; for a Trace bar the
+  // event's id in its TraceTimeline (TraceTimeline::event()).
+  std::int32_t pack = -1;
   BarKind kind = BarKind::Forward;
-  std::int8_t chunk = 0;  // virtual chunk (interleaved)
+  std::int8_t chunk = 0;  // virtual chunk (interleaved); for a Trace bar its colour (name hash)
   double duration() const { return end - start; }
   bool is_compute() const { return kind == BarKind::Forward || kind == BarKind::Backward; }
 };
@@ -41,6 +44,7 @@ struct GanttLane {
   std::vector<MemoryPoint> memory;       // step series, sorted by time (empty when not modelled)
   double peak_memory = 0.0;
   double bubble_ratio = 0.0;
+  std::string label;  // trace rows: the row's name (plan lanes leave it empty: "Stage s")
 };
 
 // A reference to one bar: lane index and bar index within the lane.
@@ -58,6 +62,8 @@ struct GanttSegment {
   Tokens end = 0;
 };
 
+class TraceTimeline;
+
 class GanttModel {
  public:
   GanttModel() = default;
@@ -65,6 +71,11 @@ class GanttModel {
   // optimizer) become bars; P2P sends are not drawn. Bars whose pack index is out of range for the
   // plan keep their timing but carry no segments.
   static GanttModel build(const Plan& plan, const SimResult& result);
+  // A timeline of an imported trace (render/trace_timeline.h builds the rows): `lanes` are rows
+  // whose `replica` is their group (groups are drawn with a gap between them), bars of kind Trace.
+  // Bars are sorted here; the extent is [min(0, first start), last end].
+  static GanttModel from_trace_rows(std::vector<GanttLane> lanes, int groups,
+                                    std::shared_ptr<const TraceTimeline> trace);
 
   int stages() const { return stages_; }
   int replicas() const { return replicas_; }
@@ -75,7 +86,7 @@ class GanttModel {
   std::size_t bar_count() const { return bar_count_; }
 
   // [0, end of the last bar] (at least the iteration time), the range fit-to-window shows.
-  TimeRange time_extent() const { return {0.0, extent_end_}; }
+  TimeRange time_extent() const { return {extent_start_, extent_end_}; }
   const std::string& time_unit() const { return time_unit_; }  // "s" or "units"
   double peak_memory() const { return peak_memory_; }
   bool has_memory() const { return peak_memory_ > 0.0; }
@@ -111,17 +122,23 @@ class GanttModel {
   ScheduleKind schedule() const { return schedule_; }
   const SimResult& metrics() const { return metrics_; }  // metrics only: replicas[] is emptied
 
+  // The trace a trace timeline shows (names, categories, args of its bars); null for a plan.
+  const TraceTimeline* trace() const { return trace_.get(); }
+
  private:
   // Side table of pack contents per (replica, pass): CSR offsets into segs_.
   struct PackTable {
     std::vector<std::int32_t> offsets;  // size packs + 1
   };
   const PackTable* pack_table(int replica, BarKind kind) const;
+  // Sorts each lane's bars and fills max_end, fwd_prefix, bar_count_ and the extent's end.
+  void index_lanes(double end_max);
 
   int stages_ = 0;
   int replicas_ = 0;
   std::vector<GanttLane> lanes_;
   std::size_t bar_count_ = 0;
+  double extent_start_ = 0.0;
   double extent_end_ = 1.0;
   double peak_memory_ = 0.0;
   bool has_sync_ = false;
@@ -135,6 +152,7 @@ class GanttModel {
   std::vector<std::int32_t>
       seq_offsets_;  // CSR: bars of sequence s are seq_bars_[off[s], off[s+1])
   std::vector<BarRef> seq_bars_;
+  std::shared_ptr<const TraceTimeline> trace_;
 };
 
 }  // namespace slimpack

@@ -27,14 +27,21 @@ int GanttLayout::lane_at(int y) const {
 
 QString lane_label(const GanttModel& model, int lane) {
   const GanttLane& l = model.lane(lane);
+  if (!l.label.empty()) return QString::fromStdString(l.label);
   const QString stage = QStringLiteral("Stage %1").arg(l.stage);
   return model.replicas() > 1 ? QStringLiteral("R%1 · %2").arg(l.replica).arg(stage) : stage;
 }
 
 int natural_label_width(const GanttModel& model, const QFontMetrics& fm) {
   int w = fm.horizontalAdvance(QStringLiteral("Stage 00"));
-  if (model.lane_count() > 0)
+  if (model.trace()) {
+    // Trace rows name threads and streams: fit the longest, within reason (the rest is elided).
+    const int cap = fm.averageCharWidth() * 36;
+    for (int l = 0; l < model.lane_count(); ++l)
+      w = std::max(w, std::min(cap, fm.horizontalAdvance(lane_label(model, l))));
+  } else if (model.lane_count() > 0) {
     w = std::max(w, fm.horizontalAdvance(lane_label(model, model.lane_count() - 1)));
+  }
   return w + 2 * fm.averageCharWidth() + 4;
 }
 

@@ -6,6 +6,7 @@
 
 #include "painter/gantt_chrome.h"
 #include "render/time_axis.h"
+#include "render/trace_timeline.h"
 
 namespace slimpack {
 namespace {
@@ -19,6 +20,11 @@ std::pair<int, int> span_px(double x0, double x1) {
 
 }  // namespace
 
+QString trace_bar_label(const GanttModel& model, const GanttBar& bar) {
+  const TraceTimeline* trace = model.trace();
+  return trace ? QString::fromStdString(trace->name(trace->locate(bar.pack))) : QString();
+}
+
 QString bar_label(const GanttBar& bar) {
   switch (bar.kind) {
     case BarKind::Forward:
@@ -29,6 +35,8 @@ QString bar_label(const GanttBar& bar) {
       return QStringLiteral("sync");
     case BarKind::Optimizer:
       return QStringLiteral("opt");
+    case BarKind::Trace:
+      return {};  // the event's name: trace_bar_label
   }
   return {};
 }
@@ -95,7 +103,11 @@ void GanttPainter::paint_lane(QPainter& p, const GanttLayout& layout, const Gant
     const auto [a, b] = span_px(d.x0, d.x1);
     const QRect r(a, band.top(), b - a, band.height());
     if (d.folded()) {
-      paint_fold(p, r, d.count, d.forward, palette_);
+      if (d.kind == BarKind::Trace) {
+        p.fillRect(r, palette_.trace_fold);
+      } else {
+        paint_fold(p, r, d.count, d.forward, palette_);
+      }
       if (labels && r.width() >= min_label_w + 8) {
         const QString text = QStringLiteral("×%1").arg(d.count);
         if (fm.horizontalAdvance(text) + 4 <= r.width()) p.drawText(r, Qt::AlignCenter, text);
@@ -103,6 +115,17 @@ void GanttPainter::paint_lane(QPainter& p, const GanttLayout& layout, const Gant
       continue;
     }
     const GanttBar& bar = l.bars[static_cast<std::size_t>(d.first)];
+    if (bar.kind == BarKind::Trace) {
+      p.fillRect(r, palette_.trace[bar.chunk & 7]);
+      if (labels && r.width() >= min_label_w) {
+        const QString text = trace_bar_label(model_, bar);
+        p.setPen(palette_.trace_text);
+        p.drawText(r.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                   fm.elidedText(text, Qt::ElideRight, r.width() - 4));
+        p.setPen(palette_.bar_text);
+      }
+      continue;
+    }
     const int shade = bar.pack & 1;
     const QColor& c = bar.kind == BarKind::Forward    ? palette_.forward[shade]
                       : bar.kind == BarKind::Backward ? palette_.backward[shade]
@@ -223,7 +246,7 @@ void GanttPainter::paint_overlay(QPainter& p, const GanttLayout& layout, const G
     } else {
       p.fillRect(r, palette_.highlight);
     }
-    const QString text = bar_label(bar);
+    const QString text = bar.kind == BarKind::Trace ? trace_bar_label(model_, bar) : bar_label(bar);
     if (options_.bar_labels && r.height() >= fm.ascent() &&
         fm.horizontalAdvance(text) + 4 <= r.width()) {
       p.setPen(palette_.bar_text);

@@ -29,6 +29,8 @@ struct GanttGeometry {
 
 // "F3" / "B2" (1-based pack number), "sync", "opt".
 QString bar_label(const GanttBar& bar);
+// The event name of a Trace bar of a trace timeline (empty for other bars).
+QString trace_bar_label(const GanttModel& model, const GanttBar& bar);
 
 class GanttPainter {
  public:

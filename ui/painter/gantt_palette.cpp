@@ -69,6 +69,21 @@ GanttPalette GanttPalette::make(GanttTheme theme) {
       p.metrics_background = QColor(0xee, 0xee, 0xee);
       break;
   }
+  // Muted, mid-light hues that carry white (light) or near-black (dark) text; the high-contrast
+  // theme uses the saturated ones.
+  static const QRgb light[8] = {0x4e79a7, 0x59a14f, 0x9c755f, 0xb07aa1,
+                                0x76b7b2, 0xedc948, 0xe15759, 0x8cd17d};
+  static const QRgb dark[8] = {0x6b9ac4, 0x74c476, 0xc49c84, 0xc9a0c4,
+                               0x8fd3cd, 0xf1d36a, 0xf08385, 0xa9e19b};
+  static const QRgb contrast[8] = {0x003cc8, 0x008030, 0x7a4a00, 0x8a008a,
+                                   0x007a7a, 0xb08800, 0xd00000, 0x409000};
+  const QRgb* set = theme == GanttTheme::Dark           ? dark
+                    : theme == GanttTheme::HighContrast ? contrast
+                                                        : light;
+  for (int i = 0; i < 8; ++i) p.trace[i] = QColor(set[i]);
+  p.trace_fold = theme == GanttTheme::Dark ? QColor(0x80, 0x86, 0x90) : QColor(0x9a, 0xa2, 0xad);
+  p.trace_text =
+      theme == GanttTheme::HighContrast ? QColor(0xff, 0xff, 0xff) : QColor(0x12, 0x14, 0x18);
   return p;
 }
 

@@ -27,6 +27,11 @@ struct GanttPalette {
   QColor memory_fill;
   QColor memory_line;
   QColor metrics_background;
+  // Trace timelines: events coloured by a hash of their name (same name, same colour in every
+  // rank and run), folded runs of narrow events in one neutral colour.
+  QColor trace[8];
+  QColor trace_fold;
+  QColor trace_text;  // event names on trace bars
 
   static GanttPalette make(GanttTheme theme);
 };

@@ -1,5 +1,7 @@
 #include "window/main_window.h"
 
+#include "trace/trace_workspace.h"
+
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -91,6 +93,13 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
   memory_frame_ = new StateFrame(memory_);
   tabs_->addTab(gantt_frame_, tr("Gantt"));
   tabs_->addTab(compare_, tr("Compare"));
+  // Traces (ui/trace): their own tab, loader and errors; openFile offers every path to it first.
+  traces_ = new TraceWorkspace;
+  tabs_->addTab(traces_, tr("Traces"));
+  connect(traces_, &TraceWorkspace::loaded, this, [this] { tabs_->setCurrentWidget(traces_); });
+  connect(traces_, &TraceWorkspace::loadFailed, this, [this](const QString& path, const QString& m) {
+    showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), m);
+  });
   tabs_->setDocumentMode(true);
   setCentralWidget(tabs_);
   connect(tabs_, &QTabWidget::currentChanged, this,
@@ -186,6 +195,7 @@ void MainWindow::resetLayout() {
 void MainWindow::cancelJobs() {
   controller_->cancelAll();
   exporter_->jobs().cancel();
+  traces_->cancelLoad();
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
@@ -388,6 +398,7 @@ void MainWindow::updateStatusText() {
 }
 
 void MainWindow::openFile(const QString& path) {
+  if (traces_->offerFile(path)) return;  // a profiler trace: the Traces tab loads it
   if (input_kind_by_name(path.toStdString()) != InputKind::Session) {
     controller_->openInputFile(path);
     return;

@@ -38,6 +38,7 @@ class MetricsPanel;
 class PresentationMode;
 class Settings;
 class SweepPanel;
+class TraceWorkspace;
 class WindowMenus;
 class WorkloadPanel;
 
@@ -65,6 +66,7 @@ class MainWindow : public QMainWindow {
   MetricsPanel* metricsPanel() const { return metrics_; }
   Exporter& exporter() const { return *exporter_; }
   PresentationMode& presentation() const { return *presentation_; }
+  TraceWorkspace* traceWorkspace() const { return traces_; }
 
   // A session (.slimpack), length file or plan. Errors go to showError; the session is kept.
   void openFile(const QString& path);
@@ -113,6 +115,7 @@ class MainWindow : public QMainWindow {
 
   Settings& settings_;
   ExplorerController* controller_;
+  TraceWorkspace* traces_ = nullptr;
   GanttView* gantt_;
   GanttPane* gantt_pane_;
   StateFrame* gantt_frame_;

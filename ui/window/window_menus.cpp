@@ -33,8 +33,9 @@ QIcon icon(const char* name) {
   return QFile::exists(path) ? QIcon(path) : QIcon();
 }
 const QString kInputFilter = QObject::tr(
-    "Explorer files (*.slimpack *.csv *.txt *.json *.jsonl);;Sessions (*.slimpack);;"
-    "Length files and plans (*.csv *.txt *.json *.jsonl);;All files (*)");
+    "Explorer files (*.slimpack *.csv *.txt *.json *.jsonl *.json.gz);;Sessions (*.slimpack);;"
+    "Length files and plans (*.csv *.txt *.json *.jsonl);;"
+    "Traces, one file per rank (*.json *.json.gz *.pt.trace.json);;All files (*)");
 }  // namespace
 
 WindowMenus::WindowMenus(MainWindow& window) : QObject(&window), window_(window) {
@@ -236,9 +237,10 @@ void WindowMenus::rebuildRecent() {
 }
 
 void WindowMenus::openFileDialog() {
-  const QString path = QFileDialog::getOpenFileName(
+  // Several files: the ranks of one run's traces (or files opened one after the other).
+  const QStringList paths = QFileDialog::getOpenFileNames(
       &window_, tr("Open"), window_.settings().lastDirectory(), kInputFilter);
-  if (!path.isEmpty()) window_.openFile(path);
+  for (const QString& path : paths) window_.openFile(path);
 }
 
 void WindowMenus::costFileDialog(ConfigPanel::CostFile which) {

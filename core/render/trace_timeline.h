@@ -1,0 +1,133 @@
+#pragma once
+// The timeline of one run's imported traces (one file per rank) as Gantt rows, so the plan's
+// widget, painter, level of detail and hit testing draw it unchanged. Built once per run (the
+// nesting depth of every event, the ids of events), then cheap GanttModel snapshots are cut from
+// it for each set of collapsed groups and each alignment.
+//
+// Rows: one group per (rank, process); inside it one lane per thread or GPU stream, and one row
+// per nesting depth of that lane (CPU annotations nest: ProfilerStep > forward > aten::linear).
+// A collapsed group is one row holding the top-level events of all its lanes.
+// Times: seconds after the run's origin (TraceRunOptions::origin_us), so that two runs aligned at
+// different events share one axis.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "render/gantt_model.h"
+#include "trace/trace_import.h"
+
+namespace slimpack {
+
+// One rank's trace of a run.
+struct TraceSource {
+  std::shared_ptr<const ImportedTrace> trace;
+  int rank = -1;      // -1: unknown (then the source's position is shown)
+  std::string label;  // file name, for titles and tooltips
+};
+
+// One row of the expanded timeline (see rows()).
+struct TraceRowInfo {
+  std::int32_t source = 0;
+  std::int32_t lane = 0;   // index into the source trace's lanes
+  std::int32_t depth = 0;  // nesting depth shown by the row
+  std::int32_t group = 0;
+};
+
+struct TraceGroupInfo {
+  std::int32_t source = 0;
+  std::string pid;
+  std::string label;                // "rank 1 · python3" / "GPU 0"
+  std::vector<std::int32_t> lanes;  // source lanes in the group, in file order
+};
+
+// What one event is, resolved from a Trace bar's id.
+struct TraceEventRef {
+  std::int32_t source = -1;
+  std::int32_t lane = -1;
+  std::int32_t index = -1;  // into ImportedTrace::lanes[lane].events
+  bool valid() const { return source >= 0; }
+};
+
+class TraceTimeline : public std::enable_shared_from_this<TraceTimeline> {
+ public:
+  // Rows deeper than this share the last row (pathological nesting stays bounded).
+  static constexpr int kMaxDepth = 24;
+
+  // `origin_us`: the time shown as zero; without it the run's first event start.
+  static std::shared_ptr<TraceTimeline> build(std::vector<TraceSource> sources,
+                                              std::optional<double> origin_us = std::nullopt);
+
+  const std::vector<TraceSource>& sources() const { return sources_; }
+  const std::vector<TraceGroupInfo>& groups() const { return groups_; }
+  double origin_us() const { return origin_us_; }
+  double first_start_us() const { return first_start_us_; }  // earliest event of the run
+  std::int64_t event_count() const { return static_cast<std::int64_t>(depth_->size()); }
+  // Deepest nesting of a source lane (0 when flat).
+  int lane_depth(int source, int lane) const;
+
+  // A copy of this timeline with another origin (the depth table and ids are shared).
+  std::shared_ptr<TraceTimeline> with_origin(double origin_us) const;
+
+  // The Gantt rows with the groups in `collapsed` (indices into groups()) folded to one row.
+  // Row i's info is rows(collapsed)[i]; a collapsed group's row has lane -1.
+  GanttModel gantt(const std::set<int>& collapsed = {}) const;
+  std::vector<TraceRowInfo> rows(const std::set<int>& collapsed = {}) const;
+
+  // The event behind a Trace bar of a model this timeline built.
+  TraceEventRef locate(std::int32_t id) const;
+  const TraceEvent* event(TraceEventRef ref) const;
+  const TraceEvent* event(const GanttModel& model, BarRef bar) const;
+  const std::string& name(TraceEventRef ref) const;
+  const std::string& category(TraceEventRef ref) const;
+  // The event's "args" as compact JSON, empty when the importer kept none.
+  const std::string& args(TraceEventRef ref) const;
+  int depth(std::int32_t id) const { return (*depth_)[static_cast<std::size_t>(id)]; }
+
+  // First start (in the file's microseconds) of an event named exactly `name` in any source; for
+  // aligning two runs at the same event ("ProfilerStep#3").
+  std::optional<double> first_start_of(const std::string& name) const;
+  // Distinct names starting with `prefix` ("ProfilerStep#"), sorted, for the alignment menu.
+  std::vector<std::string> names_with_prefix(const std::string& prefix) const;
+
+  // Bars of `model` whose event name passes `match(source, name index)`, in (lane, bar) order.
+  // `match` gets each interned name once per source: the search is one pass over the bars.
+  template <class Match>
+  std::vector<BarRef> select(const GanttModel& model, Match match) const;
+
+  // Bars whose name contains `text` (case-insensitive); empty text selects nothing.
+  std::vector<BarRef> find_name(const GanttModel& model, const std::string& text) const;
+
+ private:
+  std::vector<BarRef> select_mask(const GanttModel& model,
+                                  const std::vector<std::vector<char>>& mask) const;
+
+  std::vector<TraceSource> sources_;
+  std::vector<TraceGroupInfo> groups_;
+  // Flattened (source, lane) pairs; an event's id is lane_offset_[k] + its index in the lane.
+  std::vector<std::int32_t> flat_source_;
+  std::vector<std::int32_t> flat_lane_;
+  std::vector<std::int64_t> lane_offset_;                   // size flat + 1
+  std::vector<std::vector<std::int32_t>> flat_of_;          // [source][lane] -> k
+  std::shared_ptr<const std::vector<std::uint8_t>> depth_;  // per event id (shared by copies)
+  std::vector<std::vector<std::uint8_t>> max_depth_;        // [source][lane]
+  std::vector<std::vector<std::int8_t>> colour_;            // [source][name index]
+  double origin_us_ = 0.0;
+  double first_start_us_ = 0.0;
+};
+
+template <class Match>
+std::vector<BarRef> TraceTimeline::select(const GanttModel& model, Match match) const {
+  std::vector<std::vector<char>> mask(sources_.size());
+  for (std::size_t s = 0; s < sources_.size(); ++s) {
+    const auto& names = sources_[s].trace->names;
+    mask[s].resize(names.size());
+    for (std::size_t n = 0; n < names.size(); ++n)
+      mask[s][n] = match(static_cast<int>(s), static_cast<int>(n)) ? 1 : 0;
+  }
+  return select_mask(model, mask);
+}
+
+}  // namespace slimpack

@@ -1,0 +1,159 @@
+#include "render/trace_timeline.h"
+
+#include <gtest/gtest.h>
+
+#include "render/gantt_lod.h"
+
+namespace slimpack {
+namespace {
+
+std::shared_ptr<const ImportedTrace> parse(const std::string& json) {
+  auto t = import_chrome_trace_text(json, "test.json");
+  EXPECT_TRUE(t) << (t ? "" : t.error().message);
+  return std::make_shared<const ImportedTrace>(std::move(*t));
+}
+
+// One CPU thread with three nesting levels and one GPU stream, in two processes.
+const char* kNested = R"({"traceEvents": [
+  {"ph": "M", "name": "process_name", "pid": 1, "tid": 0, "args": {"name": "python3"}},
+  {"ph": "M", "name": "thread_name", "pid": 1, "tid": 1, "args": {"name": "main"}},
+  {"ph": "M", "name": "process_name", "pid": 2, "tid": 0, "args": {"name": "GPU 0"}},
+  {"ph": "M", "name": "thread_name", "pid": 2, "tid": 7, "args": {"name": "stream 7"}},
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 100, "dur": 1000},
+  {"ph": "X", "cat": "cpu_op", "name": "forward", "pid": 1, "tid": 1, "ts": 110, "dur": 400},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::linear", "pid": 1, "tid": 1, "ts": 120, "dur": 50},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::relu", "pid": 1, "tid": 1, "ts": 200, "dur": 30},
+  {"ph": "X", "cat": "cpu_op", "name": "backward", "pid": 1, "tid": 1, "ts": 600, "dur": 300},
+  {"ph": "X", "cat": "kernel", "name": "gemm_kernel", "pid": 2, "tid": 7, "ts": 130, "dur": 60},
+  {"ph": "X", "cat": "kernel", "name": "relu_kernel", "pid": 2, "tid": 7, "ts": 210, "dur": 20}
+]})";
+
+TEST(TraceTimeline, GroupsPerProcessAndRowsPerDepth) {
+  auto tl = TraceTimeline::build({{parse(kNested), -1, "a.json"}});
+  ASSERT_EQ(tl->groups().size(), 2u);
+  EXPECT_EQ(tl->groups()[0].label, "python3");
+  EXPECT_EQ(tl->groups()[1].label, "GPU 0");
+  EXPECT_EQ(tl->event_count(), 7);
+  const GanttModel m = tl->gantt();
+  // CPU thread: depth 0 (step), 1 (forward, backward), 2 (linear, relu); GPU stream: one row.
+  ASSERT_EQ(m.lane_count(), 4);
+  EXPECT_EQ(m.lane(0).bars.size(), 1u);
+  EXPECT_EQ(m.lane(1).bars.size(), 2u);
+  EXPECT_EQ(m.lane(2).bars.size(), 2u);
+  EXPECT_EQ(m.lane(3).bars.size(), 2u);
+  EXPECT_EQ(m.lane(0).replica, 0);
+  EXPECT_EQ(m.lane(3).replica, 1);  // the GPU process is the second group
+  EXPECT_EQ(m.replicas(), 2);
+  EXPECT_EQ(m.bar_count(), 7u);
+  EXPECT_EQ(m.lane(0).label, "▾ python3 / main");
+  EXPECT_EQ(m.lane(3).label, "▾ GPU 0 / stream 7");
+  EXPECT_EQ(tl->name(tl->locate(m.lane(2).bars[1].pack)), "aten::relu");
+  EXPECT_EQ(tl->category(tl->locate(m.lane(3).bars[0].pack)), "kernel");
+  EXPECT_EQ(m.trace(), tl.get());
+}
+
+TEST(TraceTimeline, TimesAreSecondsAfterTheOrigin) {
+  auto tl = TraceTimeline::build({{parse(kNested), -1, "a.json"}});
+  EXPECT_DOUBLE_EQ(tl->first_start_us(), 100.0);
+  const GanttModel m = tl->gantt();
+  // ProfilerStep#1 starts at the origin and lasts 1000 us.
+  EXPECT_DOUBLE_EQ(m.lane(0).bars[0].start, 0.0);
+  EXPECT_NEAR(m.lane(0).bars[0].end, 1000e-6, 1e-15);
+  EXPECT_NEAR(m.time_extent().t1, 1000e-6, 1e-15);
+  EXPECT_DOUBLE_EQ(m.time_extent().t0, 0.0);
+  // Aligned at "backward" (ts 600): events before it have negative times, the extent shows them.
+  auto at = tl->with_origin(*tl->first_start_of("backward"));
+  const GanttModel a = at->gantt();
+  EXPECT_NEAR(a.lane(0).bars[0].start, -500e-6, 1e-15);
+  EXPECT_NEAR(a.time_extent().t0, -500e-6, 1e-15);
+  EXPECT_FALSE(tl->first_start_of("no such event"));
+}
+
+TEST(TraceTimeline, VisibleRangeAndHitTestOnTraceRows) {
+  auto tl = TraceTimeline::build({{parse(kNested), -1, "a.json"}});
+  const GanttModel m = tl->gantt();
+  // Depth-2 row: linear [20,70) us and relu [100,130) us after the origin.
+  auto [first, last] = m.visible(2, 75e-6, 99e-6);
+  EXPECT_EQ(first, last);  // the gap between them
+  std::tie(first, last) = m.visible(2, 60e-6, 110e-6);
+  EXPECT_EQ(first, 0u);
+  EXPECT_EQ(last, 2u);
+  EXPECT_EQ(m.hit(2, 25e-6), 0);
+  EXPECT_EQ(m.hit(2, 120e-6), 1);
+  EXPECT_FALSE(m.hit(2, 85e-6));
+  EXPECT_EQ(m.hit(2, 72e-6, 5e-6), 0);  // within the tolerance of linear's end
+  const TraceEvent* e = tl->event(m, BarRef{2, 1});
+  ASSERT_NE(e, nullptr);
+  EXPECT_DOUBLE_EQ(e->dur_us, 30.0);
+}
+
+TEST(TraceTimeline, LevelOfDetailFoldsNarrowEvents) {
+  auto tl = TraceTimeline::build({{parse(kNested), -1, "a.json"}});
+  const GanttModel m = tl->gantt();
+  // 100 px for the whole millisecond: linear (50 px) and relu (3 px) stay single bars.
+  std::vector<DrawItem> items;
+  build_lane_draw_list(m, 2, TimeScale({0.0, 1000e-6}, 0.0, 100.0), items);
+  ASSERT_EQ(items.size(), 2u);
+  // 2 px for the millisecond: everything on the row folds into one run of two events.
+  build_lane_draw_list(m, 2, TimeScale({0.0, 1000e-6}, 0.0, 2.0), items);
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(items[0].count, 2);
+}
+
+TEST(TraceTimeline, CollapsedGroupIsOneRowOfTopLevelEvents) {
+  auto tl = TraceTimeline::build({{parse(kNested), -1, "a.json"}});
+  const GanttModel m = tl->gantt({0});
+  ASSERT_EQ(m.lane_count(), 2);
+  EXPECT_EQ(m.lane(0).bars.size(), 1u);  // ProfilerStep#1 only
+  EXPECT_EQ(m.lane(0).label, "▸ python3 (1 lanes)");
+  EXPECT_EQ(tl->rows({0})[0].lane, -1);
+  EXPECT_EQ(m.lane(1).bars.size(), 2u);
+}
+
+TEST(TraceTimeline, RanksOrderSourcesAndNameGroups) {
+  const char* one = R"([{"ph": "X", "name": "k", "pid": 5, "tid": 1, "ts": 10, "dur": 5}])";
+  const char* two = R"([{"ph": "X", "name": "k", "pid": 5, "tid": 1, "ts": 12, "dur": 5}])";
+  auto tl = TraceTimeline::build({{parse(two), 1, "r1.json"}, {parse(one), 0, "r0.json"}});
+  ASSERT_EQ(tl->groups().size(), 2u);
+  EXPECT_EQ(tl->groups()[0].label, "rank 0 · pid 5");
+  EXPECT_EQ(tl->groups()[1].label, "rank 1 · pid 5");
+  // One origin for the run: rank 1's event starts 2 us after rank 0's.
+  const GanttModel m = tl->gantt();
+  EXPECT_DOUBLE_EQ(m.lane(0).bars[0].start, 0.0);
+  EXPECT_NEAR(m.lane(1).bars[0].start, 2e-6, 1e-15);
+}
+
+TEST(TraceTimeline, SearchByNameMarksEveryMatchingBar) {
+  auto tl = TraceTimeline::build({{parse(kNested), -1, "a.json"}});
+  const GanttModel m = tl->gantt();
+  const auto hits = tl->find_name(m, "KERNEL");
+  ASSERT_EQ(hits.size(), 2u);
+  EXPECT_EQ(hits[0], (BarRef{3, 0}));
+  EXPECT_EQ(hits[1], (BarRef{3, 1}));
+  EXPECT_EQ(tl->find_name(m, "aten::").size(), 2u);
+  EXPECT_TRUE(tl->find_name(m, "").empty());
+  const auto steps = tl->names_with_prefix("ProfilerStep#");
+  ASSERT_EQ(steps.size(), 1u);
+  EXPECT_EQ(steps[0], "ProfilerStep#1");
+}
+
+TEST(TraceTimeline, ColourDependsOnTheNameOnly) {
+  const char* a = R"([{"ph": "X", "name": "nccl:all_reduce", "pid": 1, "tid": 1, "ts": 0, "dur": 5},
+                     {"ph": "X", "name": "gemm", "pid": 1, "tid": 1, "ts": 10, "dur": 5}])";
+  const char* b = R"([{"ph": "X", "name": "gemm", "pid": 9, "tid": 3, "ts": 0, "dur": 5}])";
+  auto ta = TraceTimeline::build({{parse(a), -1, "a"}});
+  auto tb = TraceTimeline::build({{parse(b), -1, "b"}});
+  EXPECT_EQ(ta->gantt().lane(0).bars[1].chunk, tb->gantt().lane(0).bars[0].chunk);
+  EXPECT_EQ(ta->gantt().lane(0).bars[1].kind, BarKind::Trace);
+}
+
+TEST(TraceTimeline, EmptyTraceHasNoRows) {
+  auto tl = TraceTimeline::build({{parse("[]"), -1, "e.json"}});
+  const GanttModel m = tl->gantt();
+  EXPECT_EQ(m.lane_count(), 0);
+  EXPECT_EQ(m.time_extent().t0, 0.0);
+  EXPECT_GT(m.time_extent().t1, 0.0);
+}
+
+}  // namespace
+}  // namespace slimpack

@@ -1,0 +1,300 @@
+// The Traces tab: opening one and several profiler traces through the main window (the open path,
+// drag and drop), a bad trace keeping the session, the compare diff table (model tester, sort,
+// category filter, fold digits) and row clicks marking events in both timelines.
+// With SLIMPACK_SCREENSHOT_DIR set it also writes the user guide's screenshots there.
+#include <QAbstractItemModelTester>
+#include <QDir>
+#include <QFile>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUrl>
+#include <QtTest>
+
+#include "jobs/job_tracker.h"
+#include "render/trace_timeline.h"
+#include "trace/trace_diff_model.h"
+#include "trace/trace_view.h"
+#include "trace/trace_workspace.h"
+#include "window/explorer_controller.h"
+#include "window/main_window.h"
+#include "window/settings.h"
+
+using namespace slimpack;
+using namespace slimpack::ui;
+
+namespace {
+
+constexpr int kTimeoutMs = 30000;
+
+QString sample(const char* name) {
+  return QStringLiteral(SLIMPACK_SAMPLES_DIR "/traces/") + QString::fromLatin1(name);
+}
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
+  const QString path = dir.filePath(name);
+  QFile f(path);
+  f.open(QIODevice::WriteOnly);
+  f.write(text);
+  return path;
+}
+
+void dropFiles(QWidget* target, const QStringList& paths) {
+  auto* mime = new QMimeData;
+  QList<QUrl> urls;
+  for (const QString& p : paths) urls << QUrl::fromLocalFile(p);
+  mime->setUrls(urls);
+  QDropEvent drop(QPointF(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+  QCoreApplication::sendEvent(target, &drop);
+  delete mime;
+}
+
+int rowOf(const TraceDiffModel& m, const QString& name) {
+  for (int r = 0; r < m.rowCount(); ++r)
+    if (m.index(r, TraceDiffModel::Name).data().toString() == name) return r;
+  return -1;
+}
+
+}  // namespace
+
+class TestTraces : public QObject {
+  Q_OBJECT
+ private:
+  QTemporaryDir dir_;
+  std::unique_ptr<Settings> settings_;
+  std::unique_ptr<MainWindow> window_;
+
+  TraceWorkspace& ws() { return *window_->traceWorkspace(); }
+
+  void waitLoaded(QSignalSpy& spy, int count) {
+    QTRY_COMPARE_WITH_TIMEOUT(spy.count(), count, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!ws().loadJobs().busy(), kTimeoutMs);
+  }
+
+  void shoot(QWidget* w, const char* name) {
+    const QByteArray dir = qgetenv("SLIMPACK_SCREENSHOT_DIR");
+    if (dir.isEmpty()) return;
+    QTest::qWait(50);
+    QVERIFY(w->grab().save(QDir(QString::fromLocal8Bit(dir)).filePath(name)));
+  }
+
+ private slots:
+  void initTestCase() {
+    settings_ = Settings::fromFile(dir_.filePath("settings.ini"));
+    window_ = std::make_unique<MainWindow>(*settings_);
+    window_->setErrorDialogsEnabled(false);
+    window_->resize(1400, 900);
+    window_->show();
+    QTRY_VERIFY_WITH_TIMEOUT(window_->controller().snapshot() != nullptr, kTimeoutMs);
+  }
+  void cleanupTestCase() { window_.reset(); }
+
+  void openFileTakesATrace() {
+    QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
+    window_->openFile(sample("kineto_small.json.gz"));
+    waitLoaded(loaded, 1);
+    TraceView* v = ws().viewA();
+    QVERIFY(v->model() && v->timeline());
+    QCOMPARE(v->timeline()->sources().size(), std::size_t{1});
+    QCOMPARE(v->timeline()->sources()[0].label, std::string("kineto_small.json.gz"));
+    QVERIFY(v->model()->lane_count() >= 3);  // CPU thread(s) with depth rows and GPU streams
+    QVERIFY(v->model()->bar_count() > 0);
+    QVERIFY(v->isVisible());  // the Traces tab came to the front
+    QVERIFY(!ws().comparing());
+  }
+
+  void droppedTracesLoadAsTheRanksOfOneRun() {
+    // Two files dropped together: one run of two ranks (rank from the file name here).
+    const QByteArray one =
+        R"([{"ph": "X", "name": "gemm", "pid": 1, "tid": 1, "ts": 10, "dur": 5}])";
+    const QByteArray two =
+        R"([{"ph": "X", "name": "gemm", "pid": 1, "tid": 1, "ts": 12, "dur": 7}])";
+    const QString r1 = writeFile(dir_, "job_rank1.json", two);
+    const QString r0 = writeFile(dir_, "job_rank0.json", one);
+    QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
+    dropFiles(window_.get(), {r1, r0});
+    waitLoaded(loaded, 1);
+    const auto& tl = *ws().viewA()->timeline();
+    QCOMPARE(tl.sources().size(), std::size_t{2});
+    QCOMPARE(tl.sources()[0].rank, 0);
+    QCOMPARE(tl.sources()[1].rank, 1);
+    QCOMPARE(QString::fromStdString(tl.groups()[1].label), QStringLiteral("rank 1 · pid 1"));
+    const GanttModel& m = *ws().viewA()->model();
+    QCOMPARE(m.lane_count(), 2);
+    QVERIFY(qAbs(m.lane(1).bars[0].start - 2e-6) < 1e-12);  // one clock for the run
+  }
+
+  void badTraceShowsErrorAndKeepsWhatIsOpen() {
+    const auto before = ws().viewA()->model();
+    const auto snapshot = window_->controller().snapshot();
+    const QString bad =
+        writeFile(dir_, "broken.pt.trace.json", R"({"traceEvents": [{"ph": "X", "ts": 1,)");
+    QSignalSpy errors(window_.get(), &MainWindow::errorShown);
+    window_->openFile(bad);
+    QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, kTimeoutMs);
+    QVERIFY2(errors.at(0).at(0).toString().contains("broken.pt.trace.json"),
+             qPrintable(errors.at(0).at(0).toString()));
+    QVERIFY2(errors.at(0).at(1).toString().contains("broken.pt.trace.json"),
+             qPrintable(errors.at(0).at(1).toString()));
+    QVERIFY(ws().viewA()->model() == before);
+    QVERIFY(window_->controller().snapshot() == snapshot);
+  }
+
+  void aPlanIsNotTakenForATrace() {
+    QVERIFY(!ws().offerFile(QStringLiteral(SLIMPACK_SAMPLES_DIR "/lengths/chat_sft_lengths.csv")));
+    const QString plan = writeFile(dir_, "p.json", R"({"format":"slimpack-plan","stages":2})");
+    QVERIFY(!ws().offerFile(plan));
+  }
+
+  void searchMarksMatchingEvents() {
+    QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
+    ws().openTraces({sample("step_before.json")});
+    waitLoaded(loaded, 1);
+    QCOMPARE(ws().search(QStringLiteral("LINEAR")), 2);
+    QCOMPARE(ws().viewA()->marked().size(), std::size_t{2});
+    QVERIFY(ws().statusText().contains("2 matches"));
+    QCOMPARE(ws().search(QString()), 0);
+    QVERIFY(ws().viewA()->marked().empty());
+  }
+
+  void compareShowsBothRunsAndTheDiffTable() {
+    QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
+    ws().openTraces({sample("step_before.json")});
+    waitLoaded(loaded, 1);
+    ws().openTraces({sample("step_after.json")}, TraceWorkspace::Slot::B);
+    waitLoaded(loaded, 2);
+    QVERIFY(ws().comparing());
+    QVERIFY(ws().viewB()->isVisible() && ws().diffTable()->isVisible());
+    TraceDiffModel& m = *ws().diffModel();
+    QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    // Exact names: ProfilerStep#1 removed, #2 added, and the five other names.
+    QCOMPARE(m.rowCount(), 7);
+    const int linear = rowOf(m, "aten::linear");
+    QVERIFY(linear >= 0);
+    QCOMPARE(m.index(linear, TraceDiffModel::CountA).data(TraceDiffModel::RawRole).toLongLong(), 2);
+    QCOMPARE(m.index(linear, TraceDiffModel::CountB).data(TraceDiffModel::RawRole).toLongLong(), 3);
+    QCOMPARE(m.index(linear, TraceDiffModel::Delta).data(TraceDiffModel::RawRole).toDouble(), 2.0);
+    QCOMPARE(m.index(linear, TraceDiffModel::Status).data().toString(),
+             QStringLiteral("unchanged"));
+    const int fwd = rowOf(m, "flash_fwd");
+    QCOMPARE(m.index(fwd, TraceDiffModel::Delta).data(TraceDiffModel::RawRole).toDouble(), 60.0);
+    QCOMPARE(m.index(fwd, TraceDiffModel::Status).data().toString(), QStringLiteral("longer"));
+
+    // Sort by delta, ascending: the removed all-reduce (-300 us) first, the added bwd last-but-one.
+    m.sort(TraceDiffModel::Delta, Qt::AscendingOrder);
+    QCOMPARE(m.index(0, TraceDiffModel::Name).data().toString(), QStringLiteral("ProfilerStep#1"));
+    QCOMPARE(m.index(0, TraceDiffModel::Delta).data(TraceDiffModel::RawRole).toDouble(), -1000.0);
+    QCOMPARE(m.index(6, TraceDiffModel::Name).data().toString(), QStringLiteral("ProfilerStep#2"));
+    m.sort(TraceDiffModel::Name, Qt::DescendingOrder);
+    QCOMPARE(m.index(0, TraceDiffModel::Name).data().toString(),
+             QStringLiteral("ncclKernel_AllReduce"));
+
+    // Fold digits: the two steps are one name, 1000 us in A against 900 us in B.
+    m.setFoldDigits(true);
+    QCOMPARE(m.rowCount(), 6);
+    const int step = rowOf(m, "ProfilerStep#N");
+    QVERIFY(step >= 0);
+    QCOMPARE(m.index(step, TraceDiffModel::Delta).data(TraceDiffModel::RawRole).toDouble(), -100.0);
+    QCOMPARE(m.index(step, TraceDiffModel::Status).data().toString(), QStringLiteral("shorter"));
+    // The sort survives the recomputation.
+    QCOMPARE(m.index(0, TraceDiffModel::Name).data().toString(),
+             QStringLiteral("ncclKernel_AllReduce"));
+
+    // Category filter: kernels only.
+    QVERIFY(m.categories().contains("kernel") && m.categories().contains("cpu_op"));
+    m.setCategory(QStringLiteral("kernel"));
+    QCOMPARE(m.rowCount(), 3);
+    QCOMPARE(rowOf(m, "aten::linear"), -1);
+    m.setCategory(QString());
+    m.setFoldDigits(false);
+    QCOMPARE(m.rowCount(), 7);
+  }
+
+  void clickingARowMarksItsEventsInBothTimelines() {
+    TraceDiffModel& m = *ws().diffModel();
+    const int linear = rowOf(m, "aten::linear");
+    QTableView* table = ws().diffTable();
+    const QRect cell = table->visualRect(m.index(linear, TraceDiffModel::Name));
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, cell.center());
+    QCOMPARE(ws().viewA()->marked().size(), std::size_t{2});
+    QCOMPARE(ws().viewB()->marked().size(), std::size_t{3});
+    for (TraceView* v : {ws().viewA(), ws().viewB()})
+      for (const BarRef& r : v->marked())
+        QCOMPARE(v->timeline()->name(v->timeline()->locate(v->model()->bar(r).pack)),
+                 std::string("aten::linear"));
+    QVERIFY(ws().statusText().contains("2 events in A, 3 in B"));
+    // Folded names mark every step.
+    m.setFoldDigits(true);
+    ws().highlightDiffRow(rowOf(m, "ProfilerStep#N"));
+    QCOMPARE(ws().viewA()->marked().size(), std::size_t{1});
+    QCOMPARE(ws().viewB()->marked().size(), std::size_t{1});
+    m.setFoldDigits(false);
+  }
+
+  void alignmentAndOneTimeAxis() {
+    // At the first event both start at zero; B's first event is at 2000 us in its file.
+    QCOMPARE(ws().viewB()->model()->lane(0).bars[0].start, 0.0);
+    QVERIFY(ws().setAlignment(TraceWorkspace::Align::NamedEvent, QStringLiteral("flash_fwd")));
+    // flash_fwd starts at 100 us in A and 2100 us in B: both now read zero there.
+    const auto flash = [](TraceView* v) {
+      const auto hits = v->timeline()->find_name(*v->model(), "flash_fwd");
+      return v->model()->bar(hits.front()).start;
+    };
+    QCOMPARE(flash(ws().viewA()), 0.0);
+    QCOMPARE(flash(ws().viewB()), 0.0);
+    QVERIFY(!ws().setAlignment(TraceWorkspace::Align::NamedEvent, QStringLiteral("nope")));
+    // Zoom in A: B follows.
+    ws().viewA()->setViewRange(-50e-6, 150e-6);
+    QCOMPARE(ws().viewB()->viewRange().t0, -50e-6);
+    QCOMPARE(ws().viewB()->viewRange().t1, 150e-6);
+    ws().setAlignment(TraceWorkspace::Align::FirstEvent);
+    ws().viewA()->fitToWindow();
+    ws().search(QStringLiteral("flash"));
+    shoot(&ws(), "trace-compare.png");
+    ws().search(QString());
+  }
+
+  void collapseSelectionAndTooltip() {
+    TraceView* v = ws().viewA();
+    const int rows = v->model()->lane_count();
+    // The first row's label folds its group.
+    const GanttLayout l = v->currentLayout();
+    QTest::mouseClick(v, Qt::LeftButton, Qt::NoModifier,
+                      QPoint(l.labels.left() + 10, l.lane_top[0] + l.lane_height / 2));
+    QVERIFY(v->collapsedGroups().count(0));
+    QVERIFY(v->model()->lane_count() < rows);
+    v->setGroupCollapsed(0, false);
+    QCOMPARE(v->model()->lane_count(), rows);
+    // Shift+drag selects a range; its duration is shown.
+    const GanttLayout l2 = v->currentLayout();
+    const int y = l2.lane_top[0] + l2.lane_height / 2;
+    QTest::mousePress(v, Qt::LeftButton, Qt::ShiftModifier, QPoint(l2.plot.left() + 100, y));
+    QMouseEvent move(QEvent::MouseMove, QPointF(l2.plot.left() + 300, y),
+                     v->mapToGlobal(QPointF(l2.plot.left() + 300, y)), Qt::NoButton, Qt::LeftButton,
+                     Qt::ShiftModifier);
+    QCoreApplication::sendEvent(v, &move);
+    QTest::mouseRelease(v, Qt::LeftButton, Qt::ShiftModifier, QPoint(l2.plot.left() + 300, y));
+    QVERIFY(v->selection().has_value());
+    const double px = v->timeScale().time_per_px();
+    QVERIFY(qAbs(v->selection()->span() - 200 * px) < 2 * px);
+    // Tooltip of the step bar: name, category, duration.
+    const QString tip = v->tooltipFor(BarRef{0, 0});
+    QVERIFY2(tip.contains("ProfilerStep#1") && tip.contains("user_annotation") &&
+                 tip.contains("1.00 ms"),
+             qPrintable(tip));
+  }
+
+  void screenshotOfOneTrace() {
+    QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
+    ws().openTraces({sample("kineto_small.json.gz")});
+    waitLoaded(loaded, 1);
+    ws().search(QStringLiteral("aten::"));
+    shoot(window_.get(), "trace-timeline.png");
+    ws().search(QString());
+  }
+};
+
+QTEST_MAIN(TestTraces)
+#include "test_traces.moc"

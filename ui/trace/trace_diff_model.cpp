@@ -1,0 +1,199 @@
+#include "trace/trace_diff_model.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QLocale>
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "render/time_axis.h"
+
+namespace slimpack::ui {
+namespace {
+
+QString duration(double us) {
+  return QString::fromStdString(format_time(us * 1e-6, "s"));
+}
+
+void add_categories(const ImportedTrace* t, std::set<std::string>& out) {
+  if (!t) return;
+  std::vector<char> seen(t->names.size(), 0);
+  for (const TraceLane& lane : t->lanes)
+    for (const TraceEvent& e : lane.events)
+      if (e.cat >= 0 && static_cast<std::size_t>(e.cat) < seen.size())
+        seen[static_cast<std::size_t>(e.cat)] = 1;
+  for (std::size_t i = 0; i < seen.size(); ++i)
+    if (seen[i] && !t->names[i].empty()) out.insert(t->names[i]);
+}
+
+}  // namespace
+
+TraceDiffModel::TraceDiffModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void TraceDiffModel::setTraces(std::shared_ptr<const ImportedTrace> a,
+                               std::shared_ptr<const ImportedTrace> b) {
+  a_ = std::move(a);
+  b_ = std::move(b);
+  std::set<std::string> cats;
+  add_categories(a_.get(), cats);
+  add_categories(b_.get(), cats);
+  categories_.clear();
+  for (const auto& c : cats) categories_ << QString::fromStdString(c);
+  recompute();
+}
+
+void TraceDiffModel::setCategory(const QString& category) {
+  if (category.toStdString() == options_.category) return;
+  options_.category = category.toStdString();
+  recompute();
+}
+
+void TraceDiffModel::setFoldDigits(bool on) {
+  if (on == options_.fold_digits) return;
+  options_.fold_digits = on;
+  recompute();
+}
+
+void TraceDiffModel::recompute() {
+  beginResetModel();
+  comparison_ = a_ && b_ ? compare_traces(*a_, *b_, options_) : TraceComparison{};
+  endResetModel();
+  if (sort_column_ >= 0) sort(sort_column_, sort_order_);
+}
+
+int TraceDiffModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(comparison_.names.size());
+}
+
+int TraceDiffModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant TraceDiffModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
+  const NameDiff& d = row(index.row());
+  const QLocale locale(QLocale::English);
+  if (role == RawRole) {
+    switch (index.column()) {
+      case Name:
+        return QString::fromStdString(d.name);
+      case CountA:
+        return qlonglong(d.count_a);
+      case CountB:
+        return qlonglong(d.count_b);
+      case TotalA:
+        return d.total_us_a;
+      case TotalB:
+        return d.total_us_b;
+      case Delta:
+        return d.delta_us;
+      case Status:
+        return QString::fromLatin1(name_diff_status_name(d.status));
+    }
+  }
+  if (role == Qt::DisplayRole) {
+    switch (index.column()) {
+      case Name:
+        return QString::fromStdString(d.name);
+      case CountA:
+        return locale.toString(qlonglong(d.count_a));
+      case CountB:
+        return locale.toString(qlonglong(d.count_b));
+      case TotalA:
+        return duration(d.total_us_a);
+      case TotalB:
+        return duration(d.total_us_b);
+      case Delta:
+        return (d.delta_us > 0 ? QStringLiteral("+") : QString()) + duration(d.delta_us);
+      case Status:
+        return QString::fromLatin1(name_diff_status_name(d.status));
+    }
+  }
+  if (role == Qt::TextAlignmentRole && index.column() != Name && index.column() != Status)
+    return int(Qt::AlignRight | Qt::AlignVCenter);
+  if (role == Qt::ForegroundRole && (index.column() == Delta || index.column() == Status)) {
+    // Slower in B reads red, faster green; unchanged stays the default colour.
+    switch (d.status) {
+      case NameDiffStatus::Longer:
+      case NameDiffStatus::Added:
+        return QBrush(QColor(0xc0, 0x30, 0x30));
+      case NameDiffStatus::Shorter:
+      case NameDiffStatus::Removed:
+        return QBrush(QColor(0x20, 0x8a, 0x40));
+      case NameDiffStatus::Unchanged:
+        break;
+    }
+  }
+  if (role == Qt::ToolTipRole && index.column() == Name) return QString::fromStdString(d.name);
+  return {};
+}
+
+QVariant TraceDiffModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+  switch (section) {
+    case Name:
+      return tr("Name");
+    case CountA:
+      return tr("Count A");
+    case CountB:
+      return tr("Count B");
+    case TotalA:
+      return tr("Total A");
+    case TotalB:
+      return tr("Total B");
+    case Delta:
+      return tr("Delta (B − A)");
+    case Status:
+      return tr("Status");
+  }
+  return {};
+}
+
+void TraceDiffModel::sort(int column, Qt::SortOrder order) {
+  if (column < 0 || column >= ColumnCount) return;
+  sort_column_ = column;
+  sort_order_ = order;
+  emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+  const QModelIndexList before = persistentIndexList();
+  std::vector<std::string> names_before;
+  for (const QModelIndex& i : before) names_before.push_back(row(i.row()).name);
+  auto key = [column](const NameDiff& d) -> double {
+    switch (column) {
+      case CountA:
+        return static_cast<double>(d.count_a);
+      case CountB:
+        return static_cast<double>(d.count_b);
+      case TotalA:
+        return d.total_us_a;
+      case TotalB:
+        return d.total_us_b;
+      case Delta:
+        return d.delta_us;
+      case Status:
+        return static_cast<double>(d.status);
+      default:
+        return 0.0;
+    }
+  };
+  auto& v = comparison_.names;
+  std::stable_sort(v.begin(), v.end(), [&](const NameDiff& x, const NameDiff& y) {
+    // Ties keep a stable, name-ordered result so two sorts of one column agree.
+    if (column != Name && key(x) != key(y))
+      return order == Qt::AscendingOrder ? key(x) < key(y) : key(x) > key(y);
+    if (x.name != y.name)
+      return (order == Qt::AscendingOrder || column != Name) ? x.name < y.name : x.name > y.name;
+    return false;
+  });
+  // Names are unique per comparison: persistent indexes follow their row by name.
+  QModelIndexList after;
+  for (std::size_t i = 0; i < before.size(); ++i) {
+    const auto it = std::find_if(v.begin(), v.end(),
+                                 [&](const NameDiff& d) { return d.name == names_before[i]; });
+    after << index(static_cast<int>(it - v.begin()), before[static_cast<int>(i)].column());
+  }
+  changePersistentIndexList(before, after);
+  emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+}  // namespace slimpack::ui

@@ -1,0 +1,58 @@
+#pragma once
+// The diff table of two traces by event name (core/trace/trace_compare.h): name, count and total
+// duration in A and in B, the delta and a status. Sortable by any column (numbers sort as
+// numbers), filterable by category and with the fold-digits option; both recompute the
+// comparison, which is one pass over the two traces' events.
+#include <QAbstractTableModel>
+#include <QStringList>
+#include <memory>
+
+#include "trace/trace_compare.h"
+
+namespace slimpack::ui {
+
+class TraceDiffModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column { Name, CountA, CountB, TotalA, TotalB, Delta, Status, ColumnCount };
+  // Qt::UserRole: the raw value (name, integer count or microseconds, status name) for sorting
+  // and tests.
+  static constexpr int RawRole = Qt::UserRole;
+
+  explicit TraceDiffModel(QObject* parent = nullptr);
+
+  // The two runs to compare (each one trace; a run of several ranks passes its first rank's file
+  // or a merged trace). Either may be null: the table is then empty.
+  void setTraces(std::shared_ptr<const ImportedTrace> a, std::shared_ptr<const ImportedTrace> b);
+  // "" = every category.
+  void setCategory(const QString& category);
+  QString category() const { return QString::fromStdString(options_.category); }
+  void setFoldDigits(bool on);
+  bool foldDigits() const { return options_.fold_digits; }
+  // Categories of the complete events of both traces, sorted.
+  QStringList categories() const { return categories_; }
+
+  const TraceComparison& comparison() const { return comparison_; }
+  const NameDiff& row(int r) const { return comparison_.names[static_cast<std::size_t>(r)]; }
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
+  void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+
+ private:
+  void recompute();
+
+  std::shared_ptr<const ImportedTrace> a_;
+  std::shared_ptr<const ImportedTrace> b_;
+  TraceCompareOptions options_;
+  TraceComparison comparison_;
+  QStringList categories_;
+  int sort_column_ = -1;
+  Qt::SortOrder sort_order_ = Qt::AscendingOrder;
+};
+
+}  // namespace slimpack::ui

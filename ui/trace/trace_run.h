@@ -1,0 +1,33 @@
+#pragma once
+// Loading one run's trace files (one per rank) for the explorer's trace view: import each file with
+// its events, give it a rank (the file's distributedInfo.rank, else digits in its name), and build
+// the timeline and its first Gantt snapshot, all on a worker (TraceWorkspace runs it as a job).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/cancel.h"
+#include "common/progress.h"
+#include "common/status.h"
+#include "render/trace_timeline.h"
+
+namespace slimpack::ui {
+
+struct TraceRun {
+  std::shared_ptr<const TraceTimeline> timeline;
+  std::shared_ptr<const GanttModel> gantt;  // every group expanded
+  double parse_seconds = 0.0;               // import of all files
+  double build_seconds = 0.0;               // timeline and first snapshot
+  std::int64_t bytes = 0;                   // JSON text read (decompressed)
+};
+
+// Every file must import; the first failure names its file and is the result (nothing partial).
+Expected<TraceRun> load_trace_run(const std::vector<std::string>& paths,
+                                  const CancelToken& cancel = CancelToken::none(),
+                                  ProgressSink& progress = ProgressSink::none());
+
+// One trace holding every rank of a run (lanes of all sources, names interned again, pids
+// prefixed "rank r:"), for the by-name comparison; the source itself when the run has one file.
+std::shared_ptr<const ImportedTrace> merged_trace(const TraceTimeline& run);
+
+}  // namespace slimpack::ui

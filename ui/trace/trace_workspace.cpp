@@ -1,0 +1,343 @@
+#include "trace/trace_workspace.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include "jobs/job_tracker.h"
+#include "trace/trace_diff_model.h"
+#include "trace/trace_sniff.h"
+#include "trace/trace_view.h"
+
+namespace slimpack::ui {
+namespace {
+
+constexpr const char* kTraceFilter = "Traces (*.json *.json.gz *.pt.trace.json);;All files (*)";
+
+std::vector<std::string> to_std(const QStringList& list) {
+  std::vector<std::string> out;
+  for (const QString& s : list) out.push_back(s.toStdString());
+  return out;
+}
+
+}  // namespace
+
+TraceWorkspace::TraceWorkspace(QWidget* parent)
+    : QWidget(parent),
+      jobs_(new JobTracker(this)),
+      view_a_(new TraceView),
+      view_b_(new TraceView),
+      diff_(new TraceDiffModel(this)),
+      table_(new QTableView),
+      splitter_(new QSplitter(Qt::Vertical)),
+      search_(new QLineEdit),
+      align_(new QComboBox),
+      category_(new QComboBox),
+      fold_(new QCheckBox(tr("Fold digits"))),
+      compare_(new QPushButton(tr("Compare with…"))),
+      cancel_(new QPushButton(tr("Cancel"))),
+      progress_(new QProgressBar),
+      status_(new QLabel),
+      selection_(new QLabel) {
+  setObjectName(QStringLiteral("traceWorkspace"));
+  jobs_->setInteractive(true);
+  search_->setPlaceholderText(tr("Search events by name"));
+  search_->setClearButtonEnabled(true);
+  search_->setObjectName(QStringLiteral("traceSearch"));
+  align_->setToolTip(tr("How the two runs share the time axis"));
+  category_->setToolTip(tr("Only events of this category in the diff table"));
+  fold_->setToolTip(
+      tr("Count names that differ only in digits together (ProfilerStep#12 and #13)"));
+  progress_->setMaximumWidth(180);
+  progress_->setRange(0, 1000);
+  progress_->hide();
+  cancel_->hide();
+  compare_->setEnabled(false);
+
+  auto* bar = new QHBoxLayout;
+  auto* open = new QPushButton(tr("Open Traces…"));
+  bar->addWidget(open);
+  bar->addWidget(compare_);
+  bar->addWidget(search_, 1);
+  bar->addWidget(align_);
+  bar->addWidget(category_);
+  bar->addWidget(fold_);
+  bar->addWidget(progress_);
+  bar->addWidget(cancel_);
+
+  table_->setModel(diff_);
+  table_->setSortingEnabled(true);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->verticalHeader()->hide();
+  table_->horizontalHeader()->setSectionResizeMode(TraceDiffModel::Name, QHeaderView::Stretch);
+  table_->setObjectName(QStringLiteral("traceDiffTable"));
+  view_a_->setObjectName(QStringLiteral("traceViewA"));
+  view_b_->setObjectName(QStringLiteral("traceViewB"));
+  splitter_->addWidget(view_a_);
+  splitter_->addWidget(view_b_);
+  splitter_->addWidget(table_);
+  splitter_->setStretchFactor(0, 3);
+  splitter_->setStretchFactor(1, 3);
+  splitter_->setStretchFactor(2, 2);
+  view_b_->hide();
+  table_->hide();
+
+  auto* foot = new QHBoxLayout;
+  foot->addWidget(status_, 1);
+  foot->addWidget(selection_);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addLayout(bar);
+  layout->addWidget(splitter_, 1);
+  layout->addLayout(foot);
+  updateCompare();
+  updateStatus();
+
+  connect(open, &QPushButton::clicked, this, [this] {
+    const QStringList files = QFileDialog::getOpenFileNames(
+        this, tr("Open Traces (one file per rank)"), {}, tr(kTraceFilter));
+    if (!files.isEmpty()) openTraces(files, Slot::A);
+  });
+  connect(compare_, &QPushButton::clicked, this, [this] {
+    const QStringList files = QFileDialog::getOpenFileNames(
+        this, tr("Compare with Traces (one file per rank)"), {}, tr(kTraceFilter));
+    if (!files.isEmpty()) openTraces(files, Slot::B);
+  });
+  connect(cancel_, &QPushButton::clicked, this, &TraceWorkspace::cancelLoad);
+  connect(jobs_, &JobTracker::busyChanged, this, [this](bool busy) {
+    progress_->setVisible(busy);
+    cancel_->setVisible(busy);
+    if (busy) progress_->setValue(0);
+  });
+  connect(jobs_, &JobTracker::progress, this, [this](const QString& stage, double fraction) {
+    progress_->setValue(static_cast<int>(fraction * 1000));
+    progress_->setFormat(stage.left(40));
+  });
+  connect(search_, &QLineEdit::textChanged, this, [this](const QString& t) { search(t); });
+  // One time axis: either view's zoom and pan moves the other.
+  connect(view_a_, &GanttView::viewChanged, view_b_, [this](double t0, double t1) {
+    if (comparing()) view_b_->setViewRange(t0, t1);
+  });
+  connect(view_b_, &GanttView::viewChanged, view_a_,
+          [this](double t0, double t1) { view_a_->setViewRange(t0, t1); });
+  for (TraceView* v : {view_a_, view_b_}) {
+    connect(v, &TraceView::selectionChanged, this, [this](double t0, double t1) {
+      selection_->setText(t1 >= t0 ? tr("Selection: %1 (from %2)")
+                                         .arg(trace_duration_text(t1 - t0), trace_duration_text(t0))
+                                   : QString());
+    });
+  }
+  connect(align_, &QComboBox::activated, this, [this](int index) {
+    if (index <= 0)
+      setAlignment(Align::FirstEvent);
+    else
+      setAlignment(Align::NamedEvent, align_->itemData(index).toString());
+  });
+  connect(category_, &QComboBox::activated, this, [this](int index) {
+    diff_->setCategory(index <= 0 ? QString() : category_->itemText(index));
+  });
+  connect(fold_, &QCheckBox::toggled, diff_, &TraceDiffModel::setFoldDigits);
+  connect(table_, &QTableView::clicked, this,
+          [this](const QModelIndex& index) { highlightDiffRow(index.row()); });
+}
+
+TraceWorkspace::~TraceWorkspace() = default;
+
+bool TraceWorkspace::offerFile(const QString& path) {
+  if (!looks_like_trace(path.toStdString())) return false;
+  if (offered_.isEmpty()) QTimer::singleShot(0, this, &TraceWorkspace::flushOffered);
+  offered_ << path;
+  return true;
+}
+
+void TraceWorkspace::flushOffered() {
+  const QStringList paths = offered_;
+  offered_.clear();
+  if (!paths.isEmpty()) openTraces(paths, Slot::A);
+}
+
+void TraceWorkspace::openTraces(const QStringList& paths, Slot slot) {
+  if (paths.isEmpty()) return;
+  jobs_->start(
+      tr("Loading traces"),
+      [files = to_std(paths)](const CancelToken& cancel, ProgressSink& progress) {
+        return load_trace_run(files, cancel, progress);
+      },
+      [this, paths, slot](Expected<TraceRun> run) {
+        if (!run) {
+          if (run.error().kind != ErrorKind::Cancelled)
+            emit loadFailed(paths.front(), QString::fromStdString(run.error().message));
+          return;
+        }
+        showRun(slot, std::move(*run));
+      });
+}
+
+void TraceWorkspace::cancelLoad() {
+  jobs_->cancel();
+}
+
+void TraceWorkspace::showRun(Slot slot, TraceRun run) {
+  if (slot == Slot::A) {
+    run_a_ = std::move(run);
+    run_b_ = {};
+    view_a_->setTimeline(run_a_.timeline, run_a_.gantt);
+    view_b_->setTimeline(nullptr);
+  } else {
+    run_b_ = std::move(run);
+    view_b_->setTimeline(run_b_.timeline, run_b_.gantt);
+  }
+  search_->clear();
+  updateCompare();
+  updateStatus();
+  emit loaded(slot == Slot::A ? 0 : 1);
+}
+
+void TraceWorkspace::updateCompare() {
+  compare_->setEnabled(static_cast<bool>(run_a_.timeline));
+  const bool cmp = comparing();
+  view_b_->setVisible(cmp);
+  table_->setVisible(cmp);
+  align_->setVisible(cmp);
+  category_->setVisible(cmp);
+  fold_->setVisible(cmp);
+  if (!cmp) {
+    diff_->setTraces(nullptr, nullptr);
+    view_a_->setLabelWidth(0);
+    return;
+  }
+  diff_->setTraces(merged_trace(*run_a_.timeline), merged_trace(*run_b_.timeline));
+  category_->clear();
+  category_->addItem(tr("All categories"));
+  category_->addItems(diff_->categories());
+  const int w = std::max(view_a_->naturalLabelWidth(), view_b_->naturalLabelWidth());
+  view_a_->setLabelWidth(w);
+  view_b_->setLabelWidth(w);
+  fillAlignMenu();
+  setAlignment(Align::FirstEvent);
+}
+
+void TraceWorkspace::fillAlignMenu() {
+  align_->clear();
+  align_->addItem(tr("Align at first event"));
+  // Steps both runs have, then the top-level names of A (a chosen event).
+  const auto steps_a = run_a_.timeline->names_with_prefix("ProfilerStep#");
+  const auto steps_b = run_b_.timeline->names_with_prefix("ProfilerStep#");
+  for (const auto& s : steps_a)
+    if (std::find(steps_b.begin(), steps_b.end(), s) != steps_b.end())
+      align_->addItem(tr("Align at %1").arg(QString::fromStdString(s)), QString::fromStdString(s));
+}
+
+bool TraceWorkspace::setAlignment(Align align, const QString& name) {
+  if (!comparing()) return false;
+  double origin_a = run_a_.timeline->first_start_us();
+  double origin_b = run_b_.timeline->first_start_us();
+  if (align == Align::NamedEvent) {
+    const auto a = run_a_.timeline->first_start_of(name.toStdString());
+    const auto b = run_b_.timeline->first_start_of(name.toStdString());
+    if (!a || !b) return false;
+    origin_a = *a;
+    origin_b = *b;
+  }
+  // A view whose origin stays keeps its snapshot (and its folded groups).
+  if (origin_a != run_a_.timeline->origin_us()) {
+    run_a_.timeline = run_a_.timeline->with_origin(origin_a);
+    view_a_->setTimeline(run_a_.timeline);
+  }
+  if (origin_b != run_b_.timeline->origin_us()) {
+    run_b_.timeline = run_b_.timeline->with_origin(origin_b);
+    view_b_->setTimeline(run_b_.timeline);
+  }
+  // One axis: B shows A's range.
+  const TimeRange ea = view_a_->model()->time_extent();
+  const TimeRange eb = view_b_->model()->time_extent();
+  const double t0 = std::min(ea.t0, eb.t0);
+  const double t1 = std::max(ea.t1, eb.t1);
+  view_a_->setViewRange(t0, t1 + (t1 - t0) * 0.01);
+  view_b_->setViewRange(t0, t1 + (t1 - t0) * 0.01);
+  const int index = align == Align::FirstEvent ? 0 : align_->findData(name);
+  if (index >= 0) align_->setCurrentIndex(index);
+  if (!search_->text().isEmpty()) search(search_->text());
+  return true;
+}
+
+int TraceWorkspace::search(const QString& text) {
+  matches_a_ = matches_b_ = 0;
+  const std::string needle = text.toStdString();
+  for (TraceView* v : {view_a_, view_b_}) {
+    if (!v->timeline() || !v->model()) continue;
+    if (needle.empty()) {
+      v->clearMarks();
+      continue;
+    }
+    v->setMarked(v->timeline()->find_name(*v->model(), needle));
+    (v == view_a_ ? matches_a_ : matches_b_) = static_cast<int>(v->marked().size());
+  }
+  updateStatus();
+  return matches_a_;
+}
+
+void TraceWorkspace::highlightDiffRow(int row) {
+  if (row < 0 || row >= diff_->rowCount()) return;
+  const std::string name = diff_->row(row).name;
+  const bool fold = diff_->foldDigits();
+  for (TraceView* v : {view_a_, view_b_}) {
+    if (!v->timeline()) continue;
+    const TraceTimeline* t = v->timeline().get();
+    v->markWhere([t, name, fold](int s, int n) {
+      const std::string& candidate =
+          t->sources()[static_cast<std::size_t>(s)].trace->names[static_cast<std::size_t>(n)];
+      return (fold ? fold_digits(candidate) : candidate) == name;
+    });
+  }
+  matches_a_ = static_cast<int>(view_a_->marked().size());
+  matches_b_ = static_cast<int>(view_b_->marked().size());
+  status_message_ = tr("“%1”: %2 events in A, %3 in B")
+                        .arg(QString::fromStdString(name))
+                        .arg(matches_a_)
+                        .arg(matches_b_);
+  updateStatus();
+  status_message_.clear();
+}
+
+QString TraceWorkspace::statusText() const {
+  return status_->text();
+}
+
+void TraceWorkspace::updateStatus() {
+  if (!run_a_.timeline) {
+    status_->setText(
+        tr("Open Chrome Trace, Kineto or PyTorch profiler files (.json, .json.gz, "
+           "*.pt.trace.json): File > Open, drag and drop, or the command line. "
+           "Several files load as the ranks of one run."));
+    return;
+  }
+  auto describe = [](const TraceRun& r) {
+    return QObject::tr("%1 (%2 files, %3 events)")
+        .arg(QString::fromStdString(r.timeline->sources().front().label))
+        .arg(r.timeline->sources().size())
+        .arg(r.timeline->event_count());
+  };
+  QString text = QStringLiteral("A: ") + describe(run_a_);
+  if (comparing()) text += QStringLiteral(" · B: ") + describe(run_b_);
+  if (!status_message_.isEmpty())
+    text += QStringLiteral(" · ") + status_message_;
+  else if (!search_->text().isEmpty())
+    text += tr(" · %1 matches in A").arg(matches_a_) +
+            (comparing() ? tr(", %1 in B").arg(matches_b_) : QString());
+  status_->setText(text);
+}
+
+}  // namespace slimpack::ui
