@@ -157,7 +157,8 @@ GanttModel TraceTimeline::gantt(const std::set<int>& collapsed) const {
     lane.stage = static_cast<int>(r);
     const TraceGroupInfo& g = groups_[static_cast<std::size_t>(ri.group)];
     if (ri.lane < 0) {
-      lane.label = "▸ " + g.label + " (" + std::to_string(g.lanes.size()) + " lanes)";
+      lane.label = "▸ " + g.label + " (" + std::to_string(g.lanes.size()) +
+                   (g.lanes.size() == 1 ? " lane)" : " lanes)");
       continue;
     }
     const TraceLane& tl = sources_[static_cast<std::size_t>(ri.source)]

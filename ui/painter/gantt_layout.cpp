@@ -27,7 +27,8 @@ int GanttLayout::lane_at(int y) const {
 
 QString lane_label(const GanttModel& model, int lane) {
   const GanttLane& l = model.lane(lane);
-  if (!l.label.empty()) return QString::fromStdString(l.label);
+  // Trace rows carry their own names (a deeper nesting row of a lane has none).
+  if (model.trace() || !l.label.empty()) return QString::fromStdString(l.label);
   const QString stage = QStringLiteral("Stage %1").arg(l.stage);
   return model.replicas() > 1 ? QStringLiteral("R%1 · %2").arg(l.replica).arg(stage) : stage;
 }

@@ -69,14 +69,14 @@ GanttPalette GanttPalette::make(GanttTheme theme) {
       p.metrics_background = QColor(0xee, 0xee, 0xee);
       break;
   }
-  // Muted, mid-light hues that carry white (light) or near-black (dark) text; the high-contrast
-  // theme uses the saturated ones.
-  static const QRgb light[8] = {0x4e79a7, 0x59a14f, 0x9c755f, 0xb07aa1,
-                                0x76b7b2, 0xedc948, 0xe15759, 0x8cd17d};
-  static const QRgb dark[8] = {0x6b9ac4, 0x74c476, 0xc49c84, 0xc9a0c4,
-                               0x8fd3cd, 0xf1d36a, 0xf08385, 0xa9e19b};
-  static const QRgb contrast[8] = {0x003cc8, 0x008030, 0x7a4a00, 0x8a008a,
-                                   0x007a7a, 0xb08800, 0xd00000, 0x409000};
+  // Tableau-like hues without green (green marks search results and highlighted events), light
+  // enough for dark event names; the high-contrast theme uses saturated ones with white text.
+  static const QRgb light[8] = {0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2,
+                                0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f};
+  static const QRgb dark[8] = {0x6b9ac4, 0xf5a55a, 0xf08385, 0x8fd3cd,
+                               0xf1d36a, 0xc9a0c4, 0xffb8c0, 0xc49c84};
+  static const QRgb contrast[8] = {0x003cc8, 0xc85a00, 0xd00000, 0x007a7a,
+                                   0xb08800, 0x8a008a, 0xc8006e, 0x7a4a00};
   const QRgb* set = theme == GanttTheme::Dark           ? dark
                     : theme == GanttTheme::HighContrast ? contrast
                                                         : light;

@@ -187,10 +187,11 @@ void TraceDiffModel::sort(int column, Qt::SortOrder order) {
   });
   // Names are unique per comparison: persistent indexes follow their row by name.
   QModelIndexList after;
-  for (std::size_t i = 0; i < before.size(); ++i) {
-    const auto it = std::find_if(v.begin(), v.end(),
-                                 [&](const NameDiff& d) { return d.name == names_before[i]; });
-    after << index(static_cast<int>(it - v.begin()), before[static_cast<int>(i)].column());
+  for (qsizetype i = 0; i < before.size(); ++i) {
+    const std::string& name = names_before[static_cast<std::size_t>(i)];
+    const auto it =
+        std::find_if(v.begin(), v.end(), [&](const NameDiff& d) { return d.name == name; });
+    after << index(static_cast<int>(it - v.begin()), before[i].column());
   }
   changePersistentIndexList(before, after);
   emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);

@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -10,6 +11,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableView>
 #include <QTimer>
@@ -47,6 +49,8 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
       fold_(new QCheckBox(tr("Fold digits"))),
       compare_(new QPushButton(tr("Compare with…"))),
       cancel_(new QPushButton(tr("Cancel"))),
+      rules_(new QPushButton(tr("Mapping Rules…"))),
+      calibrate_(new QPushButton(tr("Calibrate from Trace"))),
       progress_(new QProgressBar),
       status_(new QLabel),
       selection_(new QLabel) {
@@ -73,6 +77,10 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   bar->addWidget(align_);
   bar->addWidget(category_);
   bar->addWidget(fold_);
+  bar->addWidget(rules_);
+  bar->addWidget(calibrate_);
+  rules_->hide();
+  calibrate_->hide();
   bar->addWidget(progress_);
   bar->addWidget(cancel_);
 
@@ -116,6 +124,12 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
     if (!files.isEmpty()) openTraces(files, Slot::B);
   });
   connect(cancel_, &QPushButton::clicked, this, &TraceWorkspace::cancelLoad);
+  connect(rules_, &QPushButton::clicked, this, [this] {
+    if (run_a_.timeline) emit mappingRulesRequested(run_a_.timeline);
+  });
+  connect(calibrate_, &QPushButton::clicked, this, [this] {
+    if (run_a_.timeline) emit calibrateRequested(run_a_.timeline);
+  });
   connect(jobs_, &JobTracker::busyChanged, this, [this](bool busy) {
     progress_->setVisible(busy);
     cancel_->setVisible(busy);
@@ -185,11 +199,18 @@ void TraceWorkspace::openTraces(const QStringList& paths, Slot slot) {
       });
 }
 
+void TraceWorkspace::setMappingActionsVisible(bool on) {
+  rules_->setVisible(on);
+  calibrate_->setVisible(on);
+}
+
 void TraceWorkspace::cancelLoad() {
   jobs_->cancel();
 }
 
 void TraceWorkspace::showRun(Slot slot, TraceRun run) {
+  QElapsedTimer timer;
+  timer.start();
   if (slot == Slot::A) {
     run_a_ = std::move(run);
     run_b_ = {};
@@ -202,6 +223,7 @@ void TraceWorkspace::showRun(Slot slot, TraceRun run) {
   search_->clear();
   updateCompare();
   updateStatus();
+  last_show_ms_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
   emit loaded(slot == Slot::A ? 0 : 1);
 }
 
@@ -274,6 +296,10 @@ bool TraceWorkspace::setAlignment(Align align, const QString& name) {
 }
 
 int TraceWorkspace::search(const QString& text) {
+  if (search_->text() != text) {
+    const QSignalBlocker block(search_);
+    search_->setText(text);
+  }
   matches_a_ = matches_b_ = 0;
   const std::string needle = text.toStdString();
   for (TraceView* v : {view_a_, view_b_}) {
@@ -325,9 +351,11 @@ void TraceWorkspace::updateStatus() {
     return;
   }
   auto describe = [](const TraceRun& r) {
-    return QObject::tr("%1 (%2 files, %3 events)")
+    const auto files = r.timeline->sources().size();
+    return QObject::tr("%1 (%2 %3, %4 events)")
         .arg(QString::fromStdString(r.timeline->sources().front().label))
-        .arg(r.timeline->sources().size())
+        .arg(files)
+        .arg(files == 1 ? QObject::tr("file") : QObject::tr("files"))
         .arg(r.timeline->event_count());
   };
   QString text = QStringLiteral("A: ") + describe(run_a_);

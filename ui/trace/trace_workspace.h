@@ -56,6 +56,8 @@ class TraceWorkspace : public QWidget {
   bool comparing() const { return static_cast<bool>(run_b_.timeline); }
   // Timings of the last load (figures for docs/performance.md).
   const TraceRun& runA() const { return run_a_; }
+  // GUI-thread time of the last load's hand-over (the job's result to the views), in ms.
+  double lastShowMs() const { return last_show_ms_; }
 
   // Aligns B to A at their first events, or at the first event named `name` in each run
   // ("ProfilerStep#3"); false (alignment unchanged) when a run has no such event.
@@ -66,7 +68,15 @@ class TraceWorkspace : public QWidget {
   void highlightDiffRow(int row);
   QString statusText() const;
 
+  // Hook for the mapping-rules dialog (ui/trace/trace_rules_dialog.*) and "Calibrate from this
+  // trace" (branch trace-core): shows the two buttons in the tab's bar; they emit the signals
+  // below with run A's timeline (TraceTimeline::sources() holds the ImportedTrace per rank).
+  // Wire them in MainWindow where the dialog and the calibration live, then call this with true.
+  void setMappingActionsVisible(bool on);
+
  signals:
+  void mappingRulesRequested(std::shared_ptr<const TraceTimeline> run);
+  void calibrateRequested(std::shared_ptr<const TraceTimeline> run);
   void loadFailed(const QString& path, const QString& message);
   void loaded(int slot);  // 0 = A, 1 = B
 
@@ -92,12 +102,15 @@ class TraceWorkspace : public QWidget {
   QCheckBox* fold_;
   QPushButton* compare_;
   QPushButton* cancel_;
+  QPushButton* rules_;
+  QPushButton* calibrate_;
   QProgressBar* progress_;
   QLabel* status_;
   QLabel* selection_;
   int matches_a_ = 0;
   int matches_b_ = 0;
   QString status_message_;
+  double last_show_ms_ = 0.0;
 };
 
 }  // namespace slimpack::ui

@@ -1,7 +1,5 @@
 #include "window/main_window.h"
 
-#include "trace/trace_workspace.h"
-
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -37,6 +35,7 @@
 #include "panels/state_frame.h"
 #include "panels/sweep_panel.h"
 #include "panels/workload_panel.h"
+#include "trace/trace_workspace.h"
 #include "window/edit_history.h"
 #include "window/explorer_controller.h"
 #include "window/exporter.h"

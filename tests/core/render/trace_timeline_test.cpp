@@ -105,7 +105,7 @@ TEST(TraceTimeline, CollapsedGroupIsOneRowOfTopLevelEvents) {
   const GanttModel m = tl->gantt({0});
   ASSERT_EQ(m.lane_count(), 2);
   EXPECT_EQ(m.lane(0).bars.size(), 1u);  // ProfilerStep#1 only
-  EXPECT_EQ(m.lane(0).label, "▸ python3 (1 lanes)");
+  EXPECT_EQ(m.lane(0).label, "▸ python3 (1 lane)");
   EXPECT_EQ(tl->rows({0})[0].lane, -1);
   EXPECT_EQ(m.lane(1).bars.size(), 2u);
 }
