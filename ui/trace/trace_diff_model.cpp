@@ -100,10 +100,10 @@ QVariant TraceDiffModel::data(const QModelIndex& index, int role) const {
         return locale.toString(qlonglong(d.count_a));
       case CountB:
         return locale.toString(qlonglong(d.count_b));
-      case TotalA:
-        return duration(d.total_us_a);
+      case TotalA:  // a name absent from a run has no total there, not "0.00 ns"
+        return d.count_a > 0 ? duration(d.total_us_a) : QStringLiteral("—");
       case TotalB:
-        return duration(d.total_us_b);
+        return d.count_b > 0 ? duration(d.total_us_b) : QStringLiteral("—");
       case Delta:
         return (d.delta_us > 0 ? QStringLiteral("+") : QString()) + duration(d.delta_us);
       case Status:

@@ -7,6 +7,7 @@
 #include <QToolTip>
 #include <algorithm>
 
+#include "painter/gantt_painter.h"
 #include "painter/gantt_palette.h"
 #include "render/time_axis.h"
 
@@ -44,7 +45,7 @@ void TraceView::setTimeline(std::shared_ptr<const TraceTimeline> timeline,
   collapsed_.clear();
   marked_.clear();
   mark_ = nullptr;
-  selection_.reset();
+  if (selection_) setSelection(std::nullopt);
   if (!timeline_) {
     setModel(nullptr);
     return;
@@ -142,6 +143,8 @@ void TraceView::paintEvent(QPaintEvent* event) {
   QPainter p(this);
   p.setClipRect(l.plot);
   const TimeRange& range = scale.range();
+  const QFontMetrics fm(font());
+  p.setFont(font());
   // Marked bars, lane by lane: only those in the visible range, found by binary search.
   auto it = marked_.begin();
   for (int lane = 0; lane < model()->lane_count() && it != marked_.end(); ++lane) {
@@ -172,6 +175,12 @@ void TraceView::paintEvent(QPaintEvent* event) {
       const QRect r(x0, band.top(), x1 - x0, band.height());
       p.fillRect(r, pal.highlight_outline);
       if (r.width() >= 5 && r.height() >= 5) p.fillRect(r.adjusted(1, 1, -1, -1), pal.highlight);
+      // The name stays readable on a marked bar wide enough for it.
+      if (r.width() >= 24 && r.height() >= fm.ascent()) {
+        p.setPen(pal.bar_text);
+        p.drawText(r.adjusted(2, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                   fm.elidedText(trace_bar_label(*model(), b), Qt::ElideRight, r.width() - 4));
+      }
     }
   }
   if (selection_) {
@@ -187,7 +196,6 @@ void TraceView::paintEvent(QPaintEvent* event) {
     p.fillRect(QRect(r.left(), r.top(), 1, r.height()), pal.highlight_outline);
     p.fillRect(QRect(r.right(), r.top(), 1, r.height()), pal.highlight_outline);
     const QString text = trace_duration_text(selection_->span());
-    const QFontMetrics fm(font());
     const QRect box(r.center().x() - fm.horizontalAdvance(text) / 2 - 4, l.plot.top() + 2,
                     fm.horizontalAdvance(text) + 8, fm.height() + 2);
     p.fillRect(box, pal.background);

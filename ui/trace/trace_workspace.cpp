@@ -59,6 +59,8 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   search_->setPlaceholderText(tr("Search events by name"));
   search_->setClearButtonEnabled(true);
   search_->setObjectName(QStringLiteral("traceSearch"));
+  align_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  category_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   align_->setToolTip(tr("How the two runs share the time axis"));
   category_->setToolTip(tr("Only events of this category in the diff table"));
   fold_->setToolTip(
@@ -363,7 +365,7 @@ void TraceWorkspace::updateStatus() {
   if (!status_message_.isEmpty())
     text += QStringLiteral(" · ") + status_message_;
   else if (!search_->text().isEmpty())
-    text += tr(" · %1 matches in A").arg(matches_a_) +
+    text += tr(" · %1 %2 in A").arg(matches_a_).arg(matches_a_ == 1 ? tr("match") : tr("matches")) +
             (comparing() ? tr(", %1 in B").arg(matches_b_) : QString());
   status_->setText(text);
 }
