@@ -23,7 +23,8 @@ bool id_less(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-TraceBuilder::TraceBuilder(bool keep_events) : keep_events_(keep_events) {
+TraceBuilder::TraceBuilder(bool keep_events, bool keep_args)
+    : keep_events_(keep_events), keep_args_(keep_events && keep_args) {
   intern("");  // index 0: the name or category of events that have none
 }
 
@@ -55,10 +56,16 @@ TraceBuilder::LaneState& TraceBuilder::lane(std::string_view pid, std::string_vi
   return lanes_[static_cast<std::size_t>(it->second)];
 }
 
+std::int32_t TraceBuilder::add_args(const RawTraceEvent& ev) {
+  if (!keep_args_ || !ev.has_args) return -1;
+  out_.args.emplace_back(ev.args);
+  return static_cast<std::int32_t>(out_.args.size() - 1);
+}
+
 void TraceBuilder::complete(LaneState& l, double start, double dur, std::int32_t name,
-                            std::int32_t cat) {
+                            std::int32_t cat, std::int32_t args) {
   ++l.lane.count;
-  if (keep_events_) l.lane.events.push_back({start, dur, name, cat});
+  if (keep_events_) l.lane.events.push_back({start, dur, name, cat, args});
   const double end = start + dur;
   if (!any_timed_) {
     first_start_ = start;
@@ -84,12 +91,12 @@ std::string TraceBuilder::add(const RawTraceEvent& ev) {
       if (!ev.has_ts) return "\"X\" event has no ts";
       const double dur = ev.has_dur ? ev.dur : 0.0;  // tolerated: some writers omit a zero dur
       if (dur < 0.0) return "dur is negative";
-      complete(lane(ev.pid, ev.tid), ev.ts, dur, intern(ev.name), intern(ev.cat));
+      complete(lane(ev.pid, ev.tid), ev.ts, dur, intern(ev.name), intern(ev.cat), add_args(ev));
       return {};
     }
     case 'B': {
       if (!ev.has_ts) return "\"B\" event has no ts";
-      lane(ev.pid, ev.tid).open.push_back({ev.ts, intern(ev.name), intern(ev.cat)});
+      lane(ev.pid, ev.tid).open.push_back({ev.ts, intern(ev.name), intern(ev.cat), add_args(ev)});
       return {};
     }
     case 'E': {
@@ -102,7 +109,8 @@ std::string TraceBuilder::add(const RawTraceEvent& ev) {
       const Open b = l.open.back();
       l.open.pop_back();
       if (ev.ts < b.start_us) return "\"E\" event ends before its \"B\" begins";
-      complete(l, b.start_us, ev.ts - b.start_us, b.name, b.cat);
+      // Chrome merges the args of "B" and "E"; when only "E" has them, its args are the pair's.
+      complete(l, b.start_us, ev.ts - b.start_us, b.name, b.cat, b.args >= 0 ? b.args : add_args(ev));
       return {};
     }
     case 'M':
