@@ -110,7 +110,8 @@ std::string TraceBuilder::add(const RawTraceEvent& ev) {
       l.open.pop_back();
       if (ev.ts < b.start_us) return "\"E\" event ends before its \"B\" begins";
       // Chrome merges the args of "B" and "E"; when only "E" has them, its args are the pair's.
-      complete(l, b.start_us, ev.ts - b.start_us, b.name, b.cat, b.args >= 0 ? b.args : add_args(ev));
+      complete(l, b.start_us, ev.ts - b.start_us, b.name, b.cat,
+               b.args >= 0 ? b.args : add_args(ev));
       return {};
     }
     case 'M':

@@ -105,9 +105,8 @@ Expected<TraceText> inflate_gzip(const unsigned char* data, std::size_t size,
         std::min(max_text - text.size, (size - pos) * kMaxDeflateRatio + kMinGzipCapacity);
     std::size_t in_used = 0, out_used = 0;
     const std::size_t room = text.capacity - kTracePadding - text.size;
-    const libdeflate_result r =
-        libdeflate_gzip_decompress_ex(d.get(), data + pos, size - pos, text.buffer.get() + text.size,
-                                      room, &in_used, &out_used);
+    const libdeflate_result r = libdeflate_gzip_decompress_ex(
+        d.get(), data + pos, size - pos, text.buffer.get() + text.size, room, &in_used, &out_used);
     if (r == LIBDEFLATE_SUCCESS) {
       text.size += out_used;
       pos += in_used;

@@ -301,8 +301,7 @@ class ChromeTraceParser {
       late_args_ = true;
       return {};
     }
-    if (!keep_args_ || ev.ph.size() != 1 ||
-        (ev.ph[0] != 'X' && ev.ph[0] != 'B' && ev.ph[0] != 'E'))
+    if (!keep_args_ || ev.ph.size() != 1 || (ev.ph[0] != 'X' && ev.ph[0] != 'B' && ev.ph[0] != 'E'))
       return {};  // skipped unread
     if (Status s = args_text(v, ev.args); !s) return s;
     ev.has_args = true;
