@@ -54,7 +54,7 @@ Expected<Fitted> fit_from_trace(const Args& args, const std::string& trace_path)
   if (!plan) return plan.error();
   auto cost = cost_model_for_plan(args, plan->stages, plan->dp());
   if (!cost) return cost.error();
-  auto trace = import_chrome_trace(trace_path);
+  auto trace = import_chrome_trace(trace_path, {.keep_events = true, .keep_args = false});
   if (!trace) return trace.error();
   LaneMapping lanes;
   if (auto lanes_file = args.get("trace-lanes")) {

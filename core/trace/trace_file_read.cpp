@@ -116,16 +116,18 @@ Expected<TraceText> inflate_gzip(const unsigned char* data, std::size_t size,
       // Retry the member with twice the room, up to what deflate can produce from what is left.
       if (room >= member_cap) {
         if (text.size + room >= max_text) return too_large(path, max_text);
-        return Error::bad_input(path + ": gzip error after " + std::to_string(text.size) +
-                                " decompressed bytes: the stream inflates beyond deflate's "
-                                "maximum ratio (corrupt data)");
+        return Error::bad_input(path +
+                                ": gzip error: the stream inflates beyond deflate's maximum "
+                                "ratio (corrupt data)");
       }
       const std::size_t new_room = std::min(std::max(room * 2, kMinGzipCapacity), member_cap);
       reserve(text, text.size + new_room + kTracePadding);
       continue;
     }
-    return Error::bad_input(path + ": gzip error after " + std::to_string(text.size) +
-                            " decompressed bytes: the compressed data is corrupt or truncated");
+    // libdeflate inflates a member whole or not at all: where in it the damage is, it cannot say.
+    return Error::bad_input(
+        path + ": gzip error: the compressed data is corrupt or truncated" +
+        (pos > 0 ? " (in the gzip member at byte " + std::to_string(pos) + ")" : std::string()));
   }
   std::memset(text.buffer.get() + text.size, 0, kTracePadding);
   return text;
