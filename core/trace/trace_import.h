@@ -16,8 +16,8 @@ namespace slimpack {
 struct TraceEvent {
   double start_us = 0.0;
   double dur_us = 0.0;
-  std::int32_t name = 0;  // index into ImportedTrace::names
-  std::int32_t cat = 0;   // index into ImportedTrace::names
+  std::int32_t name = 0;   // index into ImportedTrace::names
+  std::int32_t cat = 0;    // index into ImportedTrace::names
   std::int32_t args = -1;  // index into ImportedTrace::args; -1 when the event has no "args"
 };
 
@@ -46,6 +46,9 @@ struct ImportedTrace {
 
 struct TraceImportOptions {
   bool keep_events = true;  // false: count only (trace info)
+  // Each kept event's "args" as text in ImportedTrace::args (tooltips). Off: args are skipped
+  // unread and every TraceEvent::args is -1 (a third less memory on Kineto traces).
+  bool keep_args = true;
 };
 
 // Reads a trace file (".json" or ".json.gz"): a JSON array of events or an object with
