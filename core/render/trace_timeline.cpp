@@ -287,8 +287,9 @@ std::vector<std::string> TraceTimeline::names_with_prefix(const std::string& pre
   return out;
 }
 
-std::vector<BarRef> TraceTimeline::select_mask(const GanttModel& model,
-                                               const std::vector<std::vector<char>>& mask) const {
+std::vector<BarRef> TraceTimeline::select_mask(
+    const GanttModel& model, const std::vector<std::vector<char>>& mask,
+    const std::vector<std::vector<char>>& cat_mask) const {
   std::vector<BarRef> out;
   for (int l = 0; l < model.lane_count(); ++l) {
     const auto& bars = model.lane(l).bars;
@@ -298,9 +299,16 @@ std::vector<BarRef> TraceTimeline::select_mask(const GanttModel& model,
       const TraceEvent* e = event(ref);
       if (!e) continue;
       const auto& m = mask[static_cast<std::size_t>(ref.source)];
-      if (e->name >= 0 && static_cast<std::size_t>(e->name) < m.size() &&
-          m[static_cast<std::size_t>(e->name)])
-        out.push_back({l, static_cast<std::int32_t>(b)});
+      if (e->name < 0 || static_cast<std::size_t>(e->name) >= m.size() ||
+          !m[static_cast<std::size_t>(e->name)])
+        continue;
+      if (!cat_mask.empty()) {
+        const auto& c = cat_mask[static_cast<std::size_t>(ref.source)];
+        if (e->cat < 0 || static_cast<std::size_t>(e->cat) >= c.size() ||
+            !c[static_cast<std::size_t>(e->cat)])
+          continue;
+      }
+      out.push_back({l, static_cast<std::int32_t>(b)});
     }
   }
   return out;

@@ -94,15 +94,20 @@ class TraceTimeline : public std::enable_shared_from_this<TraceTimeline> {
 
   // Bars of `model` whose event name passes `match(source, name index)`, in (lane, bar) order.
   // `match` gets each interned name once per source: the search is one pass over the bars.
+  // With `category` not empty, only events of that category ("kernel", "cpu_op") are selected
+  // (the diff table filtered by category marks only what its row counts).
   template <class Match>
-  std::vector<BarRef> select(const GanttModel& model, Match match) const;
+  std::vector<BarRef> select(const GanttModel& model, Match match,
+                             const std::string& category = {}) const;
 
   // Bars whose name contains `text` (case-insensitive); empty text selects nothing.
   std::vector<BarRef> find_name(const GanttModel& model, const std::string& text) const;
 
  private:
+  // `cat_mask` empty: any category; else indexed like `mask` by the event's category.
   std::vector<BarRef> select_mask(const GanttModel& model,
-                                  const std::vector<std::vector<char>>& mask) const;
+                                  const std::vector<std::vector<char>>& mask,
+                                  const std::vector<std::vector<char>>& cat_mask) const;
 
   std::vector<TraceSource> sources_;
   std::vector<TraceGroupInfo> groups_;
@@ -119,15 +124,20 @@ class TraceTimeline : public std::enable_shared_from_this<TraceTimeline> {
 };
 
 template <class Match>
-std::vector<BarRef> TraceTimeline::select(const GanttModel& model, Match match) const {
+std::vector<BarRef> TraceTimeline::select(const GanttModel& model, Match match,
+                                          const std::string& category) const {
   std::vector<std::vector<char>> mask(sources_.size());
+  std::vector<std::vector<char>> cat_mask(category.empty() ? 0 : sources_.size());
   for (std::size_t s = 0; s < sources_.size(); ++s) {
     const auto& names = sources_[s].trace->names;
     mask[s].resize(names.size());
     for (std::size_t n = 0; n < names.size(); ++n)
       mask[s][n] = match(static_cast<int>(s), static_cast<int>(n)) ? 1 : 0;
+    if (category.empty()) continue;
+    cat_mask[s].resize(names.size());
+    for (std::size_t n = 0; n < names.size(); ++n) cat_mask[s][n] = names[n] == category ? 1 : 0;
   }
-  return select_mask(model, mask);
+  return select_mask(model, mask, cat_mask);
 }
 
 }  // namespace slimpack

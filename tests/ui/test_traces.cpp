@@ -3,6 +3,7 @@
 // category filter, fold digits) and row clicks marking events in both timelines.
 // With SLIMPACK_SCREENSHOT_DIR set it also writes the user guide's screenshots there.
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -14,14 +15,26 @@
 #include <QUrl>
 #include <QtTest>
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QStandardPaths>
+
+#include "gantt/gantt_view.h"
 #include "jobs/job_tracker.h"
 #include "render/trace_timeline.h"
+#include "trace/chrome_trace.h"
+#include "trace/sim_check_model.h"
+#include "trace/sim_check_panel.h"
 #include "trace/trace_diff_model.h"
+#include "trace/trace_session.h"
 #include "trace/trace_view.h"
 #include "trace/trace_workspace.h"
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
+#include "window/session_file.h"
 #include "window/settings.h"
+#include "window/trace_hooks.h"
 
 using namespace slimpack;
 using namespace slimpack::ui;
@@ -75,6 +88,7 @@ class TestTraces : public QObject {
   void waitLoaded(QSignalSpy& spy, int count) {
     QTRY_COMPARE_WITH_TIMEOUT(spy.count(), count, kTimeoutMs);
     QTRY_VERIFY_WITH_TIMEOUT(!ws().loadJobs().busy(), kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!ws().diffJobs().busy(), kTimeoutMs);
   }
 
   void shoot(QWidget* w, const char* name) {
@@ -86,6 +100,7 @@ class TestTraces : public QObject {
 
  private slots:
   void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);  // calibrated profiles go to a test folder
     settings_ = Settings::fromFile(dir_.filePath("settings.ini"));
     window_ = std::make_unique<MainWindow>(*settings_);
     window_->setErrorDialogsEnabled(false);
@@ -182,6 +197,9 @@ class TestTraces : public QObject {
     QCOMPARE(m.index(linear, TraceDiffModel::Delta).data(TraceDiffModel::RawRole).toDouble(), 2.0);
     QCOMPARE(m.index(linear, TraceDiffModel::Status).data().toString(),
              QStringLiteral("unchanged"));
+    // One unit per column (the largest total is 1 ms): 100 us reads 0.100 ms, never "ns".
+    QCOMPARE(m.index(linear, TraceDiffModel::TotalA).data().toString(), QStringLiteral("0.100 ms"));
+    QCOMPARE(m.index(linear, TraceDiffModel::Delta).data().toString(), QStringLiteral("+0.002 ms"));
     const int fwd = rowOf(m, "flash_fwd");
     QCOMPARE(m.index(fwd, TraceDiffModel::Delta).data(TraceDiffModel::RawRole).toDouble(), 60.0);
     QCOMPARE(m.index(fwd, TraceDiffModel::Status).data().toString(), QStringLiteral("longer"));
@@ -237,6 +255,44 @@ class TestTraces : public QObject {
     m.setFoldDigits(false);
   }
 
+  // A name in two categories: with the table filtered to kernels, its row marks the kernels only.
+  void clickingAFilteredRowMarksOnlyThatCategory() {
+    const QByteArray text =
+        R"({"traceEvents": [
+        {"ph": "X", "cat": "cpu_op", "name": "gemm", "pid": 1, "tid": 1, "ts": 0, "dur": 50},
+        {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 10, "dur": 20},
+        {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 40, "dur": 20}]})";
+    const QString a = writeFile(dir_, "gemm_a.json", text);
+    const QString b = writeFile(dir_, "gemm_b.json", text);
+    QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
+    ws().openTraces({a});
+    waitLoaded(loaded, 1);
+    ws().openTraces({b}, TraceWorkspace::Slot::B);
+    waitLoaded(loaded, 2);
+    TraceDiffModel& m = *ws().diffModel();
+    ws().highlightDiffRow(rowOf(m, "gemm"));
+    QCOMPARE(ws().viewA()->marked().size(), std::size_t{3});
+    // Through the tab's filter (a job), as the category box does.
+    ws().requestDiff(QStringLiteral("kernel"), false);
+    QTRY_VERIFY_WITH_TIMEOUT(!ws().diffJobs().busy(), kTimeoutMs);
+    QCOMPARE(m.category(), QStringLiteral("kernel"));
+    QCOMPARE(m.index(rowOf(m, "gemm"), TraceDiffModel::CountA)
+                 .data(TraceDiffModel::RawRole)
+                 .toLongLong(),
+             2);
+    ws().highlightDiffRow(rowOf(m, "gemm"));
+    QCOMPARE(ws().viewA()->marked().size(), std::size_t{2});
+    QCOMPARE(ws().viewB()->marked().size(), std::size_t{2});
+    ws().requestDiff(QString(), false);
+    QTRY_VERIFY_WITH_TIMEOUT(!ws().diffJobs().busy(), kTimeoutMs);
+    QCOMPARE(ws().viewA()->marked().size(), std::size_t{2});  // marks stay until the next click
+    // Back to the two step traces the next tests expect.
+    ws().openTraces({sample("step_before.json")});
+    waitLoaded(loaded, 3);
+    ws().openTraces({sample("step_after.json")}, TraceWorkspace::Slot::B);
+    waitLoaded(loaded, 4);
+  }
+
   void alignmentAndOneTimeAxis() {
     // At the first event both start at zero; B's first event is at 2000 us in its file.
     for (TraceView* v : {ws().viewA(), ws().viewB()}) {
@@ -253,6 +309,16 @@ class TestTraces : public QObject {
     QCOMPARE(flash(ws().viewA()), 0.0);
     QCOMPARE(flash(ws().viewB()), 0.0);
     QVERIFY(!ws().setAlignment(TraceWorkspace::Align::NamedEvent, QStringLiteral("nope")));
+    // The menu's "Align at event…" / the table's "Align Both Runs at This Event": any name.
+    QVERIFY(ws().alignAtEvent(QStringLiteral("ncclKernel_AllReduce")) == false);  // not in B
+    QVERIFY(ws().statusText().contains(QStringLiteral("no event named")));
+    QCOMPARE(flash(ws().viewA()), 0.0);  // unchanged
+    auto* align = ws().findChild<QComboBox*>(QStringLiteral("traceAlign"));
+    QVERIFY(align);
+    QCOMPARE(align->itemText(align->count() - 1), QStringLiteral("Align at event…"));
+    QVERIFY(ws().alignAtEvent(QStringLiteral("flash_fwd")));
+    QCOMPARE(align->currentText(), QStringLiteral("Align at flash_fwd"));
+    QCOMPARE(ws().diffTable()->actions().size(), 1);
     // Zoom in A: B follows.
     ws().viewA()->setViewRange(-50e-6, 150e-6);
     QCOMPARE(ws().viewB()->viewRange().t0, -50e-6);
@@ -278,7 +344,7 @@ class TestTraces : public QObject {
     QVERIFY(v->collapsedGroups().count(group));
     QCOMPARE(v->model()->lane_count(), rows - 2);
     QCOMPARE(QString::fromStdString(v->model()->lane(head).label),
-             QStringLiteral("▸ python3 (1 lane)"));
+             QStringLiteral("▸ rank 0 · python3 (1 lane)"));  // distributedInfo.rank
     v->setGroupCollapsed(group, false);
     QCOMPARE(v->model()->lane_count(), rows);
     // Shift+drag selects a range; its duration is shown.
@@ -323,6 +389,206 @@ class TestTraces : public QObject {
     ws().viewA()->zoomBy(50.0, 0.0);
     ws().viewA()->repaint();
     qInfo("zoomed-in frame %.1f ms", ws().viewA()->lastFrameMs());
+    // The diff table's recomputation (category filter, fold digits) on this trace against itself:
+    // what the worker does, and what is left on the GUI thread (the model reset and re-sort).
+    ws().openTraces({QString::fromLocal8Bit(big)}, TraceWorkspace::Slot::B);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 120000);
+    QTRY_VERIFY_WITH_TIMEOUT(!ws().diffJobs().busy(), 120000);
+    auto a = merged_trace(*ws().viewA()->timeline());
+    auto b = merged_trace(*ws().viewB()->timeline());
+    for (const bool fold : {false, true}) {
+      TraceCompareOptions options;
+      options.fold_digits = fold;
+      options.category = fold ? "" : "kernel";
+      QElapsedTimer t;
+      t.start();
+      TraceDiffModel::Result r = TraceDiffModel::compute(a.get(), b.get(), options);
+      const double worker_ms = static_cast<double>(t.nsecsElapsed()) / 1e6;
+      const auto rows = r.comparison.names.size();
+      t.restart();
+      ws().diffModel()->setResult(a, b, std::move(r));
+      qInfo("diff recompute (%s): worker %.0f ms, GUI thread %.2f ms, %zu rows",
+            fold ? "fold digits" : "category kernel", worker_ms,
+            static_cast<double>(t.nsecsElapsed()) / 1e6, rows);
+    }
+  }
+
+  // The current plan exported by the simulate --trace code path, opened in the Traces tab and
+  // mapped with the built-in slimpack rules: every unit matches its simulated op exactly.
+  void measuredAgainstSimulatedRoundTrip() {
+    const SnapshotPtr snap = window_->controller().snapshot();
+    QVERIFY(snap && snap->plan);
+    const QString path = dir_.filePath("current-plan.trace.json");
+    QVERIFY(write_chrome_trace(path.toStdString(), *snap->plan, snap->sim).ok());
+    ws().setSimCheckVisible(true);
+    SimCheckPanel* panel = ws().simCheck();
+    QVERIFY(panel->setRuleSet(QStringLiteral("slimpack")));
+    QVERIFY(!panel->setRuleSet(QStringLiteral("no-such-rules")));
+    QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
+    ws().openTraces({path});
+    waitLoaded(loaded, 1);
+    QTRY_VERIFY_WITH_TIMEOUT(panel->check().has_value(), kTimeoutMs);
+    const TraceCheck& c = *panel->check();
+    std::size_t ops = 0;  // F and B ops of the simulation: every one is a matched unit
+    for (const auto& r : snap->sim.replicas)
+      for (const auto& st : r.stages)
+        for (const auto& op : st.ops)
+          if (op.kind == OpKind::Forward) ++ops;
+    ops *= 2;  // each forward pack has its backward
+    QVERIFY(!c.units.empty());
+    QVERIFY(c.units.size() <= ops);
+    QCOMPARE(c.only_measured, std::int64_t{0});
+    QCOMPARE(c.only_simulated, std::int64_t{0});
+    QVERIFY2(c.mape < 1e-9, qPrintable(QString::number(c.mape)));
+    QVERIFY(std::abs(c.makespan_error) < 1e-9);
+    QVERIFY(std::abs(c.simulated_makespan_us - snap->sim.makespan * 1e6) < 1e-3);
+    for (const UnitComparison& u : c.units) QVERIFY(std::abs(u.error) < 1e-9);
+    // The table shows every unit; the simulated Gantt is the snapshot's, on A's time axis.
+    SimCheckModel* model = panel->model();
+    QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QCOMPARE(model->rowCount(), static_cast<int>(c.units.size()));
+    QCOMPARE(model->index(0, SimCheckModel::Error).data().toString(), QStringLiteral("0.0 %"));
+    GanttView* sim = panel->simulatedView();
+    QVERIFY(sim->isVisible());
+    QCOMPARE(sim->model(), snap->gantt);
+    QCOMPARE(ws().viewA()->timeline()->origin_us(), *panel->unitsOriginUs());
+    ws().viewA()->setViewRange(0.001, 0.002);
+    QCOMPARE(sim->viewRange().t0, ws().viewA()->viewRange().t0);
+    QCOMPARE(sim->viewRange().t1, ws().viewA()->viewRange().t1);
+    QVERIFY(panel->summaryText().contains(QStringLiteral("MAPE 0.00 %")));
+    QVERIFY(settings_->recentFiles().contains(path));  // opened traces are in Open Recent
+    shoot(window_.get(), "trace-vs-simulated.png");
+
+    // Another rule set finds no unit in our export: one message, no check.
+    QSignalSpy failed(panel, &SimCheckPanel::failed);
+    QVERIFY(panel->setRuleSet(QStringLiteral("megatron")));
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kTimeoutMs);
+    QVERIFY(!panel->check());
+    QCOMPARE(model->rowCount(), 0);
+    QVERIFY(panel->setRuleSet(QStringLiteral("slimpack")));
+    QTRY_VERIFY_WITH_TIMEOUT(panel->check().has_value(), kTimeoutMs);
+  }
+
+  // One forward unit measured twice as long as simulated: error (sim - meas) / meas = -50 %, it
+  // is the worst unit, and MAPE is 50 % over the unit count.
+  void oneSlowUnitIsTheWorst() {
+    const SnapshotPtr snap = window_->controller().snapshot();
+    QFile in(dir_.filePath("current-plan.trace.json"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QJsonObject doc = QJsonDocument::fromJson(in.readAll()).object();
+    QJsonArray events = doc.value("traceEvents").toArray();
+    double simulated_us = 0.0;
+    for (qsizetype i = 0; i < events.size(); ++i) {
+      QJsonObject e = events[i].toObject();
+      if (e.value("name").toString() != QStringLiteral("F1") || e.value("ph") != "X") continue;
+      simulated_us = e.value("dur").toDouble();
+      e.insert("dur", 2.0 * simulated_us);
+      events[i] = e;
+      break;
+    }
+    QVERIFY(simulated_us > 0.0);
+    doc.insert("traceEvents", events);
+    const QString path = writeFile(dir_, "slow-unit.trace.json", QJsonDocument(doc).toJson());
+    QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
+    ws().openTraces({path});
+    waitLoaded(loaded, 1);
+    SimCheckPanel* panel = ws().simCheck();
+    QTRY_VERIFY_WITH_TIMEOUT(panel->check().has_value(), kTimeoutMs);
+    const TraceCheck& c = *panel->check();
+    QCOMPARE(c.units.front().pass, Pass::Forward);
+    QCOMPARE(c.units.front().pack, 0);
+    QVERIFY(std::abs(c.units.front().error + 0.5) < 1e-9);
+    QVERIFY(std::abs(c.units[1].error) < 1e-9);
+    QVERIFY(std::abs(c.mape - 0.5 / static_cast<double>(c.units.size())) < 1e-9);
+    QCOMPARE(panel->model()->index(0, SimCheckModel::Error).data().toString(),
+             QStringLiteral("-50.0 %"));
+    QVERIFY(panel->summaryText().contains(QStringLiteral("worst: r0 s0 forward pack 1 (-50.0 %)")));
+    Q_UNUSED(snap);
+  }
+
+  // Calibrate from Trace: a trace of this plan on a machine twice as slow in every unit is
+  // fitted, the profile becomes the configuration's cost profile and the plan re-solves slower.
+  void calibrateFromTraceAppliesTheProfile() {
+    const SnapshotPtr before = window_->controller().snapshot();
+    QFile in(dir_.filePath("current-plan.trace.json"));
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QJsonObject doc = QJsonDocument::fromJson(in.readAll()).object();
+    QJsonArray events = doc.value("traceEvents").toArray();
+    for (qsizetype i = 0; i < events.size(); ++i) {
+      QJsonObject e = events[i].toObject();
+      if (e.contains("ts")) e.insert("ts", 2.0 * e.value("ts").toDouble());
+      if (e.contains("dur")) e.insert("dur", 2.0 * e.value("dur").toDouble());
+      events[i] = e;
+    }
+    doc.insert("traceEvents", events);
+    const QString path = writeFile(dir_, "slow-machine.trace.json", QJsonDocument(doc).toJson());
+    QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
+    ws().openTraces({path});
+    waitLoaded(loaded, 1);
+    SimCheckPanel* panel = ws().simCheck();
+    QTRY_VERIFY_WITH_TIMEOUT(panel->check().has_value(), kTimeoutMs);
+    QVERIFY(std::abs(panel->check()->mape - 0.5) < 1e-6);  // every unit: sim = measured / 2
+
+    QSignalSpy snapshots(&window_->controller(), &ExplorerController::snapshotChanged);
+    emit ws().calibrateRequested(ws().viewA()->timeline());
+    const QString profile = TraceHooks::calibratedProfilePath(path);
+    QTRY_COMPARE_WITH_TIMEOUT(
+        QString::fromStdString(window_->controller().config().cost_profile_file), profile,
+        kTimeoutMs);
+    QVERIFY(QFile::exists(profile));
+    QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() >= 1, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!window_->controller().busy(), kTimeoutMs);
+    QVERIFY(ws().statusText().contains(QStringLiteral("Calibrated from")));
+    const SnapshotPtr after = window_->controller().snapshot();
+    qInfo("makespan before %.6f s, after calibration %.6f s", before->sim.makespan,
+          after->sim.makespan);
+    QVERIFY(after->sim.makespan > 1.5 * before->sim.makespan);
+  }
+
+  // Saved in the session: run A's and run B's files, the rule set and the measured view; opening
+  // the session opens them again.
+  void sessionKeepsTheTraces() {
+    QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
+    ws().openTraces({sample("step_before.json")});
+    waitLoaded(loaded, 1);
+    ws().openTraces({sample("step_after.json")}, TraceWorkspace::Slot::B);
+    waitLoaded(loaded, 2);
+    ws().setSimCheckVisible(true);
+    const QString session = dir_.filePath("with-traces.slimpack");
+    QVERIFY(window_->saveSession(session));
+    QFile f(session);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const std::string text = f.readAll().toStdString();
+    auto part = traces_from_session(text, "s");
+    QVERIFY(part.ok());
+    QCOMPARE(part->files, std::vector<std::string>{sample("step_before.json").toStdString()});
+    QCOMPARE(part->compare_files,
+             std::vector<std::string>{sample("step_after.json").toStdString()});
+    QCOMPARE(part->rules, std::string("slimpack"));
+    QVERIFY(part->measured_vs_simulated);
+    QVERIFY(read_session_file(session.toStdString()).ok());  // the session reader still reads it
+
+    ws().setSimCheckVisible(false);
+    ws().openTraces({sample("kineto_small.json.gz")});
+    waitLoaded(loaded, 3);
+    QVERIFY(!ws().comparing());
+    window_->openFile(session);
+    waitLoaded(loaded, 5);  // run A, then run B
+    QCOMPARE(ws().pathsA(), QStringList{sample("step_before.json")});
+    QVERIFY(ws().comparing());
+    QVERIFY(ws().simCheckVisible());
+    ws().setSimCheckVisible(false);
+
+    // A bad "traces" object names the field.
+    const auto bad =
+        traces_from_session(R"({"traces": {"files": ["a.json"], "rules": "nope"}})", "x.slimpack");
+    QVERIFY(!bad.ok());
+    QVERIFY2(bad.error().message.find("x.slimpack: $.traces.rules: unknown rule set 'nope'") !=
+                 std::string::npos,
+             bad.error().message.c_str());
+    const auto files = traces_from_session(R"({"traces": {"files": [3]}})", "x.slimpack");
+    QVERIFY(!files.ok() && files.error().message.find("$.traces.files[0]") != std::string::npos);
+    QVERIFY(traces_from_session(R"({"format": "slimpack-session"})", "x")->files.empty());
   }
 
   void screenshotOfOneTrace() {

@@ -7,13 +7,25 @@
 #include <cmath>
 #include <set>
 
-#include "render/time_axis.h"
-
 namespace slimpack::ui {
 namespace {
 
-QString duration(double us) {
-  return QString::fromStdString(format_time(us * 1e-6, "s"));
+// One unit per duration column, picked from the column's largest magnitude, so that "0.00 ns"
+// never sits next to "300 µs": every row of the column reads in the same unit.
+struct ColumnUnit {
+  double us_per_unit = 1.0;
+  const char* name = "µs";
+};
+
+ColumnUnit unit_for(double max_abs_us) {
+  if (max_abs_us >= 1e6) return {1e6, "s"};
+  if (max_abs_us >= 1e3) return {1e3, "ms"};
+  return {1.0, "µs"};
+}
+
+QString in_unit(double us, const ColumnUnit& u) {
+  return QLocale(QLocale::English).toString(us / u.us_per_unit, 'f', 3) + QChar(' ') +
+         QString::fromUtf8(u.name);
 }
 
 void add_categories(const ImportedTrace* t, std::set<std::string>& out) {
@@ -31,16 +43,35 @@ void add_categories(const ImportedTrace* t, std::set<std::string>& out) {
 
 TraceDiffModel::TraceDiffModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void TraceDiffModel::setTraces(std::shared_ptr<const ImportedTrace> a,
-                               std::shared_ptr<const ImportedTrace> b) {
+TraceDiffModel::Result TraceDiffModel::compute(const ImportedTrace* a, const ImportedTrace* b,
+                                               TraceCompareOptions options) {
+  Result out;
+  out.options = std::move(options);
+  if (a && b) out.comparison = compare_traces(*a, *b, out.options);
+  std::set<std::string> cats;
+  add_categories(a, cats);
+  add_categories(b, cats);
+  for (const auto& c : cats) out.categories << QString::fromStdString(c);
+  return out;
+}
+
+void TraceDiffModel::setResult(std::shared_ptr<const ImportedTrace> a,
+                               std::shared_ptr<const ImportedTrace> b, Result result) {
+  beginResetModel();
   a_ = std::move(a);
   b_ = std::move(b);
-  std::set<std::string> cats;
-  add_categories(a_.get(), cats);
-  add_categories(b_.get(), cats);
-  categories_.clear();
-  for (const auto& c : cats) categories_ << QString::fromStdString(c);
-  recompute();
+  options_ = std::move(result.options);
+  comparison_ = std::move(result.comparison);
+  categories_ = std::move(result.categories);
+  pickUnits();
+  endResetModel();
+  if (sort_column_ >= 0) sort(sort_column_, sort_order_);
+}
+
+void TraceDiffModel::setTraces(std::shared_ptr<const ImportedTrace> a,
+                               std::shared_ptr<const ImportedTrace> b) {
+  Result r = compute(a.get(), b.get(), options_);
+  setResult(std::move(a), std::move(b), std::move(r));
 }
 
 void TraceDiffModel::setCategory(const QString& category) {
@@ -58,8 +89,22 @@ void TraceDiffModel::setFoldDigits(bool on) {
 void TraceDiffModel::recompute() {
   beginResetModel();
   comparison_ = a_ && b_ ? compare_traces(*a_, *b_, options_) : TraceComparison{};
+  pickUnits();
   endResetModel();
   if (sort_column_ >= 0) sort(sort_column_, sort_order_);
+}
+
+void TraceDiffModel::pickUnits() {
+  double max_a = 0.0, max_b = 0.0, max_d = 0.0;
+  for (const NameDiff& d : comparison_.names) {
+    max_a = std::max(max_a, std::abs(d.total_us_a));
+    max_b = std::max(max_b, std::abs(d.total_us_b));
+    max_d = std::max(max_d, std::abs(d.delta_us));
+  }
+  // Totals of A and B share a unit (they are read side by side); the delta has its own.
+  const double totals = std::max(max_a, max_b);
+  unit_total_ = unit_for(totals).us_per_unit;
+  unit_delta_ = unit_for(max_d).us_per_unit;
 }
 
 int TraceDiffModel::rowCount(const QModelIndex& parent) const {
@@ -101,11 +146,12 @@ QVariant TraceDiffModel::data(const QModelIndex& index, int role) const {
       case CountB:
         return locale.toString(qlonglong(d.count_b));
       case TotalA:  // a name absent from a run has no total there, not "0.00 ns"
-        return d.count_a > 0 ? duration(d.total_us_a) : QStringLiteral("—");
+        return d.count_a > 0 ? in_unit(d.total_us_a, unit_for(unit_total_)) : QStringLiteral("—");
       case TotalB:
-        return d.count_b > 0 ? duration(d.total_us_b) : QStringLiteral("—");
+        return d.count_b > 0 ? in_unit(d.total_us_b, unit_for(unit_total_)) : QStringLiteral("—");
       case Delta:
-        return (d.delta_us > 0 ? QStringLiteral("+") : QString()) + duration(d.delta_us);
+        return (d.delta_us > 0 ? QStringLiteral("+") : QString()) +
+               in_unit(d.delta_us, unit_for(unit_delta_));
       case Status:
         return QString::fromLatin1(name_diff_status_name(d.status));
     }

@@ -25,6 +25,20 @@ class TraceDiffModel : public QAbstractTableModel {
   // The two runs to compare (each one trace; a run of several ranks passes its first rank's file
   // or a merged trace). Either may be null: the table is then empty.
   void setTraces(std::shared_ptr<const ImportedTrace> a, std::shared_ptr<const ImportedTrace> b);
+  // What setTraces / setCategory / setFoldDigits compute, for a worker (TraceWorkspace runs it as
+  // a job on large traces): the comparison under `options` and the categories of both traces.
+  struct Result {
+    TraceCompareOptions options;
+    TraceComparison comparison;
+    QStringList categories;
+  };
+  static Result compute(const ImportedTrace* a, const ImportedTrace* b,
+                        TraceCompareOptions options);
+  // Shows a result computed for `a` and `b` (no recomputation on this thread).
+  void setResult(std::shared_ptr<const ImportedTrace> a, std::shared_ptr<const ImportedTrace> b,
+                 Result result);
+  const TraceCompareOptions& options() const { return options_; }
+
   // "" = every category.
   void setCategory(const QString& category);
   QString category() const { return QString::fromStdString(options_.category); }
@@ -45,12 +59,17 @@ class TraceDiffModel : public QAbstractTableModel {
 
  private:
   void recompute();
+  void pickUnits();
 
   std::shared_ptr<const ImportedTrace> a_;
   std::shared_ptr<const ImportedTrace> b_;
   TraceCompareOptions options_;
   TraceComparison comparison_;
   QStringList categories_;
+  // Microseconds per display unit of the total and delta columns (1, 1e3 or 1e6): one unit per
+  // column, chosen from its largest value.
+  double unit_total_ = 1.0;
+  double unit_delta_ = 1.0;
   int sort_column_ = -1;
   Qt::SortOrder sort_order_ = Qt::AscendingOrder;
 };

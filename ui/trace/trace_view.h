@@ -35,9 +35,12 @@ class TraceView : public GanttView {
   void setMarked(std::vector<BarRef> bars);
   const std::vector<BarRef>& marked() const { return marked_; }
   // Marks every event whose name passes `match(source, name index)` (kept across fold/unfold).
+  // With `category` not empty only events of that category are marked.
   template <class Match>
-  void markWhere(Match match) {
-    mark_ = [match](const TraceTimeline& t, const GanttModel& m) { return t.select(m, match); };
+  void markWhere(Match match, const std::string& category = {}) {
+    mark_ = [match, category](const TraceTimeline& t, const GanttModel& m) {
+      return t.select(m, match, category);
+    };
     remark();
   }
   void clearMarks();

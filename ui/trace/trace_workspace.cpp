@@ -1,5 +1,6 @@
 #include "trace/trace_workspace.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
@@ -7,6 +8,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
@@ -16,14 +18,25 @@
 #include <QTableView>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <utility>
 
 #include "jobs/job_tracker.h"
+#include "trace/sim_check_panel.h"
 #include "trace/trace_diff_model.h"
 #include "trace/trace_sniff.h"
 #include "trace/trace_view.h"
 
 namespace slimpack::ui {
 namespace {
+
+constexpr int kAskRole = Qt::UserRole + 1;  // the "Align at event…" entry
+
+struct DiffDone {
+  std::shared_ptr<const ImportedTrace> a;
+  std::shared_ptr<const ImportedTrace> b;
+  TraceDiffModel::Result result;
+};
 
 constexpr const char* kTraceFilter = "Traces (*.json *.json.gz *.pt.trace.json);;All files (*)";
 
@@ -53,12 +66,16 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
       calibrate_(new QPushButton(tr("Calibrate from Trace"))),
       progress_(new QProgressBar),
       status_(new QLabel),
-      selection_(new QLabel) {
+      selection_(new QLabel),
+      diff_jobs_(new JobTracker(this)),
+      sim_check_(new SimCheckPanel),
+      sim_button_(new QPushButton(tr("Measured vs Simulated"))) {
   setObjectName(QStringLiteral("traceWorkspace"));
   jobs_->setInteractive(true);
   search_->setPlaceholderText(tr("Search events by name"));
   search_->setClearButtonEnabled(true);
   search_->setObjectName(QStringLiteral("traceSearch"));
+  align_->setObjectName(QStringLiteral("traceAlign"));
   align_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   category_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   align_->setToolTip(tr("How the two runs share the time axis"));
@@ -75,6 +92,7 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   auto* open = new QPushButton(tr("Open Traces…"));
   bar->addWidget(open);
   bar->addWidget(compare_);
+  bar->addWidget(sim_button_);
   bar->addWidget(search_, 1);
   bar->addWidget(align_);
   bar->addWidget(category_);
@@ -95,12 +113,19 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   table_->setObjectName(QStringLiteral("traceDiffTable"));
   view_a_->setObjectName(QStringLiteral("traceViewA"));
   view_b_->setObjectName(QStringLiteral("traceViewB"));
+  sim_button_->setCheckable(true);
+  sim_button_->setToolTip(
+      tr("Show the simulated Gantt of the current plan under run A, with the error of every "
+         "mapped unit, MAPE and the makespan error"));
+  sim_check_->hide();
   splitter_->addWidget(view_a_);
+  splitter_->addWidget(sim_check_);
   splitter_->addWidget(view_b_);
   splitter_->addWidget(table_);
   splitter_->setStretchFactor(0, 3);
   splitter_->setStretchFactor(1, 3);
-  splitter_->setStretchFactor(2, 2);
+  splitter_->setStretchFactor(2, 3);
+  splitter_->setStretchFactor(3, 2);
   view_b_->hide();
   table_->hide();
 
@@ -132,6 +157,14 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   connect(calibrate_, &QPushButton::clicked, this, [this] {
     if (run_a_.timeline) emit calibrateRequested(run_a_.timeline);
   });
+  for (JobTracker* t : {jobs_, diff_jobs_, &sim_check_->jobs()})
+    connect(t, &JobTracker::busyChanged, this, [this](bool on) {
+      // Posted: a job's done() may start the next one (a load starts the diff).
+      if (!on)
+        QTimer::singleShot(0, this, [this] {
+          if (!busy()) emit idle();
+        });
+    });
   connect(jobs_, &JobTracker::busyChanged, this, [this](bool busy) {
     progress_->setVisible(busy);
     cancel_->setVisible(busy);
@@ -148,6 +181,15 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   });
   connect(view_b_, &GanttView::viewChanged, view_a_,
           [this](double t0, double t1) { view_a_->setViewRange(t0, t1); });
+  GanttView* sim_view = sim_check_->simulatedView();
+  connect(view_a_, &GanttView::viewChanged, sim_view, [this, sim_view](double t0, double t1) {
+    if (simCheckVisible() && sim_view->model()) sim_view->setViewRange(t0, t1);
+  });
+  connect(sim_view, &GanttView::viewChanged, view_a_, [this](double t0, double t1) {
+    if (simCheckVisible() && view_a_->model()) view_a_->setViewRange(t0, t1);
+  });
+  connect(sim_button_, &QPushButton::toggled, this, &TraceWorkspace::setSimCheckVisible);
+  connect(sim_check_, &SimCheckPanel::checked, this, &TraceWorkspace::alignToUnits);
   for (TraceView* v : {view_a_, view_b_}) {
     connect(v, &TraceView::selectionChanged, this, [this](double t0, double t1) {
       selection_->setText(t1 >= t0 ? tr("Selection: %1 (from %2)")
@@ -156,20 +198,46 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
     });
   }
   connect(align_, &QComboBox::activated, this, [this](int index) {
-    if (index <= 0)
+    if (index <= 0) {
       setAlignment(Align::FirstEvent);
-    else
+    } else if (align_->itemData(index, kAskRole).toBool()) {
+      // "Align at event…": any event name, the selected diff row's by default.
+      const QModelIndex row = table_->currentIndex();
+      bool ok = false;
+      const QString name = QInputDialog::getText(
+          this, tr("Align at Event"), tr("Event name (its first occurrence in each run):"),
+          QLineEdit::Normal,
+          row.isValid() ? diff_->index(row.row(), 0).data().toString() : QString(), &ok);
+      if (ok && !name.isEmpty())
+        alignAtEvent(name);
+      else
+        setAlignment(Align::FirstEvent);
+    } else {
       setAlignment(Align::NamedEvent, align_->itemData(index).toString());
+    }
+  });
+  auto* align_row = new QAction(tr("Align Both Runs at This Event"), table_);
+  table_->addAction(align_row);
+  table_->setContextMenuPolicy(Qt::ActionsContextMenu);
+  connect(align_row, &QAction::triggered, this, [this] {
+    const QModelIndex row = table_->currentIndex();
+    if (row.isValid()) alignAtEvent(diff_->index(row.row(), 0).data().toString());
   });
   connect(category_, &QComboBox::activated, this, [this](int index) {
-    diff_->setCategory(index <= 0 ? QString() : category_->itemText(index));
+    requestDiff(index <= 0 ? QString() : category_->itemText(index), fold_->isChecked());
   });
-  connect(fold_, &QCheckBox::toggled, diff_, &TraceDiffModel::setFoldDigits);
+  connect(fold_, &QCheckBox::toggled, this, [this](bool on) {
+    requestDiff(category_->currentIndex() <= 0 ? QString() : category_->currentText(), on);
+  });
   connect(table_, &QTableView::clicked, this,
           [this](const QModelIndex& index) { highlightDiffRow(index.row()); });
 }
 
 TraceWorkspace::~TraceWorkspace() = default;
+
+bool TraceWorkspace::busy() const {
+  return !offered_.isEmpty() || jobs_->busy() || diff_jobs_->busy() || sim_check_->jobs().busy();
+}
 
 bool TraceWorkspace::offerFile(const QString& path) {
   if (!looks_like_trace(path.toStdString())) return false;
@@ -197,13 +265,85 @@ void TraceWorkspace::openTraces(const QStringList& paths, Slot slot) {
             emit loadFailed(paths.front(), QString::fromStdString(run.error().message));
           return;
         }
+        (slot == Slot::A ? paths_a_ : paths_b_) = paths;
         showRun(slot, std::move(*run));
+        if (slot == Slot::A) emit opened(paths);
+        if (slot == Slot::A && !pending_compare_.isEmpty())
+          openTraces(std::exchange(pending_compare_, {}), Slot::B);
       });
 }
 
-void TraceWorkspace::setMappingActionsVisible(bool on) {
-  rules_->setVisible(on);
-  calibrate_->setVisible(on);
+void TraceWorkspace::setMappingActionsVisible(bool rules, bool calibrate) {
+  rules_->setVisible(rules);
+  calibrate_->setVisible(calibrate);
+}
+
+void TraceWorkspace::setNote(const QString& note) {
+  note_ = note;
+  updateStatus();
+}
+
+TraceSessionPart TraceWorkspace::sessionPart() const {
+  TraceSessionPart part;
+  for (const QString& p : paths_a_) part.files.push_back(p.toStdString());
+  if (comparing())
+    for (const QString& p : paths_b_) part.compare_files.push_back(p.toStdString());
+  part.rules = sim_check_->ruleSet().toStdString();
+  part.measured_vs_simulated = simCheckVisible();
+  return part;
+}
+
+void TraceWorkspace::restoreSessionPart(const TraceSessionPart& part) {
+  sim_check_->setRuleSet(QString::fromStdString(part.rules));
+  setSimCheckVisible(part.measured_vs_simulated);
+  if (part.files.empty()) return;
+  QStringList a, b;
+  for (const auto& f : part.files) a << QString::fromStdString(f);
+  for (const auto& f : part.compare_files) b << QString::fromStdString(f);
+  pending_compare_ = b;
+  openTraces(a, Slot::A);
+}
+
+void TraceWorkspace::setSimulation(SnapshotPtr snapshot) {
+  sim_check_->setSimulation(std::move(snapshot));
+}
+
+void TraceWorkspace::setSimCheckVisible(bool on) {
+  if (sim_button_->isChecked() != on) sim_button_->setChecked(on);  // toggled comes back here
+  sim_check_->setVisible(on);
+  if (!on) return;
+  // One plot origin for both Gantts, so one x is one time.
+  GanttView* sim_view = sim_check_->simulatedView();
+  view_a_->setLabelWidth(0);
+  sim_view->setLabelWidth(0);
+  const int w = std::max({view_a_->naturalLabelWidth(), sim_view->naturalLabelWidth(),
+                          comparing() ? view_b_->naturalLabelWidth() : 0});
+  view_a_->setLabelWidth(w);
+  sim_view->setLabelWidth(w);
+  if (comparing()) view_b_->setLabelWidth(w);
+  if (sim_check_->unitsOriginUs()) alignToUnits(*sim_check_->unitsOriginUs());
+}
+
+bool TraceWorkspace::simCheckVisible() const {
+  return sim_button_->isChecked();
+}
+
+// Measured time zero at the first mapped unit, simulated time zero at the plan's start: the
+// two timelines share one axis. Both views then show the longer of the two.
+void TraceWorkspace::alignToUnits(double origin_us) {
+  if (!run_a_.timeline || !simCheckVisible()) return;
+  if (origin_us != run_a_.timeline->origin_us()) {
+    run_a_.timeline = run_a_.timeline->with_origin(origin_us);
+    view_a_->setTimeline(run_a_.timeline);
+  }
+  GanttView* sim_view = sim_check_->simulatedView();
+  if (!sim_view->model() || !view_a_->model()) return;
+  const TimeRange ea = view_a_->model()->time_extent();
+  const TimeRange es = sim_view->model()->time_extent();
+  const double t0 = std::min(ea.t0, es.t0);
+  const double t1 = std::max(ea.t1, es.t1);
+  view_a_->setViewRange(t0, t1 + (t1 - t0) * 0.01);
+  sim_view->setViewRange(t0, t1 + (t1 - t0) * 0.01);
 }
 
 void TraceWorkspace::cancelLoad() {
@@ -218,6 +358,7 @@ void TraceWorkspace::showRun(Slot slot, TraceRun run) {
     run_b_ = {};
     view_a_->setTimeline(run_a_.timeline, run_a_.gantt);
     view_b_->setTimeline(nullptr);
+    sim_check_->setMeasured(run_a_.timeline);
   } else {
     run_b_ = std::move(run);
     view_b_->setTimeline(run_b_.timeline, run_b_.gantt);
@@ -242,15 +383,49 @@ void TraceWorkspace::updateCompare() {
     view_a_->setLabelWidth(0);
     return;
   }
-  diff_->setTraces(merged_trace(*run_a_.timeline), merged_trace(*run_b_.timeline));
-  category_->clear();
-  category_->addItem(tr("All categories"));
-  category_->addItems(diff_->categories());
+  TraceCompareOptions options = diff_->options();
+  options.category.clear();  // new runs: every category, the fold option kept
+  startDiff(options, true);
   const int w = std::max(view_a_->naturalLabelWidth(), view_b_->naturalLabelWidth());
   view_a_->setLabelWidth(w);
   view_b_->setLabelWidth(w);
   fillAlignMenu();
   setAlignment(Align::FirstEvent);
+}
+
+void TraceWorkspace::requestDiff(const QString& category, bool fold_digits) {
+  TraceCompareOptions options = diff_->options();
+  options.category = category.toStdString();
+  options.fold_digits = fold_digits;
+  startDiff(options, false);
+}
+
+void TraceWorkspace::startDiff(TraceCompareOptions options, bool refill_categories) {
+  if (!comparing()) return;
+  diff_jobs_->start(
+      tr("Comparing"),
+      [a = run_a_.timeline, b = run_b_.timeline, options](const CancelToken&, ProgressSink&) {
+        DiffDone out;
+        out.a = merged_trace(*a);
+        out.b = merged_trace(*b);
+        out.result = TraceDiffModel::compute(out.a.get(), out.b.get(), options);
+        return Expected<DiffDone>(std::move(out));
+      },
+      [this, refill_categories](Expected<DiffDone> done) {
+        if (!done) return;  // cancelled by a newer request
+        diff_->setResult(std::move(done->a), std::move(done->b), std::move(done->result));
+        {
+          const QSignalBlocker block_fold(fold_);
+          fold_->setChecked(diff_->foldDigits());
+        }
+        if (refill_categories) {
+          category_->clear();
+          category_->addItem(tr("All categories"));
+          category_->addItems(diff_->categories());
+        }
+        const int index = diff_->category().isEmpty() ? 0 : category_->findText(diff_->category());
+        category_->setCurrentIndex(std::max(index, 0));
+      });
 }
 
 void TraceWorkspace::fillAlignMenu() {
@@ -262,6 +437,16 @@ void TraceWorkspace::fillAlignMenu() {
   for (const auto& s : steps_a)
     if (std::find(steps_b.begin(), steps_b.end(), s) != steps_b.end())
       align_->addItem(tr("Align at %1").arg(QString::fromStdString(s)), QString::fromStdString(s));
+  align_->addItem(tr("Align at event…"));
+  align_->setItemData(align_->count() - 1, true, kAskRole);
+}
+
+bool TraceWorkspace::alignAtEvent(const QString& name) {
+  if (setAlignment(Align::NamedEvent, name)) return true;
+  status_message_ = tr("no event named “%1” in both runs: alignment unchanged").arg(name);
+  updateStatus();
+  status_message_.clear();
+  return false;
 }
 
 bool TraceWorkspace::setAlignment(Align align, const QString& name) {
@@ -279,6 +464,7 @@ bool TraceWorkspace::setAlignment(Align align, const QString& name) {
   if (origin_a != run_a_.timeline->origin_us()) {
     run_a_.timeline = run_a_.timeline->with_origin(origin_a);
     view_a_->setTimeline(run_a_.timeline);
+    sim_check_->setMeasured(run_a_.timeline);
   }
   if (origin_b != run_b_.timeline->origin_us()) {
     run_b_.timeline = run_b_.timeline->with_origin(origin_b);
@@ -291,8 +477,12 @@ bool TraceWorkspace::setAlignment(Align align, const QString& name) {
   const double t1 = std::max(ea.t1, eb.t1);
   view_a_->setViewRange(t0, t1 + (t1 - t0) * 0.01);
   view_b_->setViewRange(t0, t1 + (t1 - t0) * 0.01);
-  const int index = align == Align::FirstEvent ? 0 : align_->findData(name);
-  if (index >= 0) align_->setCurrentIndex(index);
+  int index = align == Align::FirstEvent ? 0 : align_->findData(name);
+  if (index < 0) {  // a chosen event: listed before "Align at event…" from now on
+    index = align_->count() - 1;
+    align_->insertItem(index, tr("Align at %1").arg(name), name);
+  }
+  align_->setCurrentIndex(index);
   if (!search_->text().isEmpty()) search(search_->text());
   return true;
 }
@@ -321,14 +511,18 @@ void TraceWorkspace::highlightDiffRow(int row) {
   if (row < 0 || row >= diff_->rowCount()) return;
   const std::string name = diff_->row(row).name;
   const bool fold = diff_->foldDigits();
+  // The row counts only its category's events when the table is filtered: mark those alone.
+  const std::string category = diff_->category().toStdString();
   for (TraceView* v : {view_a_, view_b_}) {
     if (!v->timeline()) continue;
     const TraceTimeline* t = v->timeline().get();
-    v->markWhere([t, name, fold](int s, int n) {
-      const std::string& candidate =
-          t->sources()[static_cast<std::size_t>(s)].trace->names[static_cast<std::size_t>(n)];
-      return (fold ? fold_digits(candidate) : candidate) == name;
-    });
+    v->markWhere(
+        [t, name, fold](int s, int n) {
+          const std::string& candidate =
+              t->sources()[static_cast<std::size_t>(s)].trace->names[static_cast<std::size_t>(n)];
+          return (fold ? fold_digits(candidate) : candidate) == name;
+        },
+        category);
   }
   matches_a_ = static_cast<int>(view_a_->marked().size());
   matches_b_ = static_cast<int>(view_b_->marked().size());
@@ -367,6 +561,7 @@ void TraceWorkspace::updateStatus() {
   else if (!search_->text().isEmpty())
     text += tr(" · %1 %2 in A").arg(matches_a_).arg(matches_a_ == 1 ? tr("match") : tr("matches")) +
             (comparing() ? tr(", %1 in B").arg(matches_b_) : QString());
+  if (!note_.isEmpty()) text += QStringLiteral(" · ") + note_;
   status_->setText(text);
 }
 

@@ -11,7 +11,10 @@
 #include <QWidget>
 #include <memory>
 
+#include "jobs/explorer_snapshot.h"
+#include "trace/trace_compare.h"
 #include "trace/trace_run.h"
+#include "trace/trace_session.h"
 
 QT_BEGIN_NAMESPACE
 class QCheckBox;
@@ -27,6 +30,7 @@ QT_END_NAMESPACE
 namespace slimpack::ui {
 
 class JobTracker;
+class SimCheckPanel;
 class TraceDiffModel;
 class TraceView;
 
@@ -48,8 +52,26 @@ class TraceWorkspace : public QWidget {
   void openTraces(const QStringList& paths, Slot slot = Slot::A);
   void cancelLoad();
   JobTracker& loadJobs() const { return *jobs_; }
+  // Files offered and not loaded yet, or a load, diff or measured-vs-simulated job running.
+  bool busy() const;
+  // The diff table's computation (merging ranks, comparing by name): a job, so that filtering
+  // or folding a large trace's table never blocks the GUI thread.
+  JobTracker& diffJobs() const { return *diff_jobs_; }
+  // Recomputes the diff table with this category ("" = all) and fold option on a worker.
+  void requestDiff(const QString& category, bool fold_digits);
 
   TraceView* viewA() const { return view_a_; }
+  // Measured vs simulated: the explorer's current plan and simulation under run A
+  // (ui/trace/sim_check_panel.h), shown with the "Measured vs Simulated" button.
+  SimCheckPanel* simCheck() const { return sim_check_; }
+  void setSimulation(SnapshotPtr snapshot);
+  void setSimCheckVisible(bool on);
+  bool simCheckVisible() const;
+  // The files of run A as opened (for Open Recent and the session).
+  const QStringList& pathsA() const { return paths_a_; }
+  // The tab's part of a session (trace_session.h), and opening it again: run A, then run B.
+  TraceSessionPart sessionPart() const;
+  void restoreSessionPart(const TraceSessionPart& part);
   TraceView* viewB() const { return view_b_; }
   TraceDiffModel* diffModel() const { return diff_; }
   QTableView* diffTable() const { return table_; }
@@ -62,23 +84,28 @@ class TraceWorkspace : public QWidget {
   // Aligns B to A at their first events, or at the first event named `name` in each run
   // ("ProfilerStep#3"); false (alignment unchanged) when a run has no such event.
   bool setAlignment(Align align, const QString& name = {});
+  // The same for any event name (the alignment box's "Align at event…" and the diff table's
+  // "Align Both Runs at This Event"); says so in the status when a run lacks the event.
+  bool alignAtEvent(const QString& name);
   // Search by name (case-insensitive substring) in both runs; returns the matches in A.
   int search(const QString& text);
   // Marks the events of diff-table row `row` (after sorting) in both timelines.
   void highlightDiffRow(int row);
   QString statusText() const;
 
-  // Hook for the mapping-rules dialog (ui/trace/trace_rules_dialog.*) and "Calibrate from this
-  // trace" (branch trace-core): shows the two buttons in the tab's bar; they emit the signals
-  // below with run A's timeline (TraceTimeline::sources() holds the ImportedTrace per rank).
-  // Wire them in MainWindow where the dialog and the calibration live, then call this with true.
-  void setMappingActionsVisible(bool on);
+  // Shows the "Mapping Rules…" and "Calibrate from Trace" buttons of the tab's bar; they emit the
+  // signals below with run A's timeline. ui/window/trace_hooks wires calibration.
+  void setMappingActionsVisible(bool rules, bool calibrate);
+  // A lasting line in the tab's status (a calibration's result); empty clears it.
+  void setNote(const QString& note);
 
  signals:
   void mappingRulesRequested(std::shared_ptr<const TraceTimeline> run);
   void calibrateRequested(std::shared_ptr<const TraceTimeline> run);
   void loadFailed(const QString& path, const QString& message);
-  void loaded(int slot);  // 0 = A, 1 = B
+  void loaded(int slot);                  // 0 = A, 1 = B
+  void opened(const QStringList& paths);  // run A's files, once they loaded
+  void idle();                            // busy() turned false
 
  private:
   void flushOffered();
@@ -87,7 +114,14 @@ class TraceWorkspace : public QWidget {
   void fillAlignMenu();
   void updateStatus();
 
+  void alignToUnits(double origin_us);
+
+  void startDiff(TraceCompareOptions options, bool refill_categories);
+
   QStringList offered_;
+  QStringList paths_a_;
+  QStringList paths_b_;
+  QStringList pending_compare_;  // a restored session's run B, opened once run A loaded
   JobTracker* jobs_;
   TraceRun run_a_;
   TraceRun run_b_;
@@ -107,9 +141,13 @@ class TraceWorkspace : public QWidget {
   QProgressBar* progress_;
   QLabel* status_;
   QLabel* selection_;
+  JobTracker* diff_jobs_;
+  SimCheckPanel* sim_check_;
+  QPushButton* sim_button_;
   int matches_a_ = 0;
   int matches_b_ = 0;
   QString status_message_;
+  QString note_;
   double last_show_ms_ = 0.0;
 };
 

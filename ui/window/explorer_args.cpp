@@ -32,7 +32,8 @@ ExplorerArgs parse_explorer_args(const QStringList& arguments) {
   QCommandLineOption size("size", "Window size for --screenshot (default 1600x1000).", "WxH");
   QCommandLineOption view("view",
                           "For --screenshot: gantt (default), compare, sweep, guide (the User "
-                          "Guide window), infeasible (the failure banner) or zoomed.",
+                          "Guide window), infeasible (the failure banner), zoomed, traces or "
+                          "measured (measured vs simulated).",
                           "NAME");
   QCommandLineOption theme("theme", "For --screenshot: light (default) or dark.", "NAME");
   QCommandLineOption data_dirs("data-dirs",

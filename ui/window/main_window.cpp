@@ -24,6 +24,7 @@
 #include <QUndoStack>
 
 #include "charts/memory_chart.h"
+#include "common/json_util.h"
 #include "gantt/gantt_pane.h"
 #include "gantt/gantt_view.h"
 #include "jobs/input_file.h"
@@ -35,6 +36,7 @@
 #include "panels/state_frame.h"
 #include "panels/sweep_panel.h"
 #include "panels/workload_panel.h"
+#include "trace/trace_session.h"
 #include "trace/trace_workspace.h"
 #include "window/edit_history.h"
 #include "window/explorer_controller.h"
@@ -43,6 +45,7 @@
 #include "window/session_check.h"
 #include "window/settings.h"
 #include "window/theme.h"
+#include "window/trace_hooks.h"
 #include "window/view_states.h"
 #include "window/window_menus.h"
 
@@ -96,9 +99,10 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
   traces_ = new TraceWorkspace;
   tabs_->addTab(traces_, tr("Traces"));
   connect(traces_, &TraceWorkspace::loaded, this, [this] { tabs_->setCurrentWidget(traces_); });
-  connect(traces_, &TraceWorkspace::loadFailed, this, [this](const QString& path, const QString& m) {
-    showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), m);
-  });
+  connect(traces_, &TraceWorkspace::loadFailed, this,
+          [this](const QString& path, const QString& m) {
+            showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), m);
+          });
   tabs_->setDocumentMode(true);
   setCentralWidget(tabs_);
   connect(tabs_, &QTabWidget::currentChanged, this,
@@ -128,6 +132,7 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
                            sweep_, compare_, this);
   menus_ = new WindowMenus(*this);
   connectController();
+  new TraceHooks(*this, *controller_, settings_, *traces_);  // ui/window/trace_hooks.h
   qApp->installEventFilter(this);
   applyTheme(settings_.theme());
   connect(&settings_, &Settings::themeChanged, this, &MainWindow::applyTheme);
@@ -414,7 +419,16 @@ void MainWindow::openFile(const QString& path) {
               QString::fromStdString(st.error().message));
     return;
   }
+  const auto text = json_util::read_file(path.toStdString());
+  auto traces = text ? traces_from_session(*text, path.toStdString())
+                     : Expected<TraceSessionPart>(text.error());
+  if (!traces) {
+    showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()),
+              QString::fromStdString(traces.error().message));
+    return;
+  }
   applySession(*session);
+  traces_->restoreSessionPart(*traces);
   session_path_ = path;
   settings_.addRecentFile(path);
   updateTitle();
@@ -444,7 +458,9 @@ void MainWindow::applySession(const SessionFile& session) {
 bool MainWindow::saveSession(const QString& given) {
   QString path = given;
   if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".slimpack");
-  Status st = write_session_file(path.toStdString(), currentSession());
+  // The Traces tab adds its "traces" object (ui/trace/trace_session.h).
+  auto text = add_traces_to_session(session_to_json(currentSession()), traces_->sessionPart());
+  Status st = text ? json_util::write_file_atomic(path.toStdString(), *text) : Status(text.error());
   if (!st) {
     showError(tr("Cannot save %1").arg(QFileInfo(path).fileName()),
               QString::fromStdString(st.error().message));
@@ -522,6 +538,8 @@ void MainWindow::showError(const QString& title, const QString& raw) {
 void MainWindow::showView(const QString& name) {
   if (name == "compare")
     tabs_->setCurrentWidget(compare_);
+  else if (name == "traces" || name == "measured")
+    tabs_->setCurrentWidget(traces_), traces_->setSimCheckVisible(name == "measured");
   else
     tabs_->setCurrentWidget(gantt_);
   if (name == "sweep") sweep_dock_->show(), sweep_dock_->raise();

@@ -8,6 +8,7 @@
 
 #include "gantt/gantt_view.h"
 #include "panels/compare_view.h"
+#include "trace/trace_workspace.h"
 #include "window/explorer_controller.h"
 #include "window/help_dialogs.h"
 #include "window/main_window.h"
@@ -35,6 +36,8 @@ struct Shot {
     if (finished) return;
     ExplorerController& c = window->controller();
     if (!c.snapshot() || c.pipelineJobs().busy() || c.loadJobs().busy()) return;
+    // Traces named on the command line: their loading, diff and measured-vs-simulated jobs.
+    if (window->traceWorkspace()->busy()) return;
     if (options.view == "compare" && !compare_requested) {
       compare_requested = true;
       c.requestCompare(window->compareView()->selectedStrategies());
@@ -104,6 +107,8 @@ void takeScreenshotWhenReady(MainWindow& window, const ScreenshotOptions& option
     QObject::connect(jobs, &JobTracker::busyChanged, &window, [shot](bool busy) {
       if (!busy) shot->check();
     });
+  QObject::connect(window.traceWorkspace(), &TraceWorkspace::idle, &window,
+                   [shot] { shot->check(); });
   QObject::connect(&c, &ExplorerController::pipelineFailed, &window, [shot](const QString& m) {
     if (!shot->window->controller().snapshot()) shot->finish(false, "no result: " + m);
   });

@@ -137,6 +137,20 @@ TEST(TraceTimeline, SearchByNameMarksEveryMatchingBar) {
   EXPECT_EQ(steps[0], "ProfilerStep#1");
 }
 
+TEST(TraceTimeline, SelectionCanBeLimitedToOneCategory) {
+  auto tl = TraceTimeline::build({{parse(kNested), -1, "a.json"}});
+  const GanttModel m = tl->gantt();
+  const auto& names = tl->sources()[0].trace->names;
+  auto has_kernel = [&](int, int n) {
+    return names[static_cast<std::size_t>(n)].find("_kernel") != std::string::npos ||
+           names[static_cast<std::size_t>(n)] == "forward";
+  };
+  EXPECT_EQ(tl->select(m, has_kernel).size(), 3u);            // two kernels and forward
+  EXPECT_EQ(tl->select(m, has_kernel, "kernel").size(), 2u);  // the cpu_op forward is left out
+  EXPECT_EQ(tl->select(m, has_kernel, "cpu_op").size(), 1u);
+  EXPECT_TRUE(tl->select(m, has_kernel, "no_such_category").empty());
+}
+
 TEST(TraceTimeline, ColourDependsOnTheNameOnly) {
   const char* a = R"([{"ph": "X", "name": "nccl:all_reduce", "pid": 1, "tid": 1, "ts": 0, "dur": 5},
                      {"ph": "X", "name": "gemm", "pid": 1, "tid": 1, "ts": 10, "dur": 5}])";

@@ -1,0 +1,38 @@
+#pragma once
+// The per-unit table of "measured against simulated" (core/trace/trace_check.h): one row per
+// matched (replica, stage, pass, pack) unit with its simulated and measured durations and the
+// relative error. Sortable by any column; the check's own order (largest |error| first) is the
+// initial one, so the worst units are on top.
+#include <QAbstractTableModel>
+
+#include "trace/trace_check.h"
+
+namespace slimpack::ui {
+
+class SimCheckModel : public QAbstractTableModel {
+  Q_OBJECT
+
+ public:
+  enum Column { Replica, Stage, Pass, Pack, Simulated, Measured, Error, ColumnCount };
+  // Qt::UserRole: the raw number (microseconds, error as a fraction) for sorting and tests.
+  static constexpr int RawRole = Qt::UserRole;
+
+  explicit SimCheckModel(QObject* parent = nullptr);
+
+  void setUnits(std::vector<UnitComparison> units);
+  const UnitComparison& unit(int row) const { return units_[static_cast<std::size_t>(row)]; }
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation,
+                      int role = Qt::DisplayRole) const override;
+  void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+
+ private:
+  QVariant raw(const UnitComparison& u, int column) const;
+
+  std::vector<UnitComparison> units_;
+};
+
+}  // namespace slimpack::ui

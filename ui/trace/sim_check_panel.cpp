@@ -1,0 +1,266 @@
+#include "trace/sim_check_panel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <map>
+
+#include "gantt/gantt_view.h"
+#include "jobs/job_tracker.h"
+#include "trace/chrome_trace.h"
+#include "trace/sim_check_model.h"
+#include "trace/trace_lanes.h"
+#include "trace/trace_run.h"
+#include "trace/trace_units.h"
+#include "trace/trace_view.h"
+
+namespace slimpack::ui {
+namespace {
+
+struct CheckResult {
+  MappedTrace mapped;
+  TraceCheck check;
+};
+
+QString q(const std::string& s) {
+  return QString::fromStdString(s);
+}
+
+void scale_ops(std::vector<TimedOp>& ops, double k) {
+  for (TimedOp& op : ops) {
+    op.start *= k;
+    op.end *= k;
+  }
+}
+
+}  // namespace
+
+SimResult simulation_in_seconds(const SimResult& result) {
+  if (result.time_unit == "s") return result;
+  const double k = trace_us_per_unit(result) * 1e-6;
+  SimResult out = result;
+  for (ReplicaResult& r : out.replicas) {
+    r.makespan *= k;
+    r.finish *= k;
+    for (StageResult& st : r.stages) {
+      scale_ops(st.ops, k);
+      scale_ops(st.comm, k);
+      st.busy *= k;
+      for (MemoryPoint& m : st.memory) m.time *= k;
+    }
+    scale_ops(r.critical_path.ops, k);
+    r.critical_path.compute *= k;
+    r.critical_path.comm *= k;
+    r.critical_path.idle *= k;
+  }
+  out.makespan *= k;
+  out.iteration_time *= k;
+  out.stage_work_bound *= k;
+  if (out.tokens_per_second > 0.0) out.tokens_per_second /= k;
+  out.time_unit = "s";
+  return out;
+}
+
+SimCheckPanel::SimCheckPanel(QWidget* parent)
+    : QWidget(parent),
+      jobs_(new JobTracker(this)),
+      sim_view_(new GanttView),
+      model_(new SimCheckModel(this)),
+      table_(new QTableView),
+      rules_(new QComboBox),
+      summary_(new QLabel) {
+  setObjectName(QStringLiteral("simCheckPanel"));
+  for (const std::string& name : builtin_unit_rule_set_names()) rules_->addItem(q(name));
+  rules_->setToolTip(
+      tr("Which events of the measured trace are pipeline work: slimpack (our simulate --trace "
+         "export), megatron (forward-compute / backward-compute timers), dualpipe (attn(F), "
+         "mlp(B), ... annotations)"));
+  summary_->setWordWrap(true);
+  summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  summary_->setObjectName(QStringLiteral("simCheckSummary"));
+  sim_view_->setObjectName(QStringLiteral("simulatedView"));
+  table_->setObjectName(QStringLiteral("simCheckTable"));
+  table_->setModel(model_);
+  table_->setSortingEnabled(true);
+  table_->sortByColumn(SimCheckModel::Error, Qt::DescendingOrder);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->verticalHeader()->hide();
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  table_->horizontalHeader()->setStretchLastSection(true);
+
+  auto* bar = new QHBoxLayout;
+  bar->addWidget(new QLabel(tr("Simulated (current plan) · measured units by rules")));
+  bar->addWidget(rules_);
+  bar->addWidget(summary_, 1);
+  auto* split = new QSplitter(Qt::Vertical);
+  split->addWidget(sim_view_);
+  split->addWidget(table_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addLayout(bar);
+  layout->addWidget(split, 1);
+
+  connect(rules_, &QComboBox::activated, this, [this] { recheck(); });
+  showSummary();
+}
+
+SimCheckPanel::~SimCheckPanel() = default;
+
+void SimCheckPanel::setSimulation(SnapshotPtr snapshot) {
+  snapshot_ = std::move(snapshot);
+  if (snapshot_ && snapshot_->plan) {
+    // Explicit-time plans: their abstract units become seconds (1 unit = 1 ms, as exported).
+    if (snapshot_->sim.time_unit == "s")
+      sim_view_->setModel(snapshot_->gantt, true);
+    else
+      sim_view_->setModel(std::make_shared<const GanttModel>(GanttModel::build(
+                              *snapshot_->plan, simulation_in_seconds(snapshot_->sim))),
+                          true);
+  } else {
+    sim_view_->setModel(nullptr);
+  }
+  recheck();
+}
+
+void SimCheckPanel::setMeasured(std::shared_ptr<const TraceTimeline> run) {
+  // Only a new run is mapped again: re-aligning the same run (a new origin) changes no unit.
+  const bool same = run && run_ && run->sources().size() == run_->sources().size() &&
+                    run->sources().front().trace == run_->sources().front().trace;
+  run_ = std::move(run);
+  if (!same) recheck();
+}
+
+bool SimCheckPanel::setRuleSet(const QString& name) {
+  const int index = rules_->findText(name);
+  if (index < 0) return false;
+  if (index != rules_->currentIndex()) {
+    rules_->setCurrentIndex(index);
+    recheck();
+  }
+  return true;
+}
+
+QString SimCheckPanel::ruleSet() const {
+  return rules_->currentText();
+}
+
+QString SimCheckPanel::summaryText() const {
+  return summary_->text();
+}
+
+void SimCheckPanel::recheck() {
+  jobs_->cancel();
+  check_.reset();
+  units_origin_us_.reset();
+  lanes_text_.clear();
+  message_.clear();
+  model_->setUnits({});
+  if (!run_ || !snapshot_ || !snapshot_->plan) {
+    showSummary();
+    return;
+  }
+  message_ = tr("mapping…");
+  showSummary();
+  auto trace = merged_trace(*run_);
+  jobs_->start(
+      tr("Mapping trace units"),
+      [trace, snapshot = snapshot_, rules_name = rules_->currentText().toStdString()](
+          const CancelToken& cancel, ProgressSink& progress) -> Expected<CheckResult> {
+        progress.report("mapping trace units (" + rules_name + ")", 0.0);
+        auto rules = builtin_unit_rules(rules_name);
+        if (!rules) return rules.error();
+        auto mapped = map_trace_units(*trace, default_lane_mapping(*trace), *rules);
+        if (!mapped) return mapped.error();
+        if (cancel.cancelled()) return Error::cancelled();
+        progress.report("comparing with the simulation", 0.5);
+        TraceCheck check =
+            check_against_simulation(*mapped, snapshot->sim, trace_us_per_unit(snapshot->sim));
+        return CheckResult{std::move(*mapped), std::move(check)};
+      },
+      [this](Expected<CheckResult> result) {
+        if (!result) {
+          if (result.error().kind == ErrorKind::Cancelled) return;
+          message_ = q(result.error().message);
+          showSummary();
+          emit failed(message_);
+          return;
+        }
+        double origin = 0.0;
+        bool any = false;
+        for (const MeasuredUnit& u : result->mapped.units) {
+          origin = any ? std::min(origin, u.start_us) : u.start_us;
+          any = true;
+        }
+        units_origin_us_ = origin;
+        // Busy time and idle ratio per mapped stage (lanes of one stage: their sum of busy).
+        std::map<std::pair<int, int>, std::pair<double, double>> per_stage;  // busy, span
+        for (const LaneActivity& l : result->mapped.lanes) {
+          if (l.stage < 0 || l.units == 0) continue;
+          auto& [busy, span] = per_stage[{l.replica, l.stage}];
+          busy = std::max(busy, l.busy_us);
+          span = std::max(span, l.span_us);
+        }
+        QStringList lanes;
+        for (const auto& [key, v] : per_stage)
+          lanes << tr("r%1 s%2 busy %3 (idle %4 %)")
+                       .arg(key.first)
+                       .arg(key.second)
+                       .arg(trace_duration_text(v.first * 1e-6))
+                       .arg(v.second > 0 ? 100.0 * (1.0 - v.first / v.second) : 0.0, 0, 'f', 1);
+        lanes_text_ = lanes.join(QStringLiteral(" · "));
+        model_->setUnits(result->check.units);
+        model_->sort(SimCheckModel::Error, Qt::DescendingOrder);
+        table_->horizontalHeader()->setSortIndicator(SimCheckModel::Error, Qt::DescendingOrder);
+        check_ = std::move(result->check);
+        message_.clear();
+        showSummary();
+        emit checked(origin);
+      });
+}
+
+void SimCheckPanel::showSummary() {
+  if (!snapshot_ || !snapshot_->plan) {
+    summary_->setText(tr("No simulated plan yet."));
+    return;
+  }
+  if (!run_) {
+    summary_->setText(tr("Open a trace of this plan to compare it with the simulation."));
+    return;
+  }
+  if (!check_) {
+    summary_->setText(message_);
+    summary_->setToolTip({});
+    return;
+  }
+  const TraceCheck& c = *check_;
+  QString text = tr("%1 units matched · MAPE %2 % · makespan simulated %3, measured %4 (%5 %)")
+                     .arg(c.units.size())
+                     .arg(100.0 * c.mape, 0, 'f', 2)
+                     .arg(trace_duration_text(c.simulated_makespan_us * 1e-6),
+                          trace_duration_text(c.measured_makespan_us * 1e-6))
+                     .arg(100.0 * c.makespan_error, 0, 'f', 2);
+  if (c.only_simulated > 0 || c.only_measured > 0)
+    text += tr(" · unmatched: %1 only simulated, %2 only measured")
+                .arg(c.only_simulated)
+                .arg(c.only_measured);
+  if (!c.units.empty()) {
+    const UnitComparison& w = c.units.front();
+    text += tr(" · worst: r%1 s%2 %3 pack %4 (%5 %)")
+                .arg(w.replica)
+                .arg(w.stage)
+                .arg(w.pass == Pass::Forward ? tr("forward") : tr("backward"))
+                .arg(w.pack + 1)
+                .arg(100.0 * w.error, 0, 'f', 1);
+  }
+  summary_->setText(text);
+  summary_->setToolTip(lanes_text_);
+}
+
+}  // namespace slimpack::ui

@@ -1,0 +1,83 @@
+#pragma once
+// "Measured vs simulated" in the Traces tab: the simulated Gantt of the explorer's current plan
+// on the measured run's time axis, and how far the model is from the measurement. The measured
+// run is mapped to pipeline units by a unit rule set (core/trace/trace_units.h: built-in
+// slimpack, megatron or dualpipe) and held against the plan's simulation by
+// check_against_simulation (core/trace/trace_check.h): per-unit error, MAPE, worst units and the
+// makespan error. Mapping and checking run as a job (a large trace takes a while to match).
+#include <QWidget>
+#include <memory>
+#include <optional>
+
+#include "jobs/explorer_snapshot.h"
+#include "render/trace_timeline.h"
+#include "trace/trace_check.h"
+
+QT_BEGIN_NAMESPACE
+class QComboBox;
+class QLabel;
+class QTableView;
+QT_END_NAMESPACE
+
+namespace slimpack {
+class GanttView;
+}
+
+namespace slimpack::ui {
+
+class JobTracker;
+class SimCheckModel;
+
+class SimCheckPanel : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit SimCheckPanel(QWidget* parent = nullptr);
+  ~SimCheckPanel() override;
+
+  // The explorer's current result (its plan and simulation); null clears the simulated side.
+  void setSimulation(SnapshotPtr snapshot);
+  // The measured run (run A of the Traces tab); null clears the check.
+  void setMeasured(std::shared_ptr<const TraceTimeline> run);
+  // A built-in rule set name ("slimpack", "megatron", "dualpipe"); false for an unknown name.
+  bool setRuleSet(const QString& name);
+  QString ruleSet() const;
+
+  GanttView* simulatedView() const { return sim_view_; }
+  SimCheckModel* model() const { return model_; }
+  QTableView* table() const { return table_; }
+  JobTracker& jobs() const { return *jobs_; }
+  QString summaryText() const;
+  // The last check, when the measured run mapped and a simulation is present.
+  const std::optional<TraceCheck>& check() const { return check_; }
+  // Start (file microseconds) of the earliest mapped unit: the measured time shown as zero.
+  std::optional<double> unitsOriginUs() const { return units_origin_us_; }
+
+ signals:
+  // A check finished: the measured run should be shown from `origin_us` (its first unit).
+  void checked(double origin_us);
+  void failed(const QString& message);
+
+ private:
+  void recheck();
+  void showSummary();
+
+  SnapshotPtr snapshot_;
+  std::shared_ptr<const TraceTimeline> run_;
+  JobTracker* jobs_;
+  GanttView* sim_view_;
+  SimCheckModel* model_;
+  QTableView* table_;
+  QComboBox* rules_;
+  QLabel* summary_;
+  std::optional<TraceCheck> check_;
+  std::optional<double> units_origin_us_;
+  QString lanes_text_;
+  QString message_;
+};
+
+// `result` with every time scaled from its unit to seconds (explicit-time plans run in abstract
+// units, exported as 1 unit = 1 ms), so it shares an axis with a measured trace.
+SimResult simulation_in_seconds(const SimResult& result);
+
+}  // namespace slimpack::ui

@@ -1,0 +1,103 @@
+#include "window/trace_hooks.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
+
+#include "io/scenario.h"
+#include "jobs/job_tracker.h"
+#include "trace/sim_check_panel.h"
+#include "trace/trace_calibrate.h"
+#include "trace/trace_lanes.h"
+#include "trace/trace_units.h"
+#include "trace/trace_view.h"
+#include "trace/trace_workspace.h"
+#include "window/explorer_controller.h"
+#include "window/main_window.h"
+#include "window/settings.h"
+
+namespace slimpack::ui {
+namespace {
+
+struct CalibrationDone {
+  std::string path;
+  TraceCalibration calibration;
+};
+
+}  // namespace
+
+TraceHooks::TraceHooks(MainWindow& window, ExplorerController& controller, Settings& settings,
+                       TraceWorkspace& traces)
+    : QObject(&window), window_(window), controller_(controller), traces_(traces) {
+  connect(&controller, &ExplorerController::snapshotChanged, &traces,
+          [this](const SnapshotPtr& snapshot) { traces_.setSimulation(snapshot); });
+  if (controller.snapshot()) traces.setSimulation(controller.snapshot());
+  connect(&traces, &TraceWorkspace::opened, &settings, [&settings](const QStringList& paths) {
+    for (const QString& p : paths) settings.addRecentFile(p);
+  });
+  connect(&traces, &TraceWorkspace::calibrateRequested, this, [this] { calibrate(); });
+  traces.setMappingActionsVisible(false, true);
+}
+
+QString TraceHooks::calibratedProfilePath(const QString& trace_file) {
+  QString stem = QFileInfo(trace_file).fileName();
+  for (const char* suffix : {".gz", ".json", ".pt.trace"})
+    if (stem.endsWith(QLatin1String(suffix))) stem.chop(static_cast<int>(qstrlen(suffix)));
+  const QString dir =
+      QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/calibrated";
+  return dir + "/" + stem + "-profile.json";
+}
+
+void TraceHooks::calibrate() {
+  const SnapshotPtr snapshot = controller_.snapshot();
+  const auto run = traces_.viewA()->timeline();
+  if (!run || traces_.pathsA().isEmpty()) return;
+  if (!snapshot || !snapshot->plan) {
+    window_.showError(tr("Calibrate from Trace"),
+                      tr("There is no plan to calibrate against yet: wait for the result."));
+    return;
+  }
+  const QString path = calibratedProfilePath(traces_.pathsA().front());
+  QDir().mkpath(QFileInfo(path).absolutePath());
+  traces_.loadJobs().start(
+      tr("Calibrating"),
+      [run, snapshot, rules_name = traces_.simCheck()->ruleSet().toStdString(),
+       file = path.toStdString()](const CancelToken& cancel,
+                                  ProgressSink& progress) -> Expected<CalibrationDone> {
+        progress.report("calibrating from the trace (" + rules_name + ")", 0.0);
+        auto rules = builtin_unit_rules(rules_name);
+        if (!rules) return rules.error();
+        auto cost = make_cost_model(snapshot->config);
+        if (!cost) return cost.error();
+        const auto trace = merged_trace(*run);
+        auto cal = calibrate_from_trace(*trace, default_lane_mapping(*trace), *rules,
+                                        *snapshot->plan, **cost);
+        if (!cal) return cal.error();
+        if (cancel.cancelled()) return Error::cancelled();
+        if (Status written = write_cost_profile(file, cal->profile); !written)
+          return written.error();
+        return CalibrationDone{file, std::move(*cal)};
+      },
+      [this](Expected<CalibrationDone> done) {
+        if (!done) {
+          if (done.error().kind != ErrorKind::Cancelled)
+            window_.showError(tr("Calibrate from Trace"),
+                              QString::fromStdString(done.error().message));
+          return;
+        }
+        const QString file = QString::fromStdString(done->path);
+        const TraceCalibration& c = done->calibration;
+        const QString summary = tr("Calibrated from %1 units (%2 skipped), refit MAPE %3 %: %4")
+                                    .arg(c.units_used)
+                                    .arg(c.units_skipped)
+                                    .arg(100.0 * c.mape, 0, 'f', 2)
+                                    .arg(QDir::toNativeSeparators(file));
+        traces_.setNote(summary);
+        // The same path as a loaded cost profile: checked on a worker, then the plan re-solves.
+        controller_.setCostFiles(file,
+                                 QString::fromStdString(controller_.config().cost_overrides_file));
+        emit calibrated(file, summary);
+      });
+}
+
+}  // namespace slimpack::ui

@@ -1,0 +1,41 @@
+#pragma once
+// What ties the Traces tab (ui/trace) to the rest of the explorer, kept out of MainWindow:
+//  - the controller's current result goes to "Measured vs Simulated";
+//  - "Calibrate from Trace" runs as a job: run A mapped by the chosen unit rules, fitted against
+//    the current plan and its cost model (core/trace/trace_calibrate.h), the fitted profile
+//    written to the application data folder and applied as the configuration's cost profile
+//    the same way a loaded profile is (ExplorerController::setCostFiles): the plan re-solves;
+//  - opened traces go into Open Recent.
+#include <QObject>
+#include <QString>
+
+namespace slimpack::ui {
+
+class ExplorerController;
+class MainWindow;
+class Settings;
+class TraceWorkspace;
+
+class TraceHooks : public QObject {
+  Q_OBJECT
+
+ public:
+  TraceHooks(MainWindow& window, ExplorerController& controller, Settings& settings,
+             TraceWorkspace& traces);
+
+  // Where a calibration of `trace_file` is written: <app data>/calibrated/<stem>-profile.json.
+  static QString calibratedProfilePath(const QString& trace_file);
+
+ signals:
+  // A calibration was applied: the profile file, and a one-line summary.
+  void calibrated(const QString& profile_path, const QString& summary);
+
+ private:
+  void calibrate();
+
+  MainWindow& window_;
+  ExplorerController& controller_;
+  TraceWorkspace& traces_;
+};
+
+}  // namespace slimpack::ui
