@@ -142,6 +142,33 @@ Expected<UnitRuleSet> parse_unit_rules(const std::string& json_text, const std::
   return set;
 }
 
+std::string unit_rules_to_json(const UnitRuleSet& rules) {
+  Json list = Json::array();
+  for (const UnitRule& r : rules.rules) {
+    Json entry = {{"name", r.name_pattern},
+                  {"pass", r.pass == Pass::Forward ? "forward" : "backward"},
+                  {"pack_group", r.pack_group},
+                  {"pack_base", r.pack_base}};
+    if (!r.category_pattern.empty()) entry["category"] = r.category_pattern;
+    if (!r.lane_pattern.empty()) entry["lane"] = r.lane_pattern;
+    list.push_back(std::move(entry));
+  }
+  return Json{{"name", rules.name}, {"rules", std::move(list)}}.dump(2) + "\n";
+}
+
+Status validate_unit_rules(const UnitRuleSet& rules) {
+  if (rules.rules.empty())
+    return Error::bad_input(rules.name + ": no rules (at least one is needed)");
+  for (std::size_t i = 0; i < rules.rules.size(); ++i) {
+    const UnitRule& r = rules.rules[i];
+    if (r.pack_base < 0 || r.pack_base > 1)
+      return Error::bad_input(rules.name + ": rules[" + std::to_string(i) +
+                              "]: pack_base must be 0 or 1");
+  }
+  if (auto compiled = compile(rules); !compiled) return compiled.error();
+  return {};
+}
+
 Expected<UnitRuleSet> read_unit_rules(const std::string& path) {
   auto text = json_util::read_file(path);
   if (!text) return text.error();

@@ -15,13 +15,14 @@
 namespace slimpack {
 namespace {
 
-CostModel llama(int pp, int cp = 1) {
+CostModel llama(int pp, int cp = 1, int vchunks = 1) {
   auto model = model_preset("llama-2-7b");
   auto gpu = gpu_preset("h100-sxm");
   EXPECT_TRUE(model.ok() && gpu.ok());
   ParallelConfig par;
   par.pp = pp;
   par.cp = cp;
+  par.vchunks = vchunks;
   return CostModel(*model, *gpu, par);
 }
 
@@ -129,6 +130,22 @@ TEST(TraceCalibrate, RecomputedLayersAndReplicasAreInverted) {
   auto cal = calibrate(trace, plan, cost);
   ASSERT_TRUE(cal.ok()) << cal.error().message;
   EXPECT_EQ(cal->units_used, 6 * 2 * 4 * 2);
+  expect_coeffs_near(cal->profile.forward->coeffs, cost.coeffs().forward);
+  expect_coeffs_near(cal->profile.backward->coeffs, cost.coeffs().backward);
+  EXPECT_LT(cal->max_error, 1e-5);
+}
+
+TEST(TraceCalibrate, VirtualChunksOfAPackAreOneUnit) {
+  // Interleaved 1F1B: each pack runs twice per stage (chunks of half the layers), two "F3"
+  // events on one lane; their sum is the stage's unit.
+  const CostModel cost = llama(2, 1, 2);
+  Plan plan = varied_plan(2);
+  plan.schedule = ScheduleKind::Interleaved;
+  plan.vchunks = 2;
+  const ImportedTrace trace = exported(plan, cost);
+  auto cal = calibrate(trace, plan, cost);
+  ASSERT_TRUE(cal.ok()) << cal.error().message;
+  EXPECT_EQ(cal->units_used, 24);  // not 48: chunks are summed
   expect_coeffs_near(cal->profile.forward->coeffs, cost.coeffs().forward);
   expect_coeffs_near(cal->profile.backward->coeffs, cost.coeffs().backward);
   EXPECT_LT(cal->max_error, 1e-5);

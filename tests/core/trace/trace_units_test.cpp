@@ -202,3 +202,61 @@ TEST(TraceUnits, UnionLength) {
 
 }  // namespace
 }  // namespace slimpack
+
+namespace slimpack {
+namespace {
+
+TEST(TraceUnitRules, JsonRoundTripAndValidation) {
+  UnitRuleSet set;
+  set.name = "my job";
+  UnitRule f;
+  f.name_pattern = "fwd_mb([0-9]+)";
+  f.pack_group = 1;
+  f.pack_base = 0;
+  UnitRule b;
+  b.name_pattern = "bwd.*";
+  b.category_pattern = "user_annotation";
+  b.lane_pattern = "rank";
+  b.pass = Pass::Backward;
+  set.rules = {f, b};
+  ASSERT_TRUE(validate_unit_rules(set).ok());
+  auto back = parse_unit_rules(unit_rules_to_json(set), "rules.json");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(back->name, "my job");
+  ASSERT_EQ(back->rules.size(), 2u);
+  EXPECT_EQ(back->rules[0].name_pattern, "fwd_mb([0-9]+)");
+  EXPECT_EQ(back->rules[0].pack_group, 1);
+  EXPECT_EQ(back->rules[0].pack_base, 0);
+  EXPECT_EQ(back->rules[0].pass, Pass::Forward);
+  EXPECT_EQ(back->rules[1].category_pattern, "user_annotation");
+  EXPECT_EQ(back->rules[1].lane_pattern, "rank");
+  EXPECT_EQ(back->rules[1].pass, Pass::Backward);
+  for (const auto& name : builtin_unit_rule_set_names()) {
+    auto builtin = builtin_unit_rules(name);
+    ASSERT_TRUE(builtin.ok());
+    EXPECT_TRUE(validate_unit_rules(*builtin).ok()) << name;
+    auto again = parse_unit_rules(unit_rules_to_json(*builtin), name);
+    ASSERT_TRUE(again.ok()) << again.error().message;
+    EXPECT_EQ(again->rules.size(), builtin->rules.size());
+  }
+
+  UnitRuleSet bad = set;
+  bad.rules[1].name_pattern = "bwd(";
+  const Status regex = validate_unit_rules(bad);
+  ASSERT_FALSE(regex.ok());
+  EXPECT_EQ(regex.error().message.rfind("my job: rules[1]: invalid regular expression", 0), 0u)
+      << regex.error().message;
+  bad = set;
+  bad.rules[0].pack_group = 2;
+  ASSERT_FALSE(validate_unit_rules(bad).ok());
+  EXPECT_NE(
+      validate_unit_rules(bad).error().message.find("pack_group 2 but the name pattern has 1"),
+      std::string::npos);
+  bad = set;
+  bad.rules.clear();
+  ASSERT_FALSE(validate_unit_rules(bad).ok());
+  EXPECT_EQ(validate_unit_rules(bad).error().message, "my job: no rules (at least one is needed)");
+}
+
+}  // namespace
+}  // namespace slimpack
