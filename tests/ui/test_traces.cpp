@@ -12,6 +12,8 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
+#include <QUndoStack>
 #include <QUrl>
 #include <QtTest>
 
@@ -27,6 +29,7 @@
 #include "trace/sim_check_model.h"
 #include "trace/sim_check_panel.h"
 #include "trace/trace_diff_model.h"
+#include "trace/trace_rules_dialog.h"
 #include "trace/trace_session.h"
 #include "trace/trace_view.h"
 #include "trace/trace_workspace.h"
@@ -457,7 +460,25 @@ class TestTraces : public QObject {
     QCOMPARE(sim->viewRange().t1, ws().viewA()->viewRange().t1);
     QVERIFY(panel->summaryText().contains(QStringLiteral("MAPE 0.00 %")));
     QVERIFY(settings_->recentFiles().contains(path));  // opened traces are in Open Recent
-    shoot(window_.get(), "trace-vs-simulated.png");
+    // Clicking a unit's row shows it in both Gantts: the range holds the measured and the
+    // simulated op (the same times in this round trip), with a quarter of its length around it.
+    const UnitComparison& first = model->unit(0);
+    double op_start = -1.0, op_end = -1.0;
+    for (const TimedOp& op : snap->sim.replicas[first.replica].stages[first.stage].ops)
+      if (op.pack == first.pack && op.pass == first.pass && op.kind != OpKind::P2P &&
+          op.kind != OpKind::DpSync && op.kind != OpKind::Optimizer)
+        op_start = op_start < 0 ? op.start : op_start, op_end = op.end;
+    const auto range = panel->unitRange(0);
+    QVERIFY(range.has_value());
+    QVERIFY(std::abs(range->t0 - op_start) < 1e-9 && std::abs(range->t1 - op_end) < 1e-9);
+    QTest::mouseClick(panel->table()->viewport(), Qt::LeftButton, Qt::NoModifier,
+                      panel->table()->visualRect(model->index(0, 0)).center());
+    QVERIFY(std::abs(sim->viewRange().t0 - (op_start - 0.25 * (op_end - op_start))) < 1e-9);
+    QVERIFY(std::abs(ws().viewA()->viewRange().t1 - (op_end + 0.25 * (op_end - op_start))) < 1e-9);
+    // One plot origin: one x is one time in both Gantts.
+    QCOMPARE(sim->currentLayout().plot.left(), ws().viewA()->currentLayout().plot.left());
+    ws().viewA()->setViewRange(0.0, snap->sim.makespan * 1.01);
+    shoot(&ws(), "trace-vs-simulated.png");
 
     // Another rule set finds no unit in our export: one message, no check.
     QSignalSpy failed(panel, &SimCheckPanel::failed);
@@ -543,6 +564,13 @@ class TestTraces : public QObject {
     qInfo("makespan before %.6f s, after calibration %.6f s", before->sim.makespan,
           after->sim.makespan);
     QVERIFY(after->sim.makespan > 1.5 * before->sim.makespan);
+    // One undoable edit: Undo gives the previous cost profile back.
+    window_->undoStack()->undo();
+    QCOMPARE(window_->controller().config().cost_profile_file, before->config.cost_profile_file);
+    QTRY_VERIFY_WITH_TIMEOUT(!window_->controller().busy(), kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        std::abs(window_->controller().snapshot()->sim.makespan - before->sim.makespan) < 1e-9,
+        kTimeoutMs);
   }
 
   // Saved in the session: run A's and run B's files, the rule set and the measured view; opening
@@ -589,6 +617,61 @@ class TestTraces : public QObject {
     const auto files = traces_from_session(R"({"traces": {"files": [3]}})", "x.slimpack");
     QVERIFY(!files.ok() && files.error().message.find("$.traces.files[0]") != std::string::npos);
     QVERIFY(traces_from_session(R"({"format": "slimpack-session"})", "x")->files.empty());
+  }
+
+  // "Mapping Rules…": the dialog opens on the rules in use; accepted rules map the trace for
+  // measured vs simulated, are listed as custom and saved in the session whole.
+  void mappingRulesDialogSetsTheRules() {
+    QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
+    ws().openTraces({dir_.filePath("current-plan.trace.json")});
+    waitLoaded(loaded, 1);
+    SimCheckPanel* panel = ws().simCheck();
+    QVERIFY(panel->setRuleSet(QStringLiteral("slimpack")));
+    QTRY_VERIFY_WITH_TIMEOUT(panel->check().has_value(), kTimeoutMs);
+    // (The plan re-solved with the calibrated profile: this trace is no longer its exact twin.)
+    const double slimpack_mape = panel->check()->mape;
+    const std::size_t slimpack_units = panel->check()->units.size();
+    QVERIFY(panel->setRuleSet(QStringLiteral("megatron")));
+    UnitRuleSet mine;
+    mine.name = "mine";
+    mine.rules = {{"F([0-9]+)", "", "", Pass::Forward, 1, 1},
+                  {"B([0-9]+)", "", "", Pass::Backward, 1, 1}};
+    QString seen;
+    QTimer::singleShot(0, this, [&] {
+      auto* dialog = qobject_cast<TraceRulesDialog*>(QApplication::activeModalWidget());
+      QVERIFY(dialog);
+      seen = QString::fromStdString(dialog->ruleSet().name);
+      dialog->setRuleSet(mine);
+      dialog->accept();
+    });
+    emit ws().mappingRulesRequested(ws().viewA()->timeline());
+    QCOMPARE(seen, QStringLiteral("megatron"));  // it opened on the rules in use
+    QCOMPARE(panel->ruleSet(), QStringLiteral("mine"));
+    QVERIFY(panel->customRules());
+    QVERIFY(ws().simCheckVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(panel->check().has_value(), kTimeoutMs);
+    // The same units as the built-in slimpack rules (these are them without the categories).
+    QCOMPARE(panel->check()->units.size(), slimpack_units);
+    QCOMPARE(panel->check()->mape, slimpack_mape);
+    const TraceSessionPart part = ws().sessionPart();
+    QCOMPARE(part.rules, std::string("mine"));
+    QVERIFY(!part.rules_json.empty());
+    auto text = add_traces_to_session(R"({"format": "slimpack-session"})", part);
+    QVERIFY(text.ok());
+    auto back = traces_from_session(*text, "s");
+    QVERIFY(back.ok());
+    QCOMPARE(back->rules, std::string("mine"));
+    QVERIFY(panel->setRuleSet(QStringLiteral("slimpack")));
+    QVERIFY(!panel->customRules());
+    ws().restoreSessionPart(*back);
+    QCOMPARE(panel->ruleSet(), QStringLiteral("mine"));
+    waitLoaded(loaded, 2);
+    // A custom set equal to a built-in one is that built-in.
+    panel->setRules(*builtin_unit_rules("dualpipe"));
+    QCOMPARE(panel->ruleSet(), QStringLiteral("dualpipe"));
+    QVERIFY(!panel->customRules());
+    QVERIFY(panel->setRuleSet(QStringLiteral("slimpack")));
+    ws().setSimCheckVisible(false);
   }
 
   void screenshotOfOneTrace() {

@@ -8,6 +8,7 @@
 #include <QTableView>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <limits>
 #include <map>
 
 #include "gantt/gantt_view.h"
@@ -26,6 +27,8 @@ struct CheckResult {
   MappedTrace mapped;
   TraceCheck check;
 };
+
+const int kBuiltins = static_cast<int>(builtin_unit_rule_set_names().size());
 
 QString q(const std::string& s) {
   return QString::fromStdString(s);
@@ -72,11 +75,11 @@ SimCheckPanel::SimCheckPanel(QWidget* parent)
       sim_view_(new GanttView),
       model_(new SimCheckModel(this)),
       table_(new QTableView),
-      rules_(new QComboBox),
+      rules_box_(new QComboBox),
       summary_(new QLabel) {
   setObjectName(QStringLiteral("simCheckPanel"));
-  for (const std::string& name : builtin_unit_rule_set_names()) rules_->addItem(q(name));
-  rules_->setToolTip(
+  for (const std::string& name : builtin_unit_rule_set_names()) rules_box_->addItem(q(name));
+  rules_box_->setToolTip(
       tr("Which events of the measured trace are pipeline work: slimpack (our simulate --trace "
          "export), megatron (forward-compute / backward-compute timers), dualpipe (attn(F), "
          "mlp(B), ... annotations)"));
@@ -95,7 +98,7 @@ SimCheckPanel::SimCheckPanel(QWidget* parent)
 
   auto* bar = new QHBoxLayout;
   bar->addWidget(new QLabel(tr("Simulated (current plan) · measured units by rules")));
-  bar->addWidget(rules_);
+  bar->addWidget(rules_box_);
   bar->addWidget(summary_, 1);
   auto* split = new QSplitter(Qt::Vertical);
   split->addWidget(sim_view_);
@@ -107,11 +110,50 @@ SimCheckPanel::SimCheckPanel(QWidget* parent)
   layout->addLayout(bar);
   layout->addWidget(split, 1);
 
-  connect(rules_, &QComboBox::activated, this, [this] { recheck(); });
+  rules_ = *builtin_unit_rules("slimpack");
+  connect(rules_box_, &QComboBox::activated, this, [this](int index) {
+    if (custom_ && index == rules_box_->count() - 1 && index >= kBuiltins)
+      rules_ = *custom_;
+    else
+      rules_ = *builtin_unit_rules(rules_box_->itemText(index).toStdString());
+    recheck();
+  });
+  connect(table_, &QTableView::clicked, this, [this](const QModelIndex& index) {
+    if (const auto r = unitRange(index.row())) {
+      const double pad = std::max(r->span() * 0.25, 1e-6);
+      emit unitChosen(r->t0 - pad, r->t1 + pad);
+    }
+  });
   showSummary();
 }
 
 SimCheckPanel::~SimCheckPanel() = default;
+
+std::optional<TimeRange> SimCheckPanel::unitRange(int row) const {
+  if (row < 0 || row >= model_->rowCount() || !units_origin_us_ || !snapshot_) return {};
+  const UnitComparison& u = model_->unit(row);
+  double t0 = std::numeric_limits<double>::infinity();
+  double t1 = -t0;
+  for (const MeasuredUnit& m : units_)
+    if (m.replica == u.replica && m.stage == u.stage && m.pass == u.pass && m.pack == u.pack) {
+      t0 = std::min(t0, (m.start_us - *units_origin_us_) * 1e-6);
+      t1 = std::max(t1, (m.start_us + m.dur_us - *units_origin_us_) * 1e-6);
+    }
+  const SimResult& sim = snapshot_->sim;
+  const double k = trace_us_per_unit(sim) * 1e-6;  // simulated time to seconds
+  if (u.replica < static_cast<int>(sim.replicas.size()) &&
+      u.stage < static_cast<int>(sim.replicas[static_cast<std::size_t>(u.replica)].stages.size()))
+    for (const TimedOp& op : sim.replicas[static_cast<std::size_t>(u.replica)]
+                                 .stages[static_cast<std::size_t>(u.stage)]
+                                 .ops)
+      if (op.pack == u.pack && op.pass == u.pass &&
+          (op.kind == OpKind::Forward || op.kind == OpKind::Backward)) {
+        t0 = std::min(t0, op.start * k);
+        t1 = std::max(t1, op.end * k);
+      }
+  if (!(t1 >= t0)) return {};
+  return TimeRange{t0, t1};
+}
 
 void SimCheckPanel::setSimulation(SnapshotPtr snapshot) {
   snapshot_ = std::move(snapshot);
@@ -138,17 +180,37 @@ void SimCheckPanel::setMeasured(std::shared_ptr<const TraceTimeline> run) {
 }
 
 bool SimCheckPanel::setRuleSet(const QString& name) {
-  const int index = rules_->findText(name);
-  if (index < 0) return false;
-  if (index != rules_->currentIndex()) {
-    rules_->setCurrentIndex(index);
-    recheck();
-  }
+  auto builtin = builtin_unit_rules(name.toStdString());
+  if (!builtin) return false;
+  rules_ = std::move(*builtin);
+  rules_box_->setCurrentIndex(rules_box_->findText(name));
+  recheck();
   return true;
 }
 
+void SimCheckPanel::setRules(const UnitRuleSet& rules) {
+  for (const std::string& name : builtin_unit_rule_set_names())
+    if (unit_rules_to_json(*builtin_unit_rules(name)) == unit_rules_to_json(rules)) {
+      setRuleSet(q(name));
+      return;
+    }
+  custom_ = rules;
+  rules_ = rules;
+  const QString label = tr("%1 (custom)").arg(q(rules.name.empty() ? "rules" : rules.name));
+  if (rules_box_->count() > kBuiltins)
+    rules_box_->setItemText(kBuiltins, label);
+  else
+    rules_box_->addItem(label);
+  rules_box_->setCurrentIndex(kBuiltins);
+  recheck();
+}
+
+bool SimCheckPanel::customRules() const {
+  return rules_box_->currentIndex() >= kBuiltins;
+}
+
 QString SimCheckPanel::ruleSet() const {
-  return rules_->currentText();
+  return q(rules_.name);
 }
 
 QString SimCheckPanel::summaryText() const {
@@ -159,6 +221,7 @@ void SimCheckPanel::recheck() {
   jobs_->cancel();
   check_.reset();
   units_origin_us_.reset();
+  units_.clear();
   lanes_text_.clear();
   message_.clear();
   model_->setUnits({});
@@ -171,12 +234,10 @@ void SimCheckPanel::recheck() {
   auto trace = merged_trace(*run_);
   jobs_->start(
       tr("Mapping trace units"),
-      [trace, snapshot = snapshot_, rules_name = rules_->currentText().toStdString()](
+      [trace, snapshot = snapshot_, rules = rules_](
           const CancelToken& cancel, ProgressSink& progress) -> Expected<CheckResult> {
-        progress.report("mapping trace units (" + rules_name + ")", 0.0);
-        auto rules = builtin_unit_rules(rules_name);
-        if (!rules) return rules.error();
-        auto mapped = map_trace_units(*trace, default_lane_mapping(*trace), *rules);
+        progress.report("mapping trace units (" + rules.name + ")", 0.0);
+        auto mapped = map_trace_units(*trace, default_lane_mapping(*trace), rules);
         if (!mapped) return mapped.error();
         if (cancel.cancelled()) return Error::cancelled();
         progress.report("comparing with the simulation", 0.5);
@@ -199,6 +260,7 @@ void SimCheckPanel::recheck() {
           any = true;
         }
         units_origin_us_ = origin;
+        units_ = result->mapped.units;
         // Busy time and idle ratio per mapped stage (lanes of one stage: their sum of busy).
         std::map<std::pair<int, int>, std::pair<double, double>> per_stage;  // busy, span
         for (const LaneActivity& l : result->mapped.lanes) {

@@ -12,6 +12,7 @@
 #include "jobs/explorer_snapshot.h"
 #include "render/trace_timeline.h"
 #include "trace/trace_check.h"
+#include "trace/trace_units.h"
 
 QT_BEGIN_NAMESPACE
 class QComboBox;
@@ -41,7 +42,12 @@ class SimCheckPanel : public QWidget {
   void setMeasured(std::shared_ptr<const TraceTimeline> run);
   // A built-in rule set name ("slimpack", "megatron", "dualpipe"); false for an unknown name.
   bool setRuleSet(const QString& name);
+  // Any rule set (the mapping-rules dialog's): listed as "NAME (custom)" unless it is a built-in.
+  void setRules(const UnitRuleSet& rules);
+  // The name of the rule set in use, and the set itself.
   QString ruleSet() const;
+  const UnitRuleSet& rules() const { return rules_; }
+  bool customRules() const;
 
   GanttView* simulatedView() const { return sim_view_; }
   SimCheckModel* model() const { return model_; }
@@ -52,8 +58,14 @@ class SimCheckPanel : public QWidget {
   const std::optional<TraceCheck>& check() const { return check_; }
   // Start (file microseconds) of the earliest mapped unit: the measured time shown as zero.
   std::optional<double> unitsOriginUs() const { return units_origin_us_; }
+  // Where table row `row`'s unit runs, measured and simulated together, in seconds on the shared
+  // axis (measured: after the first unit; simulated: after the plan's start); empty for no row.
+  std::optional<TimeRange> unitRange(int row) const;
 
  signals:
+  // A table row was clicked: show this range (both Gantts follow one axis).
+  void unitChosen(double t0, double t1);
+
   // A check finished: the measured run should be shown from `origin_us` (its first unit).
   void checked(double origin_us);
   void failed(const QString& message);
@@ -68,10 +80,13 @@ class SimCheckPanel : public QWidget {
   GanttView* sim_view_;
   SimCheckModel* model_;
   QTableView* table_;
-  QComboBox* rules_;
+  QComboBox* rules_box_;
   QLabel* summary_;
+  UnitRuleSet rules_;
+  std::optional<UnitRuleSet> custom_;  // the last set from the dialog, kept for the combo
   std::optional<TraceCheck> check_;
   std::optional<double> units_origin_us_;
+  std::vector<MeasuredUnit> units_;  // of the last check, for unitRange
   QString lanes_text_;
   QString message_;
 };

@@ -36,6 +36,11 @@ Expected<std::string> add_traces_to_session(const std::string& session_json,
                {"rules", traces.rules},
                {"measured_vs_simulated", traces.measured_vs_simulated}};
   if (!traces.compare_files.empty()) part["compare_files"] = traces.compare_files;
+  if (!traces.rules_json.empty()) {
+    auto rules = json_util::parse(traces.rules_json);
+    if (!rules) return rules.error().with_context("rules");
+    part["rules_set"] = std::move(*rules);
+  }
   (*doc)["traces"] = std::move(part);
   return doc->dump(2) + "\n";
 }
@@ -59,7 +64,13 @@ Expected<TraceSessionPart> traces_from_session(const std::string& session_json,
   if (!measured) return measured.error();
   out.files = std::move(*files);
   out.compare_files = std::move(*compare);
-  if (*rules) {
+  if (t.contains("rules_set")) {
+    // Validated as a rules file is: a bad expression names its rule.
+    out.rules_json = t.at("rules_set").dump();
+    auto set = parse_unit_rules(out.rules_json, path + ".rules_set");
+    if (!set) return set.error();
+    out.rules = set->name;
+  } else if (*rules) {
     const auto& names = builtin_unit_rule_set_names();
     if (std::find(names.begin(), names.end(), **rules) == names.end())
       return Error::bad_input(path + ".rules: unknown rule set '" + **rules +

@@ -5,6 +5,8 @@
 // ignores, so older readers still open such sessions:
 //   "traces": {"files": ["r0.json.gz", ...], "compare_files": [...], "rules": "slimpack",
 //              "measured_vs_simulated": true}
+// Rules edited in the mapping-rules dialog are kept whole: "rules" is then their name and
+// "rules_set" the rules JSON object (core/trace/trace_units.h, unit_rules_to_json).
 #include <string>
 #include <vector>
 
@@ -15,7 +17,8 @@ namespace slimpack::ui {
 struct TraceSessionPart {
   std::vector<std::string> files;          // run A, one per rank; empty: no traces open
   std::vector<std::string> compare_files;  // run B
-  std::string rules = "slimpack";          // a built-in unit rule set
+  std::string rules = "slimpack";          // a built-in unit rule set, or the custom set's name
+  std::string rules_json;                  // a custom set (unit_rules_to_json); empty: built-in
   bool measured_vs_simulated = false;
   bool operator==(const TraceSessionPart&) const = default;
 };

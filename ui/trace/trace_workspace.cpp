@@ -25,6 +25,7 @@
 #include "trace/sim_check_panel.h"
 #include "trace/trace_diff_model.h"
 #include "trace/trace_sniff.h"
+#include "trace/trace_units.h"
 #include "trace/trace_view.h"
 
 namespace slimpack::ui {
@@ -190,6 +191,7 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   });
   connect(sim_button_, &QPushButton::toggled, this, &TraceWorkspace::setSimCheckVisible);
   connect(sim_check_, &SimCheckPanel::checked, this, &TraceWorkspace::alignToUnits);
+  connect(sim_check_, &SimCheckPanel::unitChosen, view_a_, &GanttView::setViewRange);
   for (TraceView* v : {view_a_, view_b_}) {
     connect(v, &TraceView::selectionChanged, this, [this](double t0, double t1) {
       selection_->setText(t1 >= t0 ? tr("Selection: %1 (from %2)")
@@ -289,12 +291,16 @@ TraceSessionPart TraceWorkspace::sessionPart() const {
   if (comparing())
     for (const QString& p : paths_b_) part.compare_files.push_back(p.toStdString());
   part.rules = sim_check_->ruleSet().toStdString();
+  if (sim_check_->customRules()) part.rules_json = unit_rules_to_json(sim_check_->rules());
   part.measured_vs_simulated = simCheckVisible();
   return part;
 }
 
 void TraceWorkspace::restoreSessionPart(const TraceSessionPart& part) {
-  sim_check_->setRuleSet(QString::fromStdString(part.rules));
+  if (part.rules_json.empty())
+    sim_check_->setRuleSet(QString::fromStdString(part.rules));
+  else if (auto rules = parse_unit_rules(part.rules_json, "session"))
+    sim_check_->setRules(*rules);
   setSimCheckVisible(part.measured_vs_simulated);
   if (part.files.empty()) return;
   QStringList a, b;
@@ -311,17 +317,24 @@ void TraceWorkspace::setSimulation(SnapshotPtr snapshot) {
 void TraceWorkspace::setSimCheckVisible(bool on) {
   if (sim_button_->isChecked() != on) sim_button_->setChecked(on);  // toggled comes back here
   sim_check_->setVisible(on);
+  syncLabelWidths();
   if (!on) return;
-  // One plot origin for both Gantts, so one x is one time.
-  GanttView* sim_view = sim_check_->simulatedView();
-  view_a_->setLabelWidth(0);
-  sim_view->setLabelWidth(0);
-  const int w = std::max({view_a_->naturalLabelWidth(), sim_view->naturalLabelWidth(),
-                          comparing() ? view_b_->naturalLabelWidth() : 0});
-  view_a_->setLabelWidth(w);
-  sim_view->setLabelWidth(w);
-  if (comparing()) view_b_->setLabelWidth(w);
   if (sim_check_->unitsOriginUs()) alignToUnits(*sim_check_->unitsOriginUs());
+}
+
+// One plot origin for every Gantt shown (A, B, simulated), so that one x is one time in all.
+void TraceWorkspace::syncLabelWidths() {
+  GanttView* sim = sim_check_->simulatedView();
+  const bool with_sim = simCheckVisible() && sim->model();
+  for (GanttView* v : {static_cast<GanttView*>(view_a_), static_cast<GanttView*>(view_b_), sim})
+    v->setLabelWidth(0);
+  if (!comparing() && !with_sim) return;
+  int w = view_a_->naturalLabelWidth();
+  if (comparing()) w = std::max(w, view_b_->naturalLabelWidth());
+  if (with_sim) w = std::max(w, sim->naturalLabelWidth());
+  view_a_->setLabelWidth(w);
+  if (comparing()) view_b_->setLabelWidth(w);
+  if (with_sim) sim->setLabelWidth(w);
 }
 
 bool TraceWorkspace::simCheckVisible() const {
@@ -338,6 +351,7 @@ void TraceWorkspace::alignToUnits(double origin_us) {
   }
   GanttView* sim_view = sim_check_->simulatedView();
   if (!sim_view->model() || !view_a_->model()) return;
+  syncLabelWidths();
   const TimeRange ea = view_a_->model()->time_extent();
   const TimeRange es = sim_view->model()->time_extent();
   const double t0 = std::min(ea.t0, es.t0);
@@ -378,17 +392,14 @@ void TraceWorkspace::updateCompare() {
   align_->setVisible(cmp);
   category_->setVisible(cmp);
   fold_->setVisible(cmp);
+  syncLabelWidths();
   if (!cmp) {
     diff_->setTraces(nullptr, nullptr);
-    view_a_->setLabelWidth(0);
     return;
   }
   TraceCompareOptions options = diff_->options();
   options.category.clear();  // new runs: every category, the fold option kept
   startDiff(options, true);
-  const int w = std::max(view_a_->naturalLabelWidth(), view_b_->naturalLabelWidth());
-  view_a_->setLabelWidth(w);
-  view_b_->setLabelWidth(w);
   fillAlignMenu();
   setAlignment(Align::FirstEvent);
 }

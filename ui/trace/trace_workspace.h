@@ -115,6 +115,7 @@ class TraceWorkspace : public QWidget {
   void updateStatus();
 
   void alignToUnits(double origin_us);
+  void syncLabelWidths();
 
   void startDiff(TraceCompareOptions options, bool refill_categories);
 

@@ -9,6 +9,7 @@
 #include "trace/sim_check_panel.h"
 #include "trace/trace_calibrate.h"
 #include "trace/trace_lanes.h"
+#include "trace/trace_rules_dialog.h"
 #include "trace/trace_units.h"
 #include "trace/trace_view.h"
 #include "trace/trace_workspace.h"
@@ -36,7 +37,9 @@ TraceHooks::TraceHooks(MainWindow& window, ExplorerController& controller, Setti
     for (const QString& p : paths) settings.addRecentFile(p);
   });
   connect(&traces, &TraceWorkspace::calibrateRequested, this, [this] { calibrate(); });
-  traces.setMappingActionsVisible(false, true);
+  connect(&traces, &TraceWorkspace::mappingRulesRequested, this,
+          [this](const std::shared_ptr<const TraceTimeline>& run) { editRules(run); });
+  traces.setMappingActionsVisible(true, true);
 }
 
 QString TraceHooks::calibratedProfilePath(const QString& trace_file) {
@@ -46,6 +49,17 @@ QString TraceHooks::calibratedProfilePath(const QString& trace_file) {
   const QString dir =
       QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/calibrated";
   return dir + "/" + stem + "-profile.json";
+}
+
+void TraceHooks::editRules(const std::shared_ptr<const TraceTimeline>& run) {
+  SimCheckPanel* panel = traces_.simCheck();
+  UnitRuleSet rules = panel->rules();
+  // The first rank's names preview the matches (every rank runs the same code).
+  std::vector<std::string> names;
+  if (run && !run->sources().empty()) names = run->sources().front().trace->names;
+  if (!TraceRulesDialog::edit(&window_, rules, std::move(names))) return;
+  panel->setRules(rules);
+  traces_.setSimCheckVisible(true);  // show what the rules map
 }
 
 void TraceHooks::calibrate() {
@@ -61,16 +75,13 @@ void TraceHooks::calibrate() {
   QDir().mkpath(QFileInfo(path).absolutePath());
   traces_.loadJobs().start(
       tr("Calibrating"),
-      [run, snapshot, rules_name = traces_.simCheck()->ruleSet().toStdString(),
-       file = path.toStdString()](const CancelToken& cancel,
-                                  ProgressSink& progress) -> Expected<CalibrationDone> {
-        progress.report("calibrating from the trace (" + rules_name + ")", 0.0);
-        auto rules = builtin_unit_rules(rules_name);
-        if (!rules) return rules.error();
+      [run, snapshot, rules = traces_.simCheck()->rules(), file = path.toStdString()](
+          const CancelToken& cancel, ProgressSink& progress) -> Expected<CalibrationDone> {
+        progress.report("calibrating from the trace (" + rules.name + ")", 0.0);
         auto cost = make_cost_model(snapshot->config);
         if (!cost) return cost.error();
         const auto trace = merged_trace(*run);
-        auto cal = calibrate_from_trace(*trace, default_lane_mapping(*trace), *rules,
+        auto cal = calibrate_from_trace(*trace, default_lane_mapping(*trace), rules,
                                         *snapshot->plan, **cost);
         if (!cal) return cal.error();
         if (cancel.cancelled()) return Error::cancelled();

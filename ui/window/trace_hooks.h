@@ -5,9 +5,14 @@
 //    the current plan and its cost model (core/trace/trace_calibrate.h), the fitted profile
 //    written to the application data folder and applied as the configuration's cost profile
 //    the same way a loaded profile is (ExplorerController::setCostFiles): the plan re-solves;
+//  - "Mapping Rules…" opens the rules dialog (ui/trace/trace_rules_dialog.h) on the rules in use;
+//    accepted rules map the trace for measured vs simulated and for calibration;
 //  - opened traces go into Open Recent.
 #include <QObject>
 #include <QString>
+#include <memory>
+
+#include "render/trace_timeline.h"
 
 namespace slimpack::ui {
 
@@ -32,6 +37,7 @@ class TraceHooks : public QObject {
 
  private:
   void calibrate();
+  void editRules(const std::shared_ptr<const TraceTimeline>& run);
 
   MainWindow& window_;
   ExplorerController& controller_;
