@@ -84,26 +84,33 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   fold_->setToolTip(
       tr("Count names that differ only in digits together (ProfilerStep#12 and #13)"));
   progress_->setMaximumWidth(180);
+  // The status line wraps: its long lines (the opening hint, a calibration's profile path) must
+  // not set the window's minimum width.
+  status_->setWordWrap(true);
   progress_->setRange(0, 1000);
   progress_->hide();
   cancel_->hide();
   compare_->setEnabled(false);
 
+  // Two rows, so the tab never widens the window past a laptop screen: the actions, then the
+  // search and the comparison's controls.
   auto* bar = new QHBoxLayout;
   auto* open = new QPushButton(tr("Open Traces…"));
   bar->addWidget(open);
   bar->addWidget(compare_);
   bar->addWidget(sim_button_);
-  bar->addWidget(search_, 1);
-  bar->addWidget(align_);
-  bar->addWidget(category_);
-  bar->addWidget(fold_);
   bar->addWidget(rules_);
   bar->addWidget(calibrate_);
   rules_->hide();
   calibrate_->hide();
+  bar->addStretch(1);
   bar->addWidget(progress_);
   bar->addWidget(cancel_);
+  auto* bar2 = new QHBoxLayout;
+  bar2->addWidget(search_, 1);
+  bar2->addWidget(align_);
+  bar2->addWidget(category_);
+  bar2->addWidget(fold_);
 
   table_->setModel(diff_);
   table_->setSortingEnabled(true);
@@ -136,6 +143,7 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(bar);
+  layout->addLayout(bar2);
   layout->addWidget(splitter_, 1);
   layout->addLayout(foot);
   updateCompare();
@@ -368,6 +376,7 @@ void TraceWorkspace::showRun(Slot slot, TraceRun run) {
   QElapsedTimer timer;
   timer.start();
   if (slot == Slot::A) {
+    note_.clear();  // a calibration's line belongs to the run it came from
     run_a_ = std::move(run);
     run_b_ = {};
     view_a_->setTimeline(run_a_.timeline, run_a_.gantt);
