@@ -295,9 +295,12 @@ void TraceWorkspace::setNote(const QString& note) {
 
 TraceSessionPart TraceWorkspace::sessionPart() const {
   TraceSessionPart part;
-  for (const QString& p : paths_a_) part.files.push_back(p.toStdString());
+  // Absolute: a session is opened again from anywhere.
+  for (const QString& p : paths_a_)
+    part.files.push_back(QFileInfo(p).absoluteFilePath().toStdString());
   if (comparing())
-    for (const QString& p : paths_b_) part.compare_files.push_back(p.toStdString());
+    for (const QString& p : paths_b_)
+      part.compare_files.push_back(QFileInfo(p).absoluteFilePath().toStdString());
   part.rules = sim_check_->ruleSet().toStdString();
   if (sim_check_->customRules()) part.rules_json = unit_rules_to_json(sim_check_->rules());
   part.measured_vs_simulated = simCheckVisible();
