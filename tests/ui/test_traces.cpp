@@ -403,9 +403,10 @@ class TestTraces : public QObject {
       frames.push_back(v->lastFrameMs());
     }
     std::sort(frames.begin(), frames.end());
-    qInfo("zoomed in 50x: first frame %.1f ms; panning: frame median %.1f ms, max %.1f ms "
-          "(10 frames)",
-          first_zoomed, frames[5], frames.back());
+    qInfo(
+        "zoomed in 50x: first frame %.1f ms; panning: frame median %.1f ms, max %.1f ms "
+        "(10 frames)",
+        first_zoomed, frames[5], frames.back());
     // The diff table's recomputation (category filter, fold digits) on this trace against itself:
     // what the worker does, and what is left on the GUI thread (the model reset and re-sort).
     ws().openTraces({QString::fromLocal8Bit(big)}, TraceWorkspace::Slot::B);
@@ -641,6 +642,10 @@ class TestTraces : public QObject {
     waitLoaded(loaded, 1);
     SimCheckPanel* panel = ws().simCheck();
     QVERIFY(panel->setRuleSet(QStringLiteral("slimpack")));
+    // Hidden, the panel maps nothing; shown, it catches up.
+    QVERIFY(!ws().simCheckVisible());
+    QVERIFY(!panel->check().has_value() && !panel->jobs().busy());
+    ws().setSimCheckVisible(true);
     QTRY_VERIFY_WITH_TIMEOUT(panel->check().has_value(), kTimeoutMs);
     // (The plan re-solved with the calibrated profile: this trace is no longer its exact twin.)
     const double slimpack_mape = panel->check()->mape;

@@ -205,6 +205,10 @@ void SimCheckPanel::setRules(const UnitRuleSet& rules) {
   recheck();
 }
 
+void SimCheckPanel::refreshIfStale() {
+  if (stale_) recheck();
+}
+
 bool SimCheckPanel::customRules() const {
   return rules_box_->currentIndex() >= kBuiltins;
 }
@@ -225,8 +229,13 @@ void SimCheckPanel::recheck() {
   lanes_text_.clear();
   message_.clear();
   model_->setUnits({});
+  stale_ = false;
   if (!run_ || !snapshot_ || !snapshot_->plan) {
     showSummary();
+    return;
+  }
+  if (isHidden()) {
+    stale_ = true;
     return;
   }
   message_ = tr("mapping…");

@@ -49,6 +49,10 @@ class SimCheckPanel : public QWidget {
   const UnitRuleSet& rules() const { return rules_; }
   bool customRules() const;
 
+  // While the panel is hidden nothing is mapped (a slider drag re-solves many times): the check
+  // is marked stale and run when the panel is shown again through this.
+  void refreshIfStale();
+
   GanttView* simulatedView() const { return sim_view_; }
   SimCheckModel* model() const { return model_; }
   QTableView* table() const { return table_; }
@@ -88,6 +92,7 @@ class SimCheckPanel : public QWidget {
   std::optional<double> units_origin_us_;
   std::vector<MeasuredUnit> units_;  // of the last check, for unitRange
   QString lanes_text_;
+  bool stale_ = false;
   QString message_;
 };
 

@@ -330,6 +330,7 @@ void TraceWorkspace::setSimCheckVisible(bool on) {
   sim_check_->setVisible(on);
   syncLabelWidths();
   if (!on) return;
+  sim_check_->refreshIfStale();
   if (sim_check_->unitsOriginUs()) alignToUnits(*sim_check_->unitsOriginUs());
 }
 
