@@ -13,7 +13,7 @@
 
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
-#include "window/session_file.h"
+#include "app/session_file.h"
 #include "window/settings.h"
 
 using namespace slimpack;

@@ -5,9 +5,9 @@
 #include <QBrush>
 #include <QTest>
 
+#include "app/ops_csv.h"
 #include "charts/histogram_bins.h"
 #include "charts/sweep_chart.h"
-#include "jobs/ops_csv.h"
 #include "models/compare_model.h"
 #include "models/format.h"
 #include "models/metrics_model.h"
@@ -70,10 +70,10 @@ class TestModels : public QObject {
     QVERIFY(model.rowCount() > 8);
     QCOMPARE(model.columnCount(), 2);
     const auto& rows = model.rows();
-    QCOMPARE(findRow(rows, "Iteration time")->value, QStringLiteral("4.000 s"));
+    QCOMPARE(findRow(rows, "Iteration time")->value, QStringLiteral("4.00 s"));
     QCOMPARE(findRow(rows, "Bubble ratio")->value, QStringLiteral("37.5 %"));
     QCOMPARE(findRow(rows, "MFU")->value, QStringLiteral("40.0 %"));
-    QCOMPARE(findRow(rows, "Throughput")->value, QStringLiteral("1.0K tok/s"));
+    QCOMPARE(findRow(rows, "Throughput")->value, QStringLiteral("1.00 k tok/s"));
     QCOMPARE(findRow(rows, "Packs (F / B)")->value, QStringLiteral("3 / 2"));
     const MetricRow* peak = findRow(rows, "Peak memory");
     QCOMPARE(peak->value, QStringLiteral("90.0 GB / 80.0 GB"));
@@ -97,7 +97,7 @@ class TestModels : public QObject {
     QCOMPARE(model.data(model.index(1, StageModel::Headroom), Qt::UserRole).toDouble(), -10e9);
     QVERIFY(model.data(model.index(1, StageModel::Headroom), Qt::ForegroundRole).isValid());
     QVERIFY(!model.data(model.index(0, StageModel::Headroom), Qt::ForegroundRole).isValid());
-    QCOMPARE(model.data(model.index(1, StageModel::Busy)).toString(), QStringLiteral("2.000 s"));
+    QCOMPARE(model.data(model.index(1, StageModel::Busy)).toString(), QStringLiteral("2.00 s"));
   }
 
   void compareModelSpeedups() {
@@ -115,7 +115,9 @@ class TestModels : public QObject {
     slim->peak_memory_bytes = 50e9;
     entries[1].sim = slim;
     entries[2].strategy = "balanced";
-    entries[2].error = "sequence s3 fits no stage";
+    entries[2].outcome = RowOutcome::Infeasible;
+    entries[2].reason = "sequence s3 fits no stage";
+    set_compare_speedups(entries);  // as run_compare does
     CompareModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setEntries(entries);
@@ -137,7 +139,8 @@ class TestModels : public QObject {
   void compareBaselineIsTheFirstSolvedStrategy() {
     std::vector<CompareEntry> entries(3);
     entries[0].strategy = "fixed";
-    entries[0].error =
+    entries[0].outcome = RowOutcome::Infeasible;
+    entries[0].reason =
         "sequence 's16' does not fit: needs 93100000000 bytes, cap 80000000000 bytes";
     for (int i : {1, 2}) {
       entries[i].strategy = i == 1 ? "sliced" : "slimpack";
@@ -146,6 +149,7 @@ class TestModels : public QObject {
       sim->iteration_time = i == 1 ? 3.0 : 2.0;
       entries[i].sim = sim;
     }
+    set_compare_speedups(entries);
     CompareModel model;
     model.setEntries(entries);
     QCOMPARE(model.rows()[1].speedup, 1.0);
@@ -229,12 +233,15 @@ class TestModels : public QObject {
   }
 
   void formatting() {
-    QCOMPARE(formatTime(0.0123), QStringLiteral("12.30 ms"));
-    QCOMPARE(formatTime(0.5), QStringLiteral("500.0 ms"));
-    QCOMPARE(formatTime(1.5), QStringLiteral("1.500 s"));
+    // Three significant digits, as the CLI and the Gantt tooltips print them (core/common/format).
+    QCOMPARE(formatTime(0.0123), QStringLiteral("12.3 ms"));
+    QCOMPARE(formatTime(0.5), QStringLiteral("500 ms"));
+    QCOMPARE(formatTime(1.5), QStringLiteral("1.50 s"));
     QCOMPARE(formatTime(42e-6), QStringLiteral("42.0 us"));
-    QCOMPARE(formatTime(33, "units"), QStringLiteral("33 units"));
+    QCOMPARE(formatTime(33, "units"), QStringLiteral("33.0 units"));
     QCOMPARE(formatBytes(61.3e9), QStringLiteral("61.3 GB"));
+    QCOMPARE(formatBytes(7.5e9), QStringLiteral("7.50 GB"));
+    QCOMPARE(QString::fromStdString(slimpack::format_bytes(7.5e9)), formatBytes(7.5e9));
     QCOMPARE(formatPercent(0.125), QStringLiteral("12.5 %"));
     QCOMPARE(formatTokens(1048576), QStringLiteral("1.05M"));
     QCOMPARE(formatTokens(65536), QStringLiteral("65,536"));

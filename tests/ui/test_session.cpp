@@ -8,7 +8,7 @@
 #include "gantt/gantt_view.h"
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
-#include "window/session_file.h"
+#include "app/session_file.h"
 #include "window/settings.h"
 
 using namespace slimpack;

@@ -4,7 +4,7 @@
 #include <QGuiApplication>
 
 #include "common/json_util.h"
-#include "jobs/ops_csv.h"
+#include "app/ops_csv.h"
 #include "trace/chrome_trace.h"
 
 namespace slimpack::ui {

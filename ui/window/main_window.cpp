@@ -26,7 +26,7 @@
 #include "charts/memory_chart.h"
 #include "gantt/gantt_pane.h"
 #include "gantt/gantt_view.h"
-#include "jobs/input_file.h"
+#include "app/input_file.h"
 #include "models/format.h"
 #include "models/metrics_model.h"
 #include "panels/compare_view.h"

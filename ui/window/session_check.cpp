@@ -3,7 +3,7 @@
 #include <optional>
 
 #include "io/scenario.h"
-#include "jobs/input_file.h"
+#include "app/input_file.h"
 
 namespace slimpack::ui {
 

@@ -4,7 +4,7 @@
 // session that reads but points at a missing or broken file is refused as a whole, so opening it
 // changes nothing (the session already open is kept), as for any other bad file.
 #include "common/status.h"
-#include "window/session_file.h"
+#include "app/session_file.h"
 
 namespace slimpack::ui {
 
