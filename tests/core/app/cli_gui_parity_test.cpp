@@ -98,7 +98,9 @@ TEST(CliGuiParity, CompareRowsNumbersAndMessages) {
   EXPECT_NE(gui->back().reason.find("not applicable"), std::string::npos);
   // The baseline is the first row that solved; its speed-up is exactly 1.
   for (const CompareEntry& e : *gui)
-    if (e.baseline) EXPECT_DOUBLE_EQ(*e.speedup, 1.0);
+    if (e.baseline) {
+      EXPECT_DOUBLE_EQ(*e.speedup, 1.0);
+    }
 }
 
 TEST(CliGuiParity, SliceSweepPointsAndReasons) {
