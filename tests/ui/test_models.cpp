@@ -8,6 +8,7 @@
 #include "app/ops_csv.h"
 #include "charts/histogram_bins.h"
 #include "charts/sweep_chart.h"
+#include "common/format.h"
 #include "models/compare_model.h"
 #include "models/format.h"
 #include "models/metrics_model.h"
@@ -58,6 +59,18 @@ const MetricRow* findRow(const std::vector<MetricRow>& rows, const QString& name
 }
 
 }  // namespace
+
+// A sweep point with the fields the chart reads (core/app/sweep.h has more).
+SweepPoint sweepPoint(Tokens s, double seconds, double bubble, bool ok, std::string error) {
+  SweepPoint p;
+  p.slice_size = s;
+  p.value = std::to_string(s);
+  p.iteration_time = seconds;
+  p.bubble_ratio = bubble;
+  p.ok = ok;
+  p.error = std::move(error);
+  return p;
+}
 
 class TestModels : public QObject {
   Q_OBJECT
@@ -192,10 +205,10 @@ class TestModels : public QObject {
   }
 
   void sweepPointTooltips() {
-    SweepPoint ok{2048, 4.75, 0.125, true, {}};
+    SweepPoint ok = sweepPoint(2048, 4.75, 0.125, true, {});
     QCOMPARE(SweepChart::pointText(ok),
-             QStringLiteral("S = 2,048: iteration 4.750 s, bubble 12.5 %\nClick to use this S"));
-    SweepPoint bad{512, 0, 0, false, "needs 93100000000 bytes"};
+             QStringLiteral("S = 2,048: iteration 4.75 s, bubble 12.5 %\nClick to use this S"));
+    SweepPoint bad = sweepPoint(512, 0, 0, false, "needs 93100000000 bytes");
     QCOMPARE(SweepChart::pointText(bad), QStringLiteral("S = 512: infeasible\nneeds 93.1 GB"));
     const std::vector<SweepPoint> pts{bad, ok};
     QCOMPARE(SweepChart::pointAt(pts, 600.0), 0);       // infeasible points have tooltips too
@@ -272,10 +285,10 @@ class TestModels : public QObject {
 
   void sweepClickPicksNearestFeasiblePoint() {
     std::vector<SweepPoint> pts(4);
-    pts[0] = {512, 1.0, 0.1, true, {}};
-    pts[1] = {1024, 0.9, 0.1, true, {}};
-    pts[2] = {2048, 0.0, 0.0, false, "infeasible"};
-    pts[3] = {4096, 0.8, 0.2, true, {}};
+    pts[0] = sweepPoint(512, 1.0, 0.1, true, {});
+    pts[1] = sweepPoint(1024, 0.9, 0.1, true, {});
+    pts[2] = sweepPoint(2048, 0.0, 0.0, false, "infeasible");
+    pts[3] = sweepPoint(4096, 0.8, 0.2, true, {});
     // log2(2000) = 10.97: 1024 is 0.97 away, 4096 is 1.03 away; 2048 is infeasible.
     QCOMPARE(SweepChart::nearestPoint(pts, 2000), 1);
     QCOMPARE(SweepChart::nearestPoint(pts, 4000), 3);
