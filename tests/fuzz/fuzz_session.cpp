@@ -1,7 +1,7 @@
 // Session files (.slimpack): the Qt-free reader of ui/window/session_file.cpp, compiled into this
 // target without Qt. A session that reads must write back and read again unchanged.
-#include "fuzz_util.h"
 #include "app/session_file.h"
+#include "fuzz_util.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace slimpack;

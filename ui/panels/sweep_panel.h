@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "app/explorer_snapshot.h"
-#include "jobs/explorer_inputs.h"
 #include "app/sweep.h"
+#include "jobs/explorer_inputs.h"
 
 QT_BEGIN_NAMESPACE
 class QLabel;

@@ -12,9 +12,9 @@
 
 #include "app/compare.h"
 #include "app/explorer_snapshot.h"
+#include "app/sweep.h"
 #include "jobs/explorer_inputs.h"
 #include "jobs/job_tracker.h"
-#include "app/sweep.h"
 
 namespace slimpack::ui {
 

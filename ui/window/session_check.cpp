@@ -2,8 +2,8 @@
 
 #include <optional>
 
-#include "io/scenario.h"
 #include "app/input_file.h"
+#include "io/scenario.h"
 
 namespace slimpack::ui {
 
