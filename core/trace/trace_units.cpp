@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "common/json_util.h"
 
@@ -17,6 +20,88 @@ using json_util::Json;
 // never units, and rule patterns past kMaxPatternLength are refused with a message.
 constexpr std::size_t kMaxMatchedName = 4096;
 constexpr std::size_t kMaxPatternLength = 512;
+
+// libstdc++'s std::regex compiler copies the operand of a brace quantifier once per repetition
+// ("(a{1000}){1000}" builds a million NFA states: memory and time without bound), and it reads
+// repetition counts and back-reference numbers into a long without an overflow check (undefined
+// behaviour, found by the trace_rules fuzzer). Patterns are checked before they are compiled.
+constexpr double kMaxPatternStates = 100000;
+constexpr std::size_t kMaxPatternNumberDigits = 6;
+
+// Empty when `p` is safe to compile; else why not. Weights estimate the states std::regex builds:
+// an atom is 1, a group the sum of its contents, {n,m} multiplies by m (n + 1 when open-ended).
+std::string pattern_problem(const std::string& p) {
+  auto digits_at = [&](std::size_t i) {
+    std::size_t j = i;
+    while (j < p.size() && p[j] >= '0' && p[j] <= '9') ++j;
+    return j - i;
+  };
+  std::vector<double> total{0.0}, last{0.0};  // per open group: its sum, its last atom's weight
+  auto atom = [&](double w) {
+    total.back() += w;
+    last.back() = w;
+  };
+  for (std::size_t i = 0; i < p.size();) {
+    const char c = p[i];
+    if (c == '\\') {
+      const std::size_t n = digits_at(i + 1);
+      if (n > 2) return "a back-reference number longer than 2 digits";
+      i += n > 0 ? 1 + n : 2;
+      atom(1.0);
+    } else if (c == '[') {
+      std::size_t j = i + 1;
+      if (j < p.size() && p[j] == '^') ++j;
+      if (j < p.size() && p[j] == ']') ++j;
+      while (j < p.size() && p[j] != ']') j += p[j] == '\\' ? 2 : 1;
+      i = j + 1;
+      atom(1.0);
+    } else if (c == '(') {
+      total.push_back(0.0);
+      last.push_back(0.0);
+      ++i;
+    } else if (c == ')') {
+      ++i;
+      if (total.size() > 1) {
+        const double w = total.back();
+        total.pop_back();
+        last.pop_back();
+        atom(w);
+      }
+    } else if (c == '{') {
+      const std::size_t n = digits_at(i + 1);
+      if (n > kMaxPatternNumberDigits) return "a repetition count longer than 6 digits";
+      double count = n > 0 ? std::stod(p.substr(i + 1, n)) : 0.0;
+      std::size_t j = i + 1 + n;
+      if (j < p.size() && p[j] == ',') {
+        const std::size_t m = digits_at(j + 1);
+        if (m > kMaxPatternNumberDigits) return "a repetition count longer than 6 digits";
+        count = m > 0 ? std::stod(p.substr(j + 1, m)) : count + 1.0;
+        j += 1 + m;
+      }
+      i = j < p.size() && p[j] == '}' ? j + 1 : i + 1;
+      const double w = last.back();
+      total.back() += w * (std::max(count, 1.0) - 1.0);
+      last.back() = w * std::max(count, 1.0);
+    } else if (c == '+') {
+      ++i;  // compiled as x x*: one copy more
+      total.back() += last.back();
+      last.back() *= 2.0;
+    } else if (c == '|') {
+      ++i;
+      last.back() = 0.0;
+    } else {
+      ++i;
+      atom(1.0);
+    }
+    double sum = 0.0;
+    for (double t : total) sum += t;
+    if (sum > kMaxPatternStates)
+      return "repeats its parts too often (more than " +
+             std::to_string(static_cast<long>(kMaxPatternStates)) +
+             " copies once {n} counts are expanded)";
+  }
+  return {};
+}
 
 struct CompiledRule {
   const UnitRule* rule;
@@ -40,10 +125,16 @@ Expected<std::vector<CompiledRule>> compile(const UnitRuleSet& set) {
   for (std::size_t i = 0; i < set.rules.size(); ++i) {
     const UnitRule& r = set.rules[i];
     const std::string where = set.name + ": rules[" + std::to_string(i) + "]";
-    for (const std::string* p : {&r.name_pattern, &r.category_pattern, &r.lane_pattern})
+    const std::pair<const char*, const std::string*> patterns[] = {
+        {"name", &r.name_pattern}, {"category", &r.category_pattern}, {"lane", &r.lane_pattern}};
+    for (const auto& [field, p] : patterns) {
       if (p->size() > kMaxPatternLength)
         return Error::bad_input(where + ": a pattern longer than " +
                                 std::to_string(kMaxPatternLength) + " characters");
+      if (const std::string why = pattern_problem(*p); !why.empty())
+        return Error::bad_input(where + ": the " + field + " pattern " +
+                                (why.rfind("repeats", 0) == 0 ? why : "has " + why));
+    }
     try {
       CompiledRule c{&r, std::regex(r.name_pattern, std::regex::ECMAScript | std::regex::optimize),
                      std::regex(r.category_pattern.empty() ? ".*" : r.category_pattern),
