@@ -290,7 +290,22 @@ TEST(TraceUnitRules, PatternsThatWouldOverflowOrExplodeAreRefused) {
   EXPECT_EQ(error_for("x", "(a{1000}){1000}"),
             "r.json: rules[1]: the lane pattern repeats its parts too often (more than 100000 "
             "copies once {n} counts are expanded)");
+  // Exponential backtracking: stacked quantifiers (the fuzzer's hang) and nested repetition.
+  EXPECT_EQ(error_for("f1???;?.*???????{0,}??[^a]l||||mpute"),
+            "r.json: rules[1]: the name pattern has a quantifier with nothing to repeat (or on a "
+            "quantifier)");
+  EXPECT_EQ(error_for("(a+)*b"),
+            "r.json: rules[1]: the name pattern nests repetitions (\"(a+)*\" style), which take "
+            "exponential time to match");
+  EXPECT_EQ(error_for("x", "((?:ab*c)+d){2,9}"),
+            "r.json: rules[1]: the lane pattern nests repetitions (\"(a+)*\" style), which take "
+            "exponential time to match");
+  EXPECT_EQ(error_for("*a"),
+            "r.json: rules[1]: the name pattern has a quantifier with nothing to repeat (or on a "
+            "quantifier)");
   EXPECT_EQ(error_for("((ab){100}c){100}x{20}"), "(valid)");  // 10k states: fine
+  EXPECT_EQ(error_for("(?:fwd|bwd)_mb([0-9]+)(_chunk[0-9]+)?.*?"), "(valid)");
+  EXPECT_EQ(error_for("(a+){2}b?"), "(valid)");  // a fixed count of a repetition is polynomial
   EXPECT_EQ(error_for("attn\\(F\\)|mlp\\(B\\)[0-9]{1,3}"), "(valid)");
   EXPECT_EQ(error_for("[\\]{]{3}(a)\\1"), "(valid)");
 
