@@ -23,8 +23,12 @@ jobs=${FUZZ_JOBS:-1}
 rss_mb=${FUZZ_RSS_MB:-2048}
 timeout_s=${FUZZ_TIMEOUT:-10}
 build=$root/build-fuzz
-all_targets=(lengths_csv lengths_json lengths_jsonl plan_json trace trace_gzip cost_profile_json
-  cost_csv cost_overrides lane_mapping session)
+# Every tests/fuzz/fuzz_<name>.cpp is a target (tests/fuzz/CMakeLists.txt lists their libraries).
+all_targets=()
+for f in tests/fuzz/fuzz_*.cpp; do
+  f=${f##*/fuzz_}
+  all_targets+=("${f%.cpp}")
+done
 read -r -a targets <<<"${FUZZ_TARGETS:-${all_targets[*]}}"
 
 for tool in clang clang++ cmake ninja; do

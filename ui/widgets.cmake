@@ -7,6 +7,7 @@ file(GLOB_RECURSE ui_srcs CONFIGURE_DEPENDS
   ${CMAKE_CURRENT_SOURCE_DIR}/panels/*.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/models/*.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/charts/*.cpp
+  ${CMAKE_CURRENT_SOURCE_DIR}/trace/*.cpp
   ${CMAKE_CURRENT_SOURCE_DIR}/window/*.cpp)
 # Headers with Q_OBJECT must be visible to AUTOMOC: list them next to the sources.
 file(GLOB_RECURSE ui_hdrs CONFIGURE_DEPENDS
@@ -15,6 +16,7 @@ file(GLOB_RECURSE ui_hdrs CONFIGURE_DEPENDS
   ${CMAKE_CURRENT_SOURCE_DIR}/panels/*.h
   ${CMAKE_CURRENT_SOURCE_DIR}/models/*.h
   ${CMAKE_CURRENT_SOURCE_DIR}/charts/*.h
+  ${CMAKE_CURRENT_SOURCE_DIR}/trace/*.h
   ${CMAKE_CURRENT_SOURCE_DIR}/window/*.h)
 add_library(slimpack_ui STATIC ${ui_srcs} ${ui_hdrs})
 set_target_properties(slimpack_ui PROPERTIES AUTOMOC ON AUTORCC ON)

@@ -1,4 +1,6 @@
-// slimpack fit-costs INPUT --out FILE: least-squares fit of (kappa, alpha, beta) per pass.
+// slimpack fit-costs INPUT --out FILE: least-squares fit of (kappa, alpha, beta) per pass, from a
+// cost profile / measured CSV, or (--trace FILE --plan PLAN) from a profiler trace of a plan run.
+#include <algorithm>
 #include <cstdio>
 
 #include "args.h"
@@ -6,34 +8,129 @@
 #include "common/json_util.h"
 #include "cost/profile.h"
 #include "output.h"
+#include "plan/plan_json.h"
+#include "setup.h"
+#include "trace/trace_calibrate.h"
+#include "trace/trace_import.h"
+#include "trace/trace_lanes.h"
+#include "trace/trace_units.h"
 
 namespace slimpack::cli {
+namespace {
+
+std::vector<OptionSpec> fit_costs_specs() {
+  std::vector<OptionSpec> specs = {
+      {"out", "FILE", "write the fitted cost profile JSON ('-' = stdout)"},
+      {"trace", "FILE", "fit to the forward/backward units of this profiler trace (needs --plan)"},
+      {"plan", "FILE", "the plan JSON that ran when the trace was taken"},
+      {"trace-rules", "NAME|FILE",
+       "which trace events are pack work: slimpack (default), megatron, dualpipe or a rules JSON"},
+      {"trace-lanes", "FILE",
+       "lane -> stage mapping JSON (default: our exports' names, else one stage per process)"}};
+  // With --trace: the model, GPU and parallel options the plan ran with (as for simulate --plan).
+  for (auto& s : config_options()) specs.push_back(s);
+  specs.push_back({"help", "", "show this help"});
+  return specs;
+}
+
+Expected<UnitRuleSet> rules_from(const std::string& spec) {
+  const auto& names = builtin_unit_rule_set_names();
+  if (std::find(names.begin(), names.end(), spec) != names.end()) return builtin_unit_rules(spec);
+  return read_unit_rules(spec);
+}
+
+struct Fitted {
+  CostProfile profile;
+  std::string summary;  // first line of the text output
+  std::string refit;    // the trace fit's error on its units, or empty
+};
+
+Expected<Fitted> fit_from_trace(const Args& args, const std::string& trace_path) {
+  const auto plan_path = args.get("plan");
+  if (!plan_path) return Error::bad_input("--trace needs --plan FILE (the plan that was run)");
+  auto rules = rules_from(args.get_or("trace-rules", "slimpack"));
+  if (!rules) return rules.error().with_context("--trace-rules");
+  auto plan = read_plan_file(*plan_path);
+  if (!plan) return plan.error();
+  auto cost = cost_model_for_plan(args, plan->stages, plan->dp());
+  if (!cost) return cost.error();
+  auto trace = import_chrome_trace(trace_path, {.keep_events = true, .keep_args = false});
+  if (!trace) return trace.error();
+  LaneMapping lanes;
+  if (auto lanes_file = args.get("trace-lanes")) {
+    auto read = read_lane_mapping(*lanes_file);
+    if (!read) return read.error();
+    lanes = std::move(*read);
+  } else {
+    lanes = default_lane_mapping(*trace);
+  }
+  auto cal = calibrate_from_trace(*trace, lanes, *rules, *plan, **cost);
+  if (!cal) return cal.error();
+  Fitted out;
+  out.profile = std::move(cal->profile);
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "fitted trace %s against plan %s (rules %s): %lld units used, %lld skipped\n",
+                trace_path.c_str(), plan_path->c_str(), rules->name.c_str(),
+                static_cast<long long>(cal->units_used),
+                static_cast<long long>(cal->units_skipped));
+  out.summary = buf;
+  std::snprintf(buf, sizeof buf, "  refit on the units: MAPE %s, worst %s\n",
+                format_percent(cal->mape).c_str(), format_percent(cal->max_error).c_str());
+  out.refit = buf;
+  return out;
+}
+
+Expected<Fitted> fit_from_file(const std::string& input) {
+  auto profile = read_cost_profile(input);
+  if (!profile) return profile.error();
+  auto fitted = fit_profile(*profile);
+  if (!fitted) return fitted.error().with_context(input);
+  Fitted out;
+  out.profile = std::move(*fitted);
+  out.summary =
+      "fitted " + input + " (" + std::to_string(out.profile.samples.size()) + " samples)\n";
+  return out;
+}
+
+}  // namespace
 
 int cmd_fit_costs(int argc, char** argv) {
-  const std::vector<OptionSpec> specs = {
-      {"out", "FILE", "write the fitted cost profile JSON ('-' = stdout)"},
-      {"help", "", "show this help"}};
+  const auto specs = fit_costs_specs();
   auto args = Args::parse(argc, argv, 2, specs);
   if (!args) return report_error("fit-costs", args.error());
   if (args->has("help")) {
     std::fputs(
-        format_help("slimpack fit-costs INPUT --out FILE",
+        format_help("slimpack fit-costs (INPUT | --trace FILE --plan PLAN [options]) --out FILE",
                     "INPUT is a cost profile JSON or a CSV with header kind,tokens,pairs,seconds "
                     "(per-layer time of one pack; kind = forward/backward). Fits seconds = kappa "
-                    "+ alpha*tokens + beta*pairs per pass by least squares.",
+                    "+ alpha*tokens + beta*pairs per pass by least squares. With --trace, the "
+                    "samples are the forward/backward units of a profiler trace of PLAN, mapped "
+                    "by --trace-rules and inverted through the cost model the plan ran with (the "
+                    "model, GPU and parallel options below, as for simulate --plan).",
                     specs)
             .c_str(),
         stdout);
     return 0;
   }
-  if (args->positional().size() != 1)
-    return report_error("fit-costs", Error::bad_input("expected exactly one INPUT file"));
-  const std::string input = args->positional()[0];
-  auto profile = read_cost_profile(input);
-  if (!profile) return report_error("fit-costs", profile.error());
-  auto fitted = fit_profile(*profile);
-  if (!fitted) return report_error("fit-costs", fitted.error().with_context(input));
-  const std::string text = profile_to_json(*fitted);
+  const auto trace = args->get("trace");
+  Expected<Fitted> fitted = Error::bad_input("");
+  if (trace) {
+    if (!args->positional().empty())
+      return report_error("fit-costs", Error::bad_input("give either INPUT or --trace, not both"));
+    fitted = fit_from_trace(*args, *trace);
+  } else {
+    for (const auto& s : specs) {
+      if (s.name != "out" && s.name != "help" && args->has(s.name))
+        return report_error("fit-costs", Error::bad_input("--" + s.name + " needs --trace FILE"));
+    }
+    if (args->positional().size() != 1)
+      return report_error("fit-costs",
+                          Error::bad_input("expected exactly one INPUT file (or --trace FILE)"));
+    fitted = fit_from_file(args->positional()[0]);
+  }
+  if (!fitted) return report_error("fit-costs", fitted.error());
+  const std::string text = profile_to_json(fitted->profile);
   const std::string out = args->get_or("out", "");
   if (out == "-") {
     std::fputs(text.c_str(), stdout);
@@ -43,14 +140,16 @@ int cmd_fit_costs(int argc, char** argv) {
     if (Status s = json_util::write_file_atomic(out, text); !s)
       return report_error("fit-costs", s.error());
   }
-  std::printf("fitted %s (%zu samples)\n", input.c_str(), fitted->samples.size());
+  std::fputs(fitted->summary.c_str(), stdout);
   for (const auto* which : {"forward", "backward"}) {
-    const auto& fit = std::string(which) == "forward" ? fitted->forward : fitted->backward;
+    const auto& fit =
+        std::string(which) == "forward" ? fitted->profile.forward : fitted->profile.backward;
     if (!fit) continue;
     std::printf(
         "  %-8s kappa %.4g s  alpha %.4g s/token  beta %.4g s/pair  r2 %.5f  (%d samples)\n", which,
         fit->coeffs.kappa, fit->coeffs.alpha, fit->coeffs.beta, fit->r2, fit->samples);
   }
+  std::fputs(fitted->refit.c_str(), stdout);
   if (out.empty()) std::printf("(no --out given: the profile was not written)\n");
   return kExitOk;
 }

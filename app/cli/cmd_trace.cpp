@@ -54,7 +54,8 @@ int trace_info(int argc, char** argv) {
                    {"by_phase", phases},
                    {"lanes", lanes.size()},
                    {"lane_list", lanes},
-                   {"span_us", t->span_us}});
+                   {"span_us", t->span_us},
+                   {"rank", t->rank >= 0 ? nlohmann::json(t->rank) : nlohmann::json(nullptr)}});
   }
   const bool json_stdout = args->get_or("json", "") == "-";
   if (auto dest = args->get("json")) {
@@ -71,6 +72,7 @@ int trace_info(int argc, char** argv) {
       for (const auto& [ph, n] : t["by_phase"].items())
         std::printf(" %s=%lld", ph.c_str(), static_cast<long long>(n.get<std::int64_t>()));
       std::printf("\n");
+      if (!t["rank"].is_null()) std::printf("  rank     %d\n", t["rank"].get<int>());
     }
   }
   return kExitOk;
@@ -169,9 +171,10 @@ int trace_compare(int argc, char** argv) {
   if (!limit) return report_error("trace compare", limit.error());
   if (*limit < 0) return report_error("trace compare", Error::bad_input("--limit must be >= 0"));
 
-  auto a = import_chrome_trace(args->positional()[0]);
+  const TraceImportOptions no_args{.keep_events = true, .keep_args = false};  // not compared
+  auto a = import_chrome_trace(args->positional()[0], no_args);
   if (!a) return report_error("trace compare", a.error());
-  auto b = import_chrome_trace(args->positional()[1]);
+  auto b = import_chrome_trace(args->positional()[1], no_args);
   if (!b) return report_error("trace compare", b.error());
   const TraceComparison c = compare_traces(*a, *b, options);
   const bool json_stdout = args->get_or("json", "") == "-";

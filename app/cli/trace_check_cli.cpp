@@ -100,7 +100,7 @@ Expected<std::optional<TraceCheckReport>> check_trace_option(const Args& args,
   }
   auto rules = rules_from(args.get_or("trace-rules", "slimpack"));
   if (!rules) return rules.error().with_context("--trace-rules");
-  auto trace = import_chrome_trace(*file);
+  auto trace = import_chrome_trace(*file, {.keep_events = true, .keep_args = false});
   if (!trace) return trace.error();
   LaneMapping lanes;
   if (auto lanes_file = args.get("trace-lanes")) {

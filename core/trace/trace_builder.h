@@ -18,13 +18,17 @@ struct RawTraceEvent {
   std::string_view ph, name, cat;
   std::string_view pid, tid;   // numbers already printed as text
   std::string_view meta_name;  // args.name, read for "M" events only
+  std::string_view args;       // compact JSON text of "args" (X/B/E events, when kept)
+  bool has_args = false;
   double ts = 0.0, dur = 0.0;
   bool has_ts = false, has_dur = false;
 };
 
 class TraceBuilder {
  public:
-  explicit TraceBuilder(bool keep_events);
+  TraceBuilder(bool keep_events, bool keep_args);
+
+  void set_rank(int rank) { out_.rank = rank; }
 
   // Error message without location (the caller prefixes file and event index), or empty.
   std::string add(const RawTraceEvent& ev);
@@ -33,7 +37,7 @@ class TraceBuilder {
  private:
   struct Open {
     double start_us;
-    std::int32_t name, cat;
+    std::int32_t name, cat, args;
   };
   struct LaneState {
     TraceLane lane;
@@ -47,9 +51,12 @@ class TraceBuilder {
 
   std::int32_t intern(std::string_view s);
   LaneState& lane(std::string_view pid, std::string_view tid);
-  void complete(LaneState& l, double start, double dur, std::int32_t name, std::int32_t cat);
+  void complete(LaneState& l, double start, double dur, std::int32_t name, std::int32_t cat,
+                std::int32_t args);
+  std::int32_t add_args(const RawTraceEvent& ev);
 
   bool keep_events_;
+  bool keep_args_;
   ImportedTrace out_;
   StringIndex name_index_;
   StringIndex lane_index_;  // key: pid '\0' tid

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <limits>
 #include <string_view>
 #include <utility>
 
@@ -38,6 +39,31 @@ std::size_t first_invalid_utf8(const unsigned char* p, std::size_t size) {
   return size;
 }
 
+// Copies JSON text that simdjson has validated to `out` without the whitespace between tokens;
+// returns the length. Args objects are small (~100 bytes): a plain loop beats simdjson::minify,
+// whose SIMD setup cost 12% of an import.
+std::size_t minify_json(std::string_view raw, char* out) {
+  std::size_t n = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    const char c = raw[i];
+    if (in_string) {
+      out[n++] = c;
+      if (c == '\\' && i + 1 < raw.size()) {
+        out[n++] = raw[++i];  // an escaped character, quotes included
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+      continue;
+    } else {
+      out[n++] = c;
+      in_string = c == '"';
+    }
+  }
+  return n;
+}
+
 class ChromeTraceParser {
  public:
   ChromeTraceParser(const char* data, std::size_t size, const std::string& source,
@@ -46,9 +72,10 @@ class ChromeTraceParser {
       : data_(data),
         size_(size),
         source_(source),
-        builder_(options.keep_events),
+        builder_(options.keep_events, options.keep_events && options.keep_args),
         cancel_(cancel),
-        progress_(progress) {}
+        progress_(progress),
+        keep_args_(options.keep_events && options.keep_args) {}
 
   Expected<ImportedTrace> run() {
     // A UTF-16/32 byte-order mark gets its own message (simdjson would report escaping errors).
@@ -122,7 +149,11 @@ class ChromeTraceParser {
     for (auto field_result : obj) {
       od::field field;
       if (auto e = std::move(field_result).get(field)) return json_error(e, false);
-      if (field.key() != "traceEvents") continue;  // otherData, displayTimeUnit, ...: skipped
+      if (field.key() == "distributedInfo") {
+        if (Status s = distributed_info(field.value()); !s) return s;
+        continue;
+      }
+      if (field.key() != "traceEvents") continue;  // otherData, metadata, ...: skipped unread
       od::array arr;
       if (auto e = field.value().get_array().get(arr)) {
         if (e == simdjson::INCORRECT_TYPE) return fail("\"traceEvents\" is not an array");
@@ -198,16 +229,93 @@ class ChromeTraceParser {
     return {};
   }
 
-  // Only "M" events need args: their "name" is the process or thread label.
-  Status meta_args(od::value& v, std::string_view& out) {
-    od::object args;
-    if (v.get_object().get(args) != simdjson::SUCCESS) return {};
+  // PyTorch profiler traces name their rank: "distributedInfo": {"rank": N, ...}.
+  Status distributed_info(od::value v) {
+    od::object info;
+    if (auto e = v.get_object().get(info)) {
+      if (e == simdjson::INCORRECT_TYPE) return fail("\"distributedInfo\" is not an object");
+      return json_error(e, false);
+    }
+    for (auto field_result : info) {
+      od::field field;
+      if (auto e = std::move(field_result).get(field)) return json_error(e, false);
+      if (field.key() != "rank") continue;
+      std::int64_t rank = 0;
+      if (auto e = field.value().get_int64().get(rank)) {
+        if (e == simdjson::INCORRECT_TYPE || e == simdjson::NUMBER_ERROR ||
+            e == simdjson::NUMBER_OUT_OF_RANGE)
+          return fail("distributedInfo.rank is not an integer");
+        return json_error(e, false);
+      }
+      if (rank < 0 || rank > std::numeric_limits<int>::max())
+        return fail("distributedInfo.rank " + std::to_string(rank) + " is out of range");
+      builder_.set_rank(static_cast<int>(rank));
+    }
+    return {};
+  }
+
+  // Only "M" events need args fields: their "name" is the process or thread label.
+  Status meta_args(od::object& args, std::string_view& out) {
     for (auto field_result : args) {
       od::field field;
       if (auto e = std::move(field_result).get(field)) return json_error(e, true);
       if (field.key() != "name") continue;
       if (field.value().get_string().get(out) != simdjson::SUCCESS) out = {};
     }
+    return {};
+  }
+
+  // The args value as compact JSON text in args_buf_ (for tooltips). The raw text is a view into
+  // the document; minifying drops the writer's spaces.
+  Status args_text(od::value& v, std::string_view& out) {
+    od::json_type type{};
+    if (auto e = v.type().get(type)) return json_error(e, true);
+    std::string_view raw;
+    if (type == od::json_type::object) {
+      od::object obj;
+      if (auto e = v.get_object().get(obj)) return json_error(e, true);
+      if (auto e = obj.raw_json().get(raw)) return json_error(e, true);
+    } else if (type == od::json_type::array) {
+      od::array arr;
+      if (auto e = v.get_array().get(arr)) return json_error(e, true);
+      if (auto e = arr.raw_json().get(raw)) return json_error(e, true);
+    } else {
+      raw = v.raw_json_token();
+    }
+    if (args_buf_.size() < raw.size()) args_buf_.resize(std::max(raw.size(), 2 * args_buf_.size()));
+    out = std::string_view(args_buf_.data(), minify_json(raw, args_buf_.data()));
+    return {};
+  }
+
+  // "args" of an "M" event (its label), or of a timed event (kept as text when events are).
+  Status args(od::value& v, RawTraceEvent& ev) {
+    if (ev.ph == "M") {
+      od::object obj;
+      if (v.get_object().get(obj) != simdjson::SUCCESS) return {};
+      return meta_args(obj, ev.meta_name);
+    }
+    if (ev.ph.empty()) {
+      // "ph" not seen yet (writers put it first; some do not): keep the raw text and decide later.
+      if (Status s = args_text(v, ev.args); !s) return s;
+      ev.has_args = true;
+      late_args_ = true;
+      return {};
+    }
+    if (!keep_args_ || ev.ph.size() != 1 || (ev.ph[0] != 'X' && ev.ph[0] != 'B' && ev.ph[0] != 'E'))
+      return {};  // skipped unread
+    if (Status s = args_text(v, ev.args); !s) return s;
+    ev.has_args = true;
+    return {};
+  }
+
+  // An "M" event whose "args" came before its "ph": its label from the kept text.
+  Status late_meta_name(RawTraceEvent& ev) {
+    late_doc_ = simdjson::padded_string(ev.args);
+    od::document doc;
+    od::object obj;
+    if (late_parser_.iterate(late_doc_).get(doc) == simdjson::SUCCESS &&
+        doc.get_object().get(obj) == simdjson::SUCCESS)
+      return meta_args(obj, ev.meta_name);
     return {};
   }
 
@@ -235,10 +343,14 @@ class ChromeTraceParser {
       } else if (key == "cat") {
         s = text(v, "cat", ev.cat);
       } else if (key == "args") {
-        // Writers put "ph" before "args"; when one does not, args is read just in case.
-        if (ev.ph.empty() || ev.ph == "M") s = meta_args(v, ev.meta_name);
+        s = args(v, ev);
       }
       if (!s) return s;
+    }
+    if (late_args_) {
+      late_args_ = false;
+      if (ev.ph == "M") return late_meta_name(ev);
+      if (!keep_args_) ev.has_args = false;
     }
     return {};
   }
@@ -252,6 +364,11 @@ class ChromeTraceParser {
   od::document doc_;
   bool doc_ready_ = false;  // a document whose iterate() failed must not be asked its location
   std::int64_t index_ = 0;
+  bool keep_args_;
+  bool late_args_ = false;  // this event's args were read before its "ph"
+  std::string args_buf_ = std::string(256, '\0');
+  simdjson::padded_string late_doc_;
+  od::parser late_parser_;
   char pid_buf_[32] = {};
   char tid_buf_[32] = {};
 };

@@ -43,6 +43,12 @@ Expected<UnitRuleSet> builtin_unit_rules(const std::string& name);
 // path, and an invalid regular expression names the rule.
 Expected<UnitRuleSet> parse_unit_rules(const std::string& json_text, const std::string& source);
 Expected<UnitRuleSet> read_unit_rules(const std::string& path);
+// The rules JSON above (empty category and lane patterns left out); parse_unit_rules reads it back.
+std::string unit_rules_to_json(const UnitRuleSet& rules);
+// What map_trace_units checks before matching: at least one rule, patterns at most 512
+// characters, valid ECMAScript expressions, pack_group within the name pattern's capture groups
+// (0..9) and pack_base 0 or 1. Errors name the set and the rule ("set: rules[2]: ...").
+Status validate_unit_rules(const UnitRuleSet& rules);
 
 // One measured unit of pipeline work.
 struct MeasuredUnit {

@@ -1,11 +1,17 @@
-// Trace import throughput: a ~50 MB synthetic Kineto-like trace (CPU ops with args, GPU kernels,
-// B/E ranges, instants, counters, flows over 8 ranks x 3 lanes) written to the temp directory
-// once, then imported with and without keeping events. Reports bytes/s (JSON text).
+// Trace import throughput and memory. A ~50 MB synthetic Kineto-like trace (CPU ops with args, GPU
+// kernels, B/E ranges, instants, counters over 8 ranks x 3 lanes; the same generator as
+// scripts/bench-trace.sh) is written to the temp directory once, plain and gzipped, then imported
+// with events and args, without args, and counting only. Reports bytes/s of JSON text.
+// BM_TraceImportMemory imports 1M and 10M events and reports the heap the result keeps
+// (mallinfo2, text and parser freed) per event, with and without args text.
 #include <benchmark/benchmark.h>
+#include <malloc.h>
+#include <zlib.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 
 #include "trace/trace_import.h"
@@ -66,28 +72,58 @@ void append_event(std::string& out, long i) {
   out.append(buf, static_cast<std::size_t>(n));
 }
 
-// Written once per process; every benchmark reads the same file.
+// Writes events until `max_bytes` of text or `max_events` events, streaming in 1 MiB pieces.
+void write_trace(const std::string& path, std::size_t max_bytes, long max_events) {
+  std::ofstream out(path, std::ios::binary);
+  std::string chunk = "{\"distributedInfo\": {\"rank\": 0}, \"traceEvents\": [\n";
+  std::size_t written = 0;
+  for (long i = 0; i < max_events && written + chunk.size() < max_bytes; ++i) {
+    if (i > 0) chunk += ",\n";
+    append_event(chunk, i);
+    if (chunk.size() > (1u << 20)) {
+      out << chunk;
+      written += chunk.size();
+      chunk.clear();
+    }
+  }
+  chunk += "\n], \"displayTimeUnit\": \"ms\"}\n";
+  out << chunk;
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Written once per process; every throughput benchmark reads the same files.
 const std::string& bench_trace() {
   static const std::string path = [] {
     const std::string p =
         (std::filesystem::temp_directory_path() / "slimpack_trace_bench.json").string();
-    std::string text = "{\"traceEvents\": [\n";
-    text.reserve(kTargetBytes + (1u << 20));
-    for (long i = 0; text.size() < kTargetBytes; ++i) {
-      if (i > 0) text += ",\n";
-      append_event(text, i);
-    }
-    text += "\n], \"displayTimeUnit\": \"ms\"}\n";
-    std::ofstream(p, std::ios::binary) << text;
+    write_trace(p, kTargetBytes, 1L << 40);
     return p;
   }();
   return path;
 }
 
-void run(benchmark::State& state, bool keep_events) {
-  const std::string& path = bench_trace();
+const std::string& bench_trace_gz() {
+  static const std::string path = [] {
+    const std::string p = bench_trace() + ".gz";
+    const std::string text = read_all(bench_trace());
+    gzFile gz = gzopen(p.c_str(), "wb6");
+    if (gz) {
+      gzwrite(gz, text.data(), static_cast<unsigned>(text.size()));
+      gzclose(gz);
+    }
+    return p;
+  }();
+  return path;
+}
+
+void run(benchmark::State& state, const std::string& path, bool keep_events, bool keep_args) {
   TraceImportOptions opt;
   opt.keep_events = keep_events;
+  opt.keep_args = keep_args;
   std::int64_t bytes = 0, events = 0;
   for (auto _ : state) {
     auto t = import_chrome_trace(path, opt);
@@ -104,16 +140,78 @@ void run(benchmark::State& state, bool keep_events) {
   state.counters["MB"] = static_cast<double>(bytes) / 1e6;
 }
 
+// What the explorer does: events with their args text for tooltips.
 void BM_TraceImport(benchmark::State& state) {
-  run(state, true);
+  run(state, bench_trace(), true, true);
 }
-BENCHMARK(BM_TraceImport)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_TraceImport)->Unit(benchmark::kMillisecond);
+
+void BM_TraceImportNoArgs(benchmark::State& state) {
+  run(state, bench_trace(), true, false);
+}
+BENCHMARK(BM_TraceImportNoArgs)->Unit(benchmark::kMillisecond);
 
 // What `trace info` does: counts and lanes, no per-event storage.
 void BM_TraceImportCountOnly(benchmark::State& state) {
-  run(state, false);
+  run(state, bench_trace(), false, false);
 }
-BENCHMARK(BM_TraceImportCountOnly)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_TraceImportCountOnly)->Unit(benchmark::kMillisecond);
+
+void BM_TraceImportGzip(benchmark::State& state) {
+  run(state, bench_trace_gz(), true, true);
+}
+BENCHMARK(BM_TraceImportGzip)->Unit(benchmark::kMillisecond);
+
+void BM_TraceImportGzipCountOnly(benchmark::State& state) {
+  run(state, bench_trace_gz(), false, false);
+}
+BENCHMARK(BM_TraceImportGzipCountOnly)->Unit(benchmark::kMillisecond);
+
+std::size_t heap_in_use() {
+  const struct mallinfo2 m = mallinfo2();
+  return m.uordblks + m.hblkhd;
+}
+
+// Heap kept by an imported trace of state.range(0) events (args text kept when range(1) is 1).
+void BM_TraceImportMemory(benchmark::State& state) {
+  const long n = static_cast<long>(state.range(0));
+  const bool keep_args = state.range(1) != 0;
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("slimpack_trace_bench_" + std::to_string(n) + ".json"))
+                               .string();
+  write_trace(path, ~std::size_t{0}, n);
+  TraceImportOptions opt;
+  opt.keep_args = keep_args;
+  double per_event = 0.0, kept = 0.0, args_chars = 0.0;
+  std::int64_t bytes = 0;
+  for (auto _ : state) {
+    malloc_trim(0);
+    const std::size_t before = heap_in_use();
+    auto t = std::make_unique<Expected<ImportedTrace>>(import_chrome_trace(path, opt));
+    if (!*t) {
+      state.SkipWithError((*t).error().message.c_str());
+      break;
+    }
+    kept = static_cast<double>(heap_in_use() - before);
+    per_event = kept / static_cast<double>((**t).events);
+    bytes = (**t).bytes;
+    args_chars = 0.0;
+    for (const std::string& a : (**t).args) args_chars += static_cast<double>(a.size());
+    benchmark::DoNotOptimize(t);
+  }
+  std::filesystem::remove(path);
+  state.SetBytesProcessed(state.iterations() * bytes);
+  state.counters["bytes_per_event"] = per_event;
+  state.counters["kept_MB"] = kept / 1e6;
+  state.counters["args_chars_per_event"] = args_chars / static_cast<double>(n);
+}
+BENCHMARK(BM_TraceImportMemory)
+    ->Args({1000000, 0})
+    ->Args({1000000, 1})
+    ->Args({10000000, 0})
+    ->Args({10000000, 1})
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace slimpack

@@ -49,6 +49,19 @@ golden_case(compare_infeasible_row ARGS compare --preset long-sft-128k --tp 2 --
 golden_case(sweep_slice ARGS sweep --preset long-tail-256k --batch-tokens 524288 --slice 2048,8192,32768 --json -)
 golden_case(solve_plan ARGS solve --preset chat-sft --batch-tokens 65536 --strategy sliced --slice 2048 --out -)
 golden_case(fit_costs_csv ARGS fit-costs samples/costs/h100-llama-3-8b-layer.csv --out -)
+# fit-costs from a trace: the round trip of `simulate --plan calibrate-plan.json --trace
+# calibrate.trace.json` refits the default model's coefficients (r2 1, refit error 0)
+golden_case(fit_costs_trace_round_trip ARGS fit-costs --trace tests/cli/inputs/calibrate.trace.json --plan tests/cli/inputs/calibrate-plan.json --out -)
+golden_case(fit_costs_trace_no_plan EXIT 2 STDERR "--trace needs --plan FILE"
+  ARGS fit-costs --trace tests/cli/inputs/calibrate.trace.json)
+golden_case(fit_costs_trace_other_plan EXIT 2 STDERR "calibrate.trace.json: no measured unit of rule set 'slimpack' is a model-priced pack of the plan"
+  ARGS fit-costs --trace tests/cli/inputs/calibrate.trace.json --plan samples/plans/asymmetric-example.json)
+golden_case(fit_costs_trace_wrong_rules EXIT 2 STDERR "calibrate.trace.json: no event matches the rules of 'megatron'"
+  ARGS fit-costs --trace tests/cli/inputs/calibrate.trace.json --plan tests/cli/inputs/calibrate-plan.json --trace-rules megatron)
+golden_case(fit_costs_trace_and_input EXIT 2 STDERR "give either INPUT or --trace, not both"
+  ARGS fit-costs samples/costs/h100-llama-3-8b-layer.csv --trace tests/cli/inputs/calibrate.trace.json)
+golden_case(fit_costs_plan_without_trace EXIT 2 STDERR "--plan needs --trace FILE"
+  ARGS fit-costs samples/costs/h100-llama-3-8b-layer.csv --plan tests/cli/inputs/calibrate-plan.json)
 golden_case(trace_info_kineto ARGS trace info samples/traces/kineto_small.json --json -)
 golden_case(trace_info_gzip ARGS trace info samples/traces/kineto_small.json.gz --json -)
 golden_case(bad_plan_schedule EXIT 2 STDERR "--schedule: unknown schedule 'zigzag'" ARGS simulate --schedule zigzag)

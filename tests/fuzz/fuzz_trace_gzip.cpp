@@ -1,5 +1,6 @@
 // Gzip-compressed traces: the bytes go to a file (the gzip reader works on paths) and through
-// import_chrome_trace, which inflates them in chunks into a growing buffer.
+// import_chrome_trace, which inflates each member with libdeflate into a buffer sized from the
+// trailer's ISIZE and grown (within deflate's maximum ratio) when a member does not fit.
 #include <unistd.h>
 
 #include <cstdio>

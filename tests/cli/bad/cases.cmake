@@ -97,7 +97,7 @@ bad_case(plans zero-length.json "\\$\\.sequences\\[1\\]\\.length: 0 \\(a sequenc
 
 # traces: slimpack trace info FILE
 bad_case(traces binary.json "${nul}")
-bad_case(traces compressible-cut.json.gz "gzip error: unexpected end of file")
+bad_case(traces compressible-cut.json.gz "gzip error: the compressed data is corrupt or truncated")
 bad_case(traces deep.json "JSON error at byte [0-9]+: ")
 bad_case(traces empty.json "JSON error at byte 0 \\(the end of the text\\): Empty")
 bad_case(traces end-before-begin.json "traceEvents\\[3\\]: \"E\" event ends before its \"B\" begins")
@@ -106,10 +106,10 @@ bad_case(traces garbage-after.json "JSON error at byte [0-9]+")
 bad_case(traces huge-ts.json "traceEvents\\[1\\]: JSON error at byte [0-9]+: Problem while parsing a number")
 bad_case(traces negative-dur.json "traceEvents\\[1\\]: dur is negative")
 bad_case(traces not-a-trace.json "not a Chrome trace: no \"traceEvents\" array")
-bad_case(traces not-gzip.json.gz "gzip error after 0 decompressed bytes: ")
+bad_case(traces not-gzip.json.gz "gzip error: the compressed data is corrupt or truncated")
 bad_case(traces nul.json "traceEvents\\[1\\]: JSON error at byte [0-9]+")
 bad_case(traces truncated.json "JSON error at byte [0-9]+ \\(the end of the text\\)")
-bad_case(traces truncated.json.gz "gzip error: unexpected end of file")
+bad_case(traces truncated.json.gz "gzip error: the compressed data is corrupt or truncated")
 bad_case(traces utf16.json "${utf16}")
 bad_case(traces wrong-type.json "traceEvents\\[2\\]: ts is not a number")
 
