@@ -31,9 +31,31 @@ bool memory_fits(const Layout& lay, const std::vector<double>& room,
   return true;
 }
 
-bool build_backward(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
-                    Tokens token_cap, const std::vector<double>& room,
-                    const std::vector<std::vector<int>>& fb, Layout& out, std::string* why) {
+int min_ready_warmup(const std::vector<Item>& items, const Layout& forward, const Shape& shape) {
+  if (shape.schedule == ScheduleKind::GPipe) return 0;
+  // Slices that become ready with forward pack k (their sequence's last slice is in F_k).
+  std::vector<long> ready(static_cast<std::size_t>(forward.mf), 0);
+  int last = 0;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (items[i].merged >= 0) continue;
+    const int k = forward.fpack[i].back();
+    ready[static_cast<std::size_t>(k)] += items[i].slices();
+    last = std::max(last, k);
+  }
+  // B_b can start after F_(w+b): w >= k_b - b, k_b the first pack by which b + 1 slices are ready.
+  int w = std::max(0, last - shape.mb + 1);
+  long cum = 0;
+  int b = 0;
+  for (int k = 0; k < forward.mf && b < shape.mb; ++k) {
+    cum += ready[static_cast<std::size_t>(k)];
+    for (; b < shape.mb && cum >= b + 1; ++b) w = std::max(w, k - b);
+  }
+  return std::min(w, shape.mf);
+}
+
+BackwardBuild build_backward(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
+                             Tokens token_cap, const std::vector<double>& room,
+                             const std::vector<std::vector<int>>& fb, Layout& out) {
   const int mb = shape.mb;
   out.mb = mb;
   out.bpack.assign(items.size(), {});
@@ -66,9 +88,8 @@ bool build_backward(const std::vector<Item>& items, const Pins& pins, const Shap
   std::multiset<std::pair<double, std::size_t>> shorts;  // (backward work, item)
   std::size_t cursor = 0;
   double cum_b = 0.0;  // tokens of backward packs before the current one
-  auto fail = [&](const std::string& reason) {
-    if (why) *why = reason;
-    return false;
+  auto fail = [](BackwardFailure failure, const std::string& reason) {
+    return BackwardBuild{failure, reason};
   };
   for (int b = 0; b < mb; ++b) {
     const auto ub = static_cast<std::size_t>(b);
@@ -83,11 +104,13 @@ bool build_backward(const std::vector<Item>& items, const Pins& pins, const Shap
     // Held activations before B_b must fit: they only depend on earlier choices.
     for (std::size_t s = 0; s < fb.size(); ++s)
       if (cum_f[static_cast<std::size_t>(fb[s][ub])] - cum_b > room[s])
-        return fail("stage " + std::to_string(s) + " memory before backward pack B" +
-                    std::to_string(b + 1) + ": " +
-                    std::to_string(static_cast<long long>(
-                        cum_f[static_cast<std::size_t>(fb[s][ub])] - cum_b)) +
-                    " tokens held, room for " + std::to_string(static_cast<long long>(room[s])));
+        return fail(
+            BackwardFailure::MemoryRoom,
+            "stage " + std::to_string(s) + " memory before backward pack B" +
+                std::to_string(b + 1) + ": " +
+                std::to_string(
+                    static_cast<long long>(cum_f[static_cast<std::size_t>(fb[s][ub])] - cum_b)) +
+                " tokens held, room for " + std::to_string(static_cast<long long>(room[s])));
     const bool last = b == mb - 1;
     const double budget = remaining / (mb - b);
     double& load = out.bload[ub];
@@ -190,14 +213,17 @@ bool build_backward(const std::vector<Item>& items, const Pins& pins, const Shap
       else
         break;
     }
-    if (tok == 0) return fail("nothing ready for backward pack B" + std::to_string(b + 1));
+    if (tok == 0)
+      return fail(BackwardFailure::NothingReady,
+                  "nothing ready for backward pack B" + std::to_string(b + 1));
     std::erase_if(longs, [](const LongState& ls) { return ls.next < 0; });
     remaining -= load;
     cum_b += static_cast<double>(tok);
   }
   if (cursor < order.size() || !longs.empty() || !shorts.empty())
-    return fail("sequences not ready by the last backward pack (w too small)");
-  return true;
+    return fail(BackwardFailure::LateSequences,
+                "sequences not ready by the last backward pack (w too small)");
+  return {};
 }
 
 }  // namespace slimpack::solver_detail::sp

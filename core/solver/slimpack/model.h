@@ -99,11 +99,32 @@ Pins make_pins(const std::vector<std::vector<Item>>& items, const Phase1& p1, co
 void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
                    Tokens token_cap, Layout& out);
 
-// Backward packs built independently from the ready pool. False (with a reason) when some pack
+// Why build_backward gave up: the caller's next step depends on it (more warm-up makes more
+// work ready but holds more activations, so it cannot help when memory is what failed).
+enum class BackwardFailure {
+  None,
+  MemoryRoom,    // the forwards issued before some backward pack do not fit a stage's room
+  NothingReady,  // some backward pack has no ready piece (w too small)
+  LateSequences  // sequences still not ready by the last backward pack (w too small)
+};
+
+struct BackwardBuild {
+  BackwardFailure failure = BackwardFailure::None;
+  std::string why;  // for the user (notes, error messages); never parsed
+  explicit operator bool() const { return failure == BackwardFailure::None; }
+};
+
+// Backward packs built independently from the ready pool; fails (with a reason) when some pack
 // would stay empty or memory cannot be kept under the room (the caller raises w).
-bool build_backward(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
-                    Tokens token_cap, const std::vector<double>& room,
-                    const std::vector<std::vector<int>>& fb, Layout& out, std::string* why);
+BackwardBuild build_backward(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
+                             Tokens token_cap, const std::vector<double>& room,
+                             const std::vector<std::vector<int>>& fb, Layout& out);
+
+// The smallest warm-up w for which every backward pack of `shape` can hold at least one ready
+// slice (B_b needs b + 1 slices of sequences whose last forward is in F_0..F_(w+b)) and every
+// sequence is ready by the last backward pack: a necessary condition, computed from the forward
+// layout instead of found by trial. Merged (pinned) items are left out.
+int min_ready_warmup(const std::vector<Item>& items, const Layout& forward, const Shape& shape);
 
 // Peak activation tokens per stage minus the room: <= 0 everywhere when memory fits.
 bool memory_fits(const Layout& lay, const std::vector<double>& room,

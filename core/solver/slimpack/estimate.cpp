@@ -1,0 +1,113 @@
+#include "solver/slimpack/estimate.h"
+
+#include <algorithm>
+
+#include "plan/schedule_order.h"
+
+namespace slimpack::solver_detail::sp {
+namespace {
+
+double shard_tokens(const Pack& pack) {
+  double t = 0.0;
+  for (const Segment& s : pack.segments)
+    t += static_cast<double>(s.tokens()) / std::max(1, s.shards);
+  return t;
+}
+
+// Peak tokens held on each stage (forwards issued minus backwards done), worst replica, and the
+// largest backward pack in tokens.
+struct HeldTokens {
+  std::vector<double> peak;
+  double largest_backward = 0.0;
+};
+
+HeldTokens held_tokens(const Plan& plan) {
+  HeldTokens out;
+  out.peak.assign(static_cast<std::size_t>(plan.stages), 0.0);
+  for (const ReplicaPlan& rp : plan.replicas) {
+    const int mf = static_cast<int>(rp.forward.size());
+    const int mb = static_cast<int>(rp.backward.size());
+    std::vector<double> ftok(rp.forward.size()), btok(rp.backward.size());
+    for (std::size_t k = 0; k < ftok.size(); ++k) ftok[k] = shard_tokens(rp.forward[k]);
+    for (std::size_t k = 0; k < btok.size(); ++k) {
+      btok[k] = shard_tokens(rp.backward[k]);
+      out.largest_backward = std::max(out.largest_backward, btok[k]);
+    }
+    for (int s = 0; s < plan.stages; ++s) {
+      double held = 0.0, peak = 0.0;
+      for (const OrderedOp& op :
+           stage_order(plan.schedule, plan.stages, s, mf, mb, plan.warmup_extra, plan.vchunks)) {
+        if (op.pass == Pass::Forward) {
+          held += ftok[static_cast<std::size_t>(op.pack)];
+          peak = std::max(peak, held);
+        } else {
+          held -= btok[static_cast<std::size_t>(op.pack)];
+        }
+      }
+      auto& worst = out.peak[static_cast<std::size_t>(s)];
+      worst = std::max(worst, peak);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<int> estimated_recompute_layers(const Plan& plan, const Limits& lim) {
+  std::vector<int> none(static_cast<std::size_t>(plan.stages), 0);
+  if (lim.cost == nullptr) return none;
+  const CostModel& cost = *lim.cost;
+  if (cost.options().recompute.mode != RecomputeMode::Auto || cost.memory_cap() <= 0.0 ||
+      cost.stages() != plan.stages)
+    return cost.recompute_layers(plan);  // fixed counts: no search
+  Tokens context = 0;                    // the dK/dV accumulator of the longest sliced sequence
+  for (const Sequence& s : plan.sequences)
+    if (plan.slice_size > 0 && s.length > plan.slice_size) context = std::max(context, s.length);
+  const HeldTokens held = held_tokens(plan);
+  const MemoryModel none_mm = cost.memory_model();
+  const double kept = cost.activation_bytes_per_token_layer();
+  const double input_only = cost.recomputed_bytes_per_token_layer();
+  const double cap = cost.memory_cap();
+  std::vector<int> out(none.size(), 0);
+  for (int s = 0; s < plan.stages; ++s) {
+    const auto si = static_cast<std::size_t>(s);
+    const int layers = cost.layers_on_stage(s);
+    const double fixed_bytes = none_mm.static_bytes[si] +
+                               none_mm.dkdv_per_context_token[si] * static_cast<double>(context);
+    int r = 0;
+    for (; r < layers; ++r) {
+      const double working = r > 0 ? kept * held.largest_backward : 0.0;
+      const double per_token = kept * (layers - r) + input_only * r;
+      if (fixed_bytes + per_token * held.peak[si] + working <= cap) break;
+    }
+    out[si] = r;
+  }
+  return out;
+}
+
+double estimate_plan(const Plan& plan, const Limits& lim) {
+  const CostModel& cost = *lim.cost;
+  const int last = plan.stages - 1;
+  const std::vector<int> recompute = estimated_recompute_layers(plan, lim);
+  int most = 0;
+  for (int r : recompute) most = std::max(most, r);
+  most = std::min(most, cost.layers_on_stage(last));
+  double worst = 0.0;
+  for (const ReplicaPlan& rp : plan.replicas) {
+    double sum = 0.0, zf = 0.0, zb = 0.0;
+    for (const Pack& p : rp.forward) {
+      const double t = cost.pack_time(Pass::Forward, last, p);
+      sum += t;
+      zf = std::max(zf, t);
+    }
+    for (const Pack& p : rp.backward) {
+      const double t = cost.pack_time(Pass::Backward, last, p, most);
+      sum += t;
+      zb = std::max(zb, t);
+    }
+    worst = std::max(worst, sum + (plan.stages - 1) * (zf + zb));
+  }
+  return worst;
+}
+
+}  // namespace slimpack::solver_detail::sp
