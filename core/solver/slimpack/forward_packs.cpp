@@ -1,6 +1,7 @@
 // Phase 2, forward side: pinned DP-merged slices, long sequences' slices early, short sequences
 // filling each pack to the forward-time budget.
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <queue>
 
@@ -198,10 +199,18 @@ void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape
       prev = pick;
     }
   }
-  // Short sequences by LPT into the lightest pack that keeps the token cap.
+  // Short sequences by LPT into the lightest pack that keeps the token cap. A pack that not even
+  // the smallest short sequence fits is set aside for good (it used to be popped and pushed back
+  // for every short sequence: O(shorts * Mf) where the cap binds); it can still be the fallback
+  // when nothing fits, exactly as before.
   using Entry = std::pair<double, int>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
-  for (int p = 0; p < mf; ++p) heap.push({out.fload[static_cast<std::size_t>(p)], p});
+  using MinHeap = std::priority_queue<Entry, std::vector<Entry>, std::greater<>>;
+  Tokens smallest = std::numeric_limits<Tokens>::max();
+  for (std::size_t i : shorts) smallest = std::min(smallest, items[i].tok[0]);
+  auto full = [&](int p) { return !tok_ok(p, smallest); };
+  MinHeap heap, set_aside;
+  for (int p = 0; p < mf; ++p)
+    (full(p) ? set_aside : heap).push({out.fload[static_cast<std::size_t>(p)], p});
   std::vector<Entry> skipped;
   for (std::size_t i : shorts) {
     const Tokens t = items[i].tok[0];
@@ -214,15 +223,25 @@ void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape
         pick = e.second;
         break;
       }
-      skipped.push_back(e);
+      if (full(e.second))
+        set_aside.push(e);
+      else
+        skipped.push_back(e);
     }
-    if (pick < 0) pick = skipped.front().second;
+    if (pick < 0) {  // nothing fits: the lightest pack of all
+      if (!set_aside.empty() && (skipped.empty() || set_aside.top() < skipped.front())) {
+        pick = set_aside.top().second;
+        set_aside.pop();
+      } else {
+        pick = skipped.front().second;
+      }
+    }
     for (const Entry& e : skipped)
       if (e.second != pick) heap.push(e);
     out.fpack[i][0] = pick;
     out.fload[static_cast<std::size_t>(pick)] += items[i].f[0];
     out.ftok[static_cast<std::size_t>(pick)] += t;
-    heap.push({out.fload[static_cast<std::size_t>(pick)], pick});
+    (full(pick) ? set_aside : heap).push({out.fload[static_cast<std::size_t>(pick)], pick});
   }
 }
 

@@ -17,6 +17,7 @@
 
 #include "sim/simulator.h"
 #include "solver/slimpack/candidate.h"
+#include "solver/slimpack/estimate.h"
 #include "solver/slimpack/exact.h"
 #include "solver/strategies.h"
 
@@ -34,6 +35,14 @@ constexpr Tokens kSlicedCandidates[] = {1024, 2048, 4096, 8192, 16384};
 // ablation's, so slimpack simulates every plan its `asymmetric = false` ablation simulates.
 constexpr std::size_t kSimulatedAsymmetric = 3;
 constexpr std::size_t kSimulatedSymmetric = 3;
+// A candidate whose estimate is this much above the best estimate of its kind is not simulated:
+// the estimate tracks the simulator within a few percent and ranks close shapes in the same
+// order (docs/strategies.md), and simulating at 4M tokens costs as much as building.
+constexpr double kEstimateSlack = 0.03;
+// The estimate leaves out pipeline fill, P2P and the bubbles of long w chains, so it stays below
+// the simulated time (at most about 1% above it on the presets): a plan whose estimate is more
+// than this above the fastest simulated time so far cannot win and is not simulated.
+constexpr double kBoundSlack = 0.06;
 // Shapes (by their symmetric estimate) that also get the asymmetric builds.
 constexpr std::size_t kAsymmetricShapes = 3;
 constexpr int kLocalOpsPerPack = 8;
@@ -216,9 +225,15 @@ Status simulate_candidates(std::vector<Candidate>& cands, const SolveInput& in, 
   std::stable_sort(cands.begin(), cands.end(),
                    [](const Candidate& a, const Candidate& b) { return a.estimate < b.estimate; });
   std::size_t accepted_asym = 0, accepted_sym = 0;
+  std::optional<double> best_asym_estimate, best_sym_estimate;  // of each kind (sorted: the first)
   for (std::size_t c = 0; c < cands.size(); ++c) {
-    std::size_t& quota = cands[c].asymmetric ? accepted_asym : accepted_sym;
-    if (quota >= (cands[c].asymmetric ? kSimulatedAsymmetric : kSimulatedSymmetric)) continue;
+    const bool asym = cands[c].asymmetric;
+    std::size_t& quota = asym ? accepted_asym : accepted_sym;
+    if (quota >= (asym ? kSimulatedAsymmetric : kSimulatedSymmetric)) continue;
+    std::optional<double>& best_estimate = asym ? best_asym_estimate : best_sym_estimate;
+    if (!best_estimate) best_estimate = cands[c].estimate;
+    if (cands[c].estimate > *best_estimate * (1.0 + kEstimateSlack)) continue;
+    if (sel.found() && cands[c].estimate > sel.time * (1.0 + kBoundSlack)) continue;
     if (cancel.cancelled()) return Error::cancelled();
     Expected<double> t = simulated_time(cands[c].plan, in, lim, cancel);
     ++sel.simulated;
@@ -254,6 +269,7 @@ Status simulate_sliced_plans(const SolveInput& in, const Limits& lim, const Canc
       if (sl.error().kind == ErrorKind::Cancelled) return sl.error();
       continue;
     }
+    if (sel.found() && sp::estimate_plan(sl->plan, lim) > sel.time * (1.0 + kBoundSlack)) continue;
     Expected<double> t = simulated_time(sl->plan, in, lim, cancel, true);
     ++sel.simulated;
     if (t && (!sel.found() || *t < sel.time)) {
