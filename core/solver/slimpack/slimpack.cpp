@@ -199,8 +199,14 @@ Expected<CandidatePool> build_candidates(const SolveInput& in, const sp::Phase1&
     if (cancel.cancelled()) return Error::cancelled();
     const ShapeRef& ref = shapes[k];
     const SliceFamily& fam = pool.families[ref.family];
-    for (BackwardKind kind : {BackwardKind::Asymmetric, BackwardKind::Drain})
+    for (BackwardKind kind : {BackwardKind::Asymmetric, BackwardKind::Drain}) {
+      const std::size_t before = pool.cands.size();
       add_candidate(pool, ctx, fam, fam.shapes[ref.shape], kind, &forward[ref.family][ref.shape]);
+      // A drain with w = 0 is the Mb = Mf build again: it would take a second simulation slot.
+      if (kind == BackwardKind::Drain && pool.cands.size() > before &&
+          pool.cands.back().shape.mb == pool.cands.back().shape.mf)
+        pool.cands.pop_back();
+    }
   }
   return pool;
 }
