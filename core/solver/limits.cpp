@@ -40,7 +40,7 @@ int auto_pack_count(Tokens replica_tokens, Tokens capacity, int pp) {
   int m = std::max(1, pp);
   if (capacity > 0 && replica_tokens > 0) {
     const Tokens need = (replica_tokens + capacity - 1) / capacity;
-    m = std::max<Tokens>(m, std::min<Tokens>(need, 1 << 20));
+    m = std::max<Tokens>(m, std::min<Tokens>(need, kMaxAutoPacks));
   }
   return m;
 }

@@ -30,6 +30,10 @@ ReplicaLoad heaviest_replica(const std::vector<std::vector<SeqIndex>>& replicas,
 
 Limits limits_of(const CostModel& cost);
 
+// The most packs an automatic pack count ever gives (a bound, not a target: memory and the items
+// there are decide first).
+inline constexpr int kMaxAutoPacks = 1 << 20;
+
 // Auto pack count: M = max(pp, ceil(replica_tokens / capacity)), capacity = the smaller of the
 // memory capacity and the token cap (either may be 0 = unlimited).
 int auto_pack_count(Tokens replica_tokens, Tokens capacity, int pp);
