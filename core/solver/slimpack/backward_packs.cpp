@@ -98,12 +98,11 @@ class BackwardPacker {
   void place_pinned_and_order(const Pins& pins) {
     const auto mb = static_cast<std::size_t>(shape_.mb);
     out_.mb = shape_.mb;
-    out_.bpack.assign(items_.size(), {});
+    out_.bpack.reset(items_, -1);
     out_.bload.assign(mb, 0.0);
     out_.btok.assign(mb, 0);
     for (std::size_t i = 0; i < items_.size(); ++i) {
       const Item& it = items_[i];
-      out_.bpack[i].assign(static_cast<std::size_t>(it.slices()), -1);
       remaining_ += it.b_total;
       if (it.merged < 0) {
         order_.push_back(i);

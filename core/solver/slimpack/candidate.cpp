@@ -50,11 +50,11 @@ bool raise_to_ready_warmup(const std::vector<std::vector<Item>>& items,
 
 }  // namespace
 
-void assemble_plan(const BuildContext& ctx, Candidate& cand) {
+void assemble_plan(const BuildContext& ctx, Candidate& cand, const std::vector<Layout>& layouts) {
   cand.plan = plan_skeleton(*ctx.input, "slimpack", cand.shape.slice);
   cand.plan.warmup_extra = cand.shape.w;
-  for (std::size_t r = 0; r < cand.layouts.size(); ++r)
-    cand.plan.replicas[r] = to_replica_plan((*cand.items)[r], cand.layouts[r]);
+  for (std::size_t r = 0; r < layouts.size(); ++r)
+    cand.plan.replicas[r] = to_replica_plan((*cand.items)[r], layouts[r]);
   if (!cand.asymmetric) {
     for (auto& rp : cand.plan.replicas) rp.backward.clear();
     cand.plan.warmup_extra = make_symmetric_backward(cand.plan, !ctx.phase1->merged.empty());
@@ -64,6 +64,10 @@ void assemble_plan(const BuildContext& ctx, Candidate& cand) {
   cand.label = "S=" + std::to_string(cand.shape.slice) + " Mf=" + std::to_string(cand.shape.mf) +
                " Mb=" + std::to_string(cand.shape.mb) + " w=" + std::to_string(cand.shape.w) +
                (cand.asymmetric ? "" : " symmetric");
+}
+
+void assemble_plan(const BuildContext& ctx, Candidate& cand) {
+  assemble_plan(ctx, cand, cand.layouts);
 }
 
 std::optional<Candidate> build_candidate(const BuildContext& ctx,
@@ -79,33 +83,34 @@ std::optional<Candidate> build_candidate(const BuildContext& ctx,
   // DP-merged slices are pinned at positions that depend on w and Mb; without them the forward
   // packs depend on (S, Mf, long share) only and are built once for every kind and every w.
   const bool pinned = !ctx.phase1->merged.empty();
-  std::vector<Layout> forward;
+  std::vector<Layout> own_forward;  // the forward packs when they are not (or cannot be) cached
+  const std::vector<Layout>* forward = nullptr;
   for (int attempt = 0; attempt < ctx.max_w_tries; ++attempt) {
     shape.w = std::max(shape.w, shape.mf - shape.mb);
     const Pins pins = make_pins(items, *ctx.phase1, shape, ctx.token_cap);
-    if (pinned || forward.empty()) {
-      if (!pinned && forward_cache != nullptr && !forward_cache->empty()) {
-        forward = *forward_cache;
-      } else {
-        forward.assign(items.size(), Layout{});
+    if (pinned || forward == nullptr) {
+      const bool cached = !pinned && forward_cache != nullptr;
+      std::vector<Layout>& target = cached ? *forward_cache : own_forward;
+      if (!cached || target.empty()) {
+        target.assign(items.size(), Layout{});
         for (std::size_t r = 0; r < items.size(); ++r)
-          build_forward(items[r], pins, shape, ctx.token_cap, forward[r]);
-        if (!pinned && forward_cache != nullptr) *forward_cache = forward;
+          build_forward(items[r], pins, shape, ctx.token_cap, target[r]);
       }
+      forward = &target;
     }
-    if (asymmetric && raise_to_ready_warmup(items, forward, kind, shape)) {
+    if (asymmetric && raise_to_ready_warmup(items, *forward, kind, shape)) {
       if (pinned) continue;  // pins depend on w and Mb: build again with the new shape
       shape.w = std::max(shape.w, shape.mf - shape.mb);
     }
     Candidate cand;
     cand.asymmetric = asymmetric;
     cand.items = &items;
-    cand.layouts = forward;
     cand.shape = shape;
-    if (!asymmetric) {
-      assemble_plan(ctx, cand);
+    if (!asymmetric) {  // the forward packs are all it needs: no copy of them is kept
+      assemble_plan(ctx, cand, *forward);
       return cand;
     }
+    cand.layouts = *forward;
     const std::vector<std::vector<int>> fb = forwards_before(shape);
     BackwardBuild failed;
     for (std::size_t r = 0; r < items.size() && !failed.why.size(); ++r) {

@@ -53,7 +53,10 @@ std::optional<Candidate> build_candidate(const BuildContext& ctx,
                                          BackwardKind kind, std::vector<Layout>* forward_cache,
                                          std::string* why);
 
-// Rebuilds the plan of an asymmetric candidate from its layouts.
+// Builds the plan of a candidate from its layouts (symmetric candidates keep none: the shared
+// forward layouts are passed in), with its estimate and label.
+void assemble_plan(const BuildContext& ctx, Candidate& cand, const std::vector<Layout>& layouts);
+// Rebuilds the plan of an asymmetric candidate from its own layouts.
 void assemble_plan(const BuildContext& ctx, Candidate& cand);
 
 }  // namespace slimpack::solver_detail::sp

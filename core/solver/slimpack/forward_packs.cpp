@@ -140,7 +140,7 @@ void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape
                    Tokens token_cap, Layout& out) {
   const int mf = shape.mf;
   out.mf = mf;
-  out.fpack.assign(items.size(), {});
+  out.fpack.reset(items, 0);
   out.fload.assign(static_cast<std::size_t>(mf), 0.0);
   out.ftok.assign(static_cast<std::size_t>(mf), 0);
   double total = 0.0;
@@ -148,7 +148,6 @@ void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape
   for (std::size_t i = 0; i < items.size(); ++i) {
     const Item& it = items[i];
     total += it.f_total;
-    out.fpack[i].assign(static_cast<std::size_t>(it.slices()), 0);
     if (it.merged >= 0) {
       for (int j = 0; j < it.slices(); ++j) {
         const int p = pins.fpack[static_cast<std::size_t>(it.merged)][static_cast<std::size_t>(j)];

@@ -1,6 +1,7 @@
 #pragma once
 // Internal data of the two-phase SlimPack solver (docs/design.md section 5): phase-1 replica
 // assignment, per-replica work items cut in slices, pack layouts and candidates.
+#include <span>
 #include <string>
 #include <vector>
 
@@ -60,12 +61,38 @@ struct Item {
 std::vector<Item> make_items(const Batch& batch, const Phase1& p1, int replica, Tokens slice_size,
                              const CostModel& cost, const TimeLines& lines);
 
+// A pack index per slice of every item of one replica, in one flat array: a candidate holds one
+// per pass and replica and is copied per backward kind, and a vector per item made thousands of
+// heap allocations per candidate at 4M tokens.
+class SliceGrid {
+ public:
+  // One entry per slice of each item, all set to `fill`.
+  void reset(const std::vector<Item>& items, int fill) {
+    offset_.assign(items.size() + 1, 0);
+    for (std::size_t i = 0; i < items.size(); ++i)
+      offset_[i + 1] = offset_[i] + static_cast<std::size_t>(items[i].slices());
+    data_.assign(offset_.back(), fill);
+  }
+  std::span<int> operator[](std::size_t item) {
+    return {data_.data() + offset_[item], offset_[item + 1] - offset_[item]};
+  }
+  std::span<const int> operator[](std::size_t item) const {
+    return {data_.data() + offset_[item], offset_[item + 1] - offset_[item]};
+  }
+  std::size_t size() const { return offset_.empty() ? 0 : offset_.size() - 1; }
+  bool empty() const { return size() == 0; }
+
+ private:
+  std::vector<int> data_;
+  std::vector<std::size_t> offset_;  // item i's slices are data_[offset_[i], offset_[i + 1])
+};
+
 // Where every slice of every item of one replica runs.
 struct Layout {
   int mf = 1, mb = 1;
-  std::vector<std::vector<int>> fpack, bpack;  // [item][slice]
-  std::vector<double> fload, bload;            // work per pack (without the per-pack constant)
-  std::vector<Tokens> ftok, btok;              // tokens per pack
+  SliceGrid fpack, bpack;            // [item][slice]
+  std::vector<double> fload, bload;  // work per pack (without the per-pack constant)
+  std::vector<Tokens> ftok, btok;    // tokens per pack
 
   double zf() const;
   double zb() const;
