@@ -60,7 +60,9 @@ void assemble_plan(const BuildContext& ctx, Candidate& cand, const std::vector<L
     cand.plan.warmup_extra = make_symmetric_backward(cand.plan, !ctx.phase1->merged.empty());
     cand.shape.w = cand.plan.warmup_extra;
   }
-  cand.estimate = estimate_plan(cand.plan, *ctx.limits);
+  const MemoryEstimate memory = estimate_memory(cand.plan, *ctx.limits);
+  cand.memory_fill = memory.worst_fill;
+  cand.estimate = estimate_plan(cand.plan, *ctx.limits, memory.recompute);
   cand.label = "S=" + std::to_string(cand.shape.slice) + " Mf=" + std::to_string(cand.shape.mf) +
                " Mb=" + std::to_string(cand.shape.mb) + " w=" + std::to_string(cand.shape.w) +
                (cand.asymmetric ? "" : " symmetric");

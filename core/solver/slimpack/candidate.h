@@ -17,7 +17,8 @@ struct Candidate {
   std::vector<std::vector<Item>>* items = nullptr;  // owned by the caller, per replica
   std::vector<Layout> layouts;                      // asymmetric candidates only
   Plan plan;
-  double estimate = 0.0;  // estimated iteration makespan (seconds)
+  double estimate = 0.0;     // estimated iteration makespan (seconds)
+  double memory_fill = 0.0;  // estimated peak / cap of the fullest stage (estimate.h)
   int local_ops = 0;
   Tokens token_cap = 0;  // the pack capacity it was built with (its slice family's)
   std::string label;     // "S=8192 Mf=16 Mb=16 w=1 share=1.00"

@@ -53,42 +53,53 @@ HeldTokens held_tokens(const Plan& plan) {
 
 }  // namespace
 
-std::vector<int> estimated_recompute_layers(const Plan& plan, const Limits& lim) {
-  std::vector<int> none(static_cast<std::size_t>(plan.stages), 0);
-  if (lim.cost == nullptr) return none;
+MemoryEstimate estimate_memory(const Plan& plan, const Limits& lim) {
+  MemoryEstimate out;
+  out.recompute.assign(static_cast<std::size_t>(plan.stages), 0);
+  if (lim.cost == nullptr) return out;
   const CostModel& cost = *lim.cost;
-  if (cost.options().recompute.mode != RecomputeMode::Auto || cost.memory_cap() <= 0.0 ||
-      cost.stages() != plan.stages)
-    return cost.recompute_layers(plan);  // fixed counts: no search
-  Tokens context = 0;                    // the dK/dV accumulator of the longest sliced sequence
+  const bool search = cost.options().recompute.mode == RecomputeMode::Auto;
+  if (cost.stages() != plan.stages) return out;
+  if (!search) out.recompute = cost.recompute_layers(plan);  // fixed counts: no search
+  const double cap = cost.memory_cap();
+  if (cap <= 0.0) return out;
+  Tokens context = 0;  // the dK/dV accumulator of the longest sliced sequence
   for (const Sequence& s : plan.sequences)
     if (plan.slice_size > 0 && s.length > plan.slice_size) context = std::max(context, s.length);
   const HeldTokens held = held_tokens(plan);
   const MemoryModel none_mm = cost.memory_model();
   const double kept = cost.activation_bytes_per_token_layer();
   const double input_only = cost.recomputed_bytes_per_token_layer();
-  const double cap = cost.memory_cap();
-  std::vector<int> out(none.size(), 0);
   for (int s = 0; s < plan.stages; ++s) {
     const auto si = static_cast<std::size_t>(s);
     const int layers = cost.layers_on_stage(s);
     const double fixed_bytes = none_mm.static_bytes[si] +
                                none_mm.dkdv_per_context_token[si] * static_cast<double>(context);
-    int r = 0;
-    for (; r < layers; ++r) {
+    auto need = [&](int r) {
       const double working = r > 0 ? kept * held.largest_backward : 0.0;
-      const double per_token = kept * (layers - r) + input_only * r;
-      if (fixed_bytes + per_token * held.peak[si] + working <= cap) break;
+      return fixed_bytes + (kept * (layers - r) + input_only * r) * held.peak[si] + working;
+    };
+    if (search) {
+      int r = 0;
+      while (r < layers && need(r) > cap) ++r;
+      out.recompute[si] = r;
     }
-    out[si] = r;
+    out.worst_fill = std::max(out.worst_fill, need(out.recompute[si]) / cap);
   }
   return out;
 }
 
+std::vector<int> estimated_recompute_layers(const Plan& plan, const Limits& lim) {
+  return estimate_memory(plan, lim).recompute;
+}
+
 double estimate_plan(const Plan& plan, const Limits& lim) {
+  return estimate_plan(plan, lim, estimate_memory(plan, lim).recompute);
+}
+
+double estimate_plan(const Plan& plan, const Limits& lim, const std::vector<int>& recompute) {
   const CostModel& cost = *lim.cost;
   const int last = plan.stages - 1;
-  const std::vector<int> recompute = estimated_recompute_layers(plan, lim);
   int most = 0;
   for (int r : recompute) most = std::max(most, r);
   most = std::min(most, cost.layers_on_stage(last));

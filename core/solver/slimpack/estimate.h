@@ -11,6 +11,13 @@
 
 namespace slimpack::solver_detail::sp {
 
+// The recompute a plan needs and how full it leaves the fullest stage.
+struct MemoryEstimate {
+  std::vector<int> recompute;  // layers per stage (estimated_recompute_layers)
+  double worst_fill = 0.0;     // the fullest stage's peak bytes / cap with those layers
+};
+MemoryEstimate estimate_memory(const Plan& plan, const Limits& lim);
+
 // Recomputed layers per stage the plan will run with: the recompute option's fixed counts, or for
 // `auto` the fewest layers whose activations at the plan's peak of held tokens (forwards issued
 // minus backwards done, in schedule order, worst replica), the dK/dV accumulator of the longest
@@ -22,5 +29,7 @@ std::vector<int> estimated_recompute_layers(const Plan& plan, const Limits& lim)
 // largest forward and backward pack, on the last stage with the most recomputed layers of any
 // stage (a stage that recomputes more is the bottleneck); the worst replica.
 double estimate_plan(const Plan& plan, const Limits& lim);
+// The same with the recomputed layers per stage already estimated.
+double estimate_plan(const Plan& plan, const Limits& lim, const std::vector<int>& recompute);
 
 }  // namespace slimpack::solver_detail::sp

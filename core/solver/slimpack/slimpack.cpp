@@ -43,6 +43,10 @@ constexpr double kEstimateSlack = 0.03;
 // the simulated time (at most about 1% above it on the presets): a plan whose estimate is more
 // than this above the fastest simulated time so far cannot win and is not simulated.
 constexpr double kBoundSlack = 0.06;
+// A candidate whose estimated peak memory (estimate.h) passes the cap by more than this factor
+// goes to the legality gate only when nothing else fits: the token-level estimate reads up to
+// ~20% high (it counts a pack's activations from the pack's first forward), never low by this.
+constexpr double kMemoryFillLimit = 1.3;
 // Shapes (by their symmetric estimate) that also get the asymmetric builds.
 constexpr std::size_t kAsymmetricShapes = 3;
 constexpr int kLocalOpsPerPack = 8;
@@ -231,28 +235,46 @@ Status simulate_candidates(std::vector<Candidate>& cands, const SolveInput& in, 
   std::stable_sort(cands.begin(), cands.end(),
                    [](const Candidate& a, const Candidate& b) { return a.estimate < b.estimate; });
   std::size_t accepted_asym = 0, accepted_sym = 0;
-  std::optional<double> best_asym_estimate, best_sym_estimate;  // of each kind (sorted: the first)
-  for (std::size_t c = 0; c < cands.size(); ++c) {
+  // The best estimate of each kind among the candidates that passed the gate (sorted: the first).
+  std::optional<double> best_asym_estimate, best_sym_estimate;
+  std::vector<std::size_t> over_memory;  // skipped as far over the cap: the last resort
+  auto try_candidate = [&](std::size_t c) -> Status {
     const bool asym = cands[c].asymmetric;
     std::size_t& quota = asym ? accepted_asym : accepted_sym;
-    if (quota >= (asym ? kSimulatedAsymmetric : kSimulatedSymmetric)) continue;
     std::optional<double>& best_estimate = asym ? best_asym_estimate : best_sym_estimate;
-    if (!best_estimate) best_estimate = cands[c].estimate;
-    if (cands[c].estimate > *best_estimate * (1.0 + kEstimateSlack)) continue;
-    if (sel.found() && cands[c].estimate > sel.time * (1.0 + kBoundSlack)) continue;
     if (cancel.cancelled()) return Error::cancelled();
     Expected<double> t = simulated_time(cands[c].plan, in, lim, cancel);
     ++sel.simulated;
     if (!t) {
       if (t.error().kind == ErrorKind::Cancelled) return t.error();
       last_error = t.error();
-      continue;
+      return Status::success();
     }
     ++quota;
+    if (!best_estimate) best_estimate = cands[c].estimate;
     if (!sel.candidate || *t < sel.time) sel.time = *t, sel.candidate = c;
-    if (cands[c].asymmetric && (!sel.best_asymmetric || *t < sel.best_asymmetric_time))
+    if (asym && (!sel.best_asymmetric || *t < sel.best_asymmetric_time))
       sel.best_asymmetric_time = *t, sel.best_asymmetric = c;
+    return Status::success();
+  };
+  for (std::size_t c = 0; c < cands.size(); ++c) {
+    const bool asym = cands[c].asymmetric;
+    if ((asym ? accepted_asym : accepted_sym) >=
+        (asym ? kSimulatedAsymmetric : kSimulatedSymmetric))
+      continue;
+    const std::optional<double>& best_estimate = asym ? best_asym_estimate : best_sym_estimate;
+    if (best_estimate && cands[c].estimate > *best_estimate * (1.0 + kEstimateSlack)) continue;
+    if (sel.found() && cands[c].estimate > sel.time * (1.0 + kBoundSlack)) continue;
+    if (cands[c].memory_fill > kMemoryFillLimit) {
+      over_memory.push_back(c);
+      continue;
+    }
+    if (Status s = try_candidate(c); !s) return s;
   }
+  // Nothing fits by the estimate: the candidates it ruled out still get the gate, in order, so
+  // an estimate that is off never costs a plan.
+  for (std::size_t k = 0; k < over_memory.size() && !sel.found(); ++k)
+    if (Status s = try_candidate(over_memory[k]); !s) return s;
   return Status::success();
 }
 
