@@ -33,15 +33,37 @@ HeldTokens held_tokens(const Plan& plan) {
       btok[k] = shard_tokens(rp.backward[k]);
       out.largest_backward = std::max(out.largest_backward, btok[k]);
     }
+    // Prefix sums: tokens of the first k forward / backward packs.
+    std::vector<double> cum_f(ftok.size() + 1, 0.0), cum_b(btok.size() + 1, 0.0);
+    for (std::size_t k = 0; k < ftok.size(); ++k) cum_f[k + 1] = cum_f[k] + ftok[k];
+    for (std::size_t k = 0; k < btok.size(); ++k) cum_b[k + 1] = cum_b[k] + btok[k];
+    const bool interleaved = plan.schedule == ScheduleKind::Interleaved && plan.vchunks > 1 &&
+                             mf == mb && mf % plan.stages == 0;
     for (int s = 0; s < plan.stages; ++s) {
-      double held = 0.0, peak = 0.0;
-      for (const OrderedOp& op :
-           stage_order(plan.schedule, plan.stages, s, mf, mb, plan.warmup_extra, plan.vchunks)) {
-        if (op.pass == Pass::Forward) {
-          held += ftok[static_cast<std::size_t>(op.pack)];
-          peak = std::max(peak, held);
-        } else {
-          held -= btok[static_cast<std::size_t>(op.pack)];
+      double peak = 0.0;
+      if (plan.schedule == ScheduleKind::GPipe) {
+        peak = cum_f[ftok.size()];
+      } else if (!interleaved) {
+        // 1F1B (schedule_order.h): before B_b the stage has issued min(Mf, W_s + b + 1)
+        // forwards, W_s = min(Mf, p - s - 1 + w); what is held peaks right before a backward
+        // or after the last forwards.
+        const int warm = std::min(mf, plan.stages - s - 1 + plan.warmup_extra);
+        for (int b = 0; b < mb; ++b) {
+          const int issued = std::min(mf, warm + b + 1);
+          peak = std::max(
+              peak, cum_f[static_cast<std::size_t>(issued)] - cum_b[static_cast<std::size_t>(b)]);
+        }
+        peak = std::max(peak, cum_f[ftok.size()] - cum_b[btok.size()]);
+      } else {
+        double held = 0.0;
+        for (const OrderedOp& op :
+             stage_order(plan.schedule, plan.stages, s, mf, mb, plan.warmup_extra, plan.vchunks)) {
+          if (op.pass == Pass::Forward) {
+            held += ftok[static_cast<std::size_t>(op.pack)];
+            peak = std::max(peak, held);
+          } else {
+            held -= btok[static_cast<std::size_t>(op.pack)];
+          }
         }
       }
       auto& worst = out.peak[static_cast<std::size_t>(s)];

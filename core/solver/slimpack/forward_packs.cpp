@@ -7,6 +7,7 @@
 
 #include "plan/schedule_order.h"
 #include "solver/slimpack/model.h"
+#include "solver/slimpack/pack_tree.h"
 
 namespace slimpack::solver_detail::sp {
 
@@ -162,39 +163,50 @@ void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape
     }
   }
   const double budget = total / mf;
-  auto heavier = [&](std::size_t a, std::size_t b) {
-    return items[a].f_total > items[b].f_total || (items[a].f_total == items[b].f_total && a < b);
+  // Heaviest first, ties by index: sorting (key, index) pairs is several times faster than an
+  // indirect comparison on thousands of items, and this runs once per shape and replica.
+  auto heaviest_first_order = [&](std::vector<std::size_t>& list) {
+    std::vector<std::pair<double, std::size_t>> keyed(list.size());
+    for (std::size_t k = 0; k < list.size(); ++k) keyed[k] = {-items[list[k]].f_total, list[k]};
+    std::sort(keyed.begin(), keyed.end());
+    for (std::size_t k = 0; k < list.size(); ++k) list[k] = keyed[k].second;
   };
-  std::sort(longs.begin(), longs.end(), heavier);
-  std::sort(shorts.begin(), shorts.end(), heavier);
+  heaviest_first_order(longs);
+  heaviest_first_order(shorts);
   auto tok_ok = [&](int p, Tokens t) {
     return token_cap <= 0 || out.ftok[static_cast<std::size_t>(p)] + t <= token_cap;
   };
   // Long sequences first, each from pack 0: their last slices land early so that their backward
   // can start with a small warm-up, and their K/V prefix grows pack by pack (L1).
   const double long_limit = budget * shape.long_share;
+  PackTree tree(out.fload, out.ftok);
   for (std::size_t i : longs) {
     const Item& it = items[i];
     int prev = 0;
     for (int j = 0; j < it.slices(); ++j) {
       const double f = it.f[static_cast<std::size_t>(j)];
       const Tokens t = it.tok[static_cast<std::size_t>(j)];
-      int pick = -1;
-      for (int p = prev; p < mf && pick < 0; ++p)
-        if (out.fload[static_cast<std::size_t>(p)] + f <= long_limit && tok_ok(p, t)) pick = p;
+      // The first pack from `prev` within the long limit and the token cap; when none is, the
+      // least loaded one of those under the cap (of all when none is under it).
+      int pick = tree.first_fit(prev, f, long_limit, t, token_cap);
       if (pick < 0) {
-        pick = prev;
-        for (int p = prev; p < mf; ++p) {
-          const bool better_tok = tok_ok(p, t) && !tok_ok(pick, t);
-          const bool same_tok = tok_ok(p, t) == tok_ok(pick, t);
-          if (better_tok || (same_tok && out.fload[static_cast<std::size_t>(p)] <
-                                             out.fload[static_cast<std::size_t>(pick)]))
-            pick = p;
+        const bool all_ok = token_cap <= 0 || tree.max_tokens(prev) + t <= token_cap;
+        const bool none_ok = !all_ok && tree.min_tokens(prev) + t > token_cap;
+        if (all_ok || none_ok) {
+          pick = tree.lightest(prev);
+        } else {  // some packs are under the cap and some not: the lightest of those under it
+          pick = -1;
+          for (int p = prev; p < mf; ++p)
+            if (tok_ok(p, t) && (pick < 0 || out.fload[static_cast<std::size_t>(p)] <
+                                                 out.fload[static_cast<std::size_t>(pick)]))
+              pick = p;
         }
       }
       out.fpack[i][static_cast<std::size_t>(j)] = pick;
       out.fload[static_cast<std::size_t>(pick)] += f;
       out.ftok[static_cast<std::size_t>(pick)] += t;
+      tree.update(pick, out.fload[static_cast<std::size_t>(pick)],
+                  out.ftok[static_cast<std::size_t>(pick)]);
       prev = pick;
     }
   }
