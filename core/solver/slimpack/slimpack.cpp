@@ -33,7 +33,7 @@ constexpr Tokens kSliceCandidates[] = {2048, 4096, 8192, 16384};
 constexpr Tokens kSlicedCandidates[] = {1024, 2048, 4096, 8192, 16384};
 // Candidates simulated per kind (asymmetric, symmetric); the symmetric quota equals the
 // ablation's, so slimpack simulates every plan its `asymmetric = false` ablation simulates.
-constexpr std::size_t kSimulatedAsymmetric = 3;
+constexpr std::size_t kSimulatedAsymmetric = 4;
 constexpr std::size_t kSimulatedSymmetric = 3;
 // A candidate whose estimate is this much above the best estimate of its kind is not simulated:
 // the estimate tracks the simulator within a few percent and ranks close shapes in the same
