@@ -16,8 +16,8 @@ namespace slimpack {
 struct TraceEvent {
   double start_us = 0.0;
   double dur_us = 0.0;
-  std::int32_t name = 0;  // index into ImportedTrace::names
-  std::int32_t cat = 0;   // index into ImportedTrace::names
+  std::int32_t name = 0;   // index into ImportedTrace::names
+  std::int32_t cat = 0;    // index into ImportedTrace::names
   std::int32_t args = -1;  // index into ImportedTrace::args; -1 when the event has no "args"
 };
 
