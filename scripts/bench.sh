@@ -43,3 +43,6 @@ for _ in 1 2 3; do
   if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
 done
 echo "slimpack simulate --png (default preset): ${best} ms"
+
+echo "== trace import against python3 json.loads (same generated 50 MB trace, same run)"
+bash scripts/bench-trace.sh "$cli"

@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config git
   qt6-base-dev libqt6opengl6-dev qt6-charts-dev qt6-svg-dev libgl1-mesa-dev
-  nlohmann-json3-dev libeigen3-dev coinor-libcbc-dev libsimdjson-dev zlib1g-dev
+  nlohmann-json3-dev libeigen3-dev coinor-libcbc-dev libsimdjson-dev libdeflate-dev zlib1g-dev
   libgtest-dev libgmock-dev libbenchmark-dev xvfb xauth fonts-dejavu-core
   file dpkg-dev)
 missing=()

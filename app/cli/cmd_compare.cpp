@@ -2,12 +2,12 @@
 #include <cstdio>
 #include <optional>
 
+#include "app/compare.h"
 #include "args.h"
 #include "commands.h"
 #include "image_export.h"
 #include "io/strategy_variant.h"
 #include "output.h"
-#include "pipeline.h"
 #include "setup.h"
 
 namespace slimpack::cli {
@@ -19,23 +19,19 @@ std::vector<std::string> table_cells(const nlohmann::json& row) {
   std::vector<std::string> c(8, "-");
   c[0] = row["strategy"].get<std::string>();
   if (row.contains("error")) return c;
-  c[1] = format_seconds(row["iteration_time"].get<double>());
+  c[1] = format_time(row["iteration_time"].get<double>());
   if (row["speedup"].is_number()) {
-    char v[32];
-    std::snprintf(v, sizeof v, "%.2fx", row["speedup"].get<double>());
-    c[2] = v;
+    c[2] = format_fixed(row["speedup"].get<double>(), 2) + "x";
   }
   c[3] = format_percent(row["bubble_ratio"].get<double>());
   c[7] = format_percent(row["gap_to_bound"].get<double>());
   c[4] = format_bytes(row["peak_memory_bytes"].get<double>());
+  // Per-stage peaks in GB with one decimal: the column header names the unit.
   std::string per_stage;
-  for (const auto& b : row["stage_peak_memory_bytes"]) {
-    char v[32];
-    std::snprintf(v, sizeof v, "%s%.1f", per_stage.empty() ? "" : " / ", b.get<double>() / 1e9);
-    per_stage += v;
-  }
+  for (const auto& b : row["stage_peak_memory_bytes"])
+    per_stage += (per_stage.empty() ? "" : " / ") + format_fixed(b.get<double>() / 1e9, 1);
   c[5] = per_stage;
-  c[6] = format_seconds(row["solver_seconds"].get<double>());
+  c[6] = format_time(row["solver_seconds"].get<double>());
   return c;
 }
 
@@ -43,6 +39,40 @@ std::vector<std::string> table_cells(const nlohmann::json& row) {
 std::string failure_text(const nlohmann::json& row) {
   const std::string reason = row["error"].get<std::string>();
   return row.value("not_applicable", false) ? reason : "infeasible: " + reason;
+}
+
+// The row of the JSON output. A row that did not solve keeps every key, with nulls.
+nlohmann::json row_json(const CompareEntry& e) {
+  if (!e.solved())
+    return {{"strategy", e.strategy},
+            {"not_applicable", e.outcome == RowOutcome::NotApplicable},
+            {"iteration_time", nullptr},
+            {"speedup", nullptr},
+            {"bubble_ratio", nullptr},
+            {"gap_to_bound", nullptr},
+            {"peak_memory_bytes", nullptr},
+            {"stage_peak_memory_bytes", nlohmann::json::array()},
+            {"tokens_per_second", nullptr},
+            {"solver_seconds", nullptr},
+            {"legal", false},
+            {"error", e.reason}};
+  const SimResult& r = *e.sim;
+  return {{"strategy", e.strategy},
+          {"iteration_time", r.iteration_time},
+          {"speedup", e.speedup ? nlohmann::json(*e.speedup) : nlohmann::json(nullptr)},
+          {"bubble_ratio", r.bubble_ratio},
+          {"gap_to_bound", r.gap_to_bound},
+          {"peak_memory_bytes", r.peak_memory_bytes},
+          {"stage_peak_memory_bytes", e.stage_peak_memory_bytes},
+          {"tokens_per_second", r.tokens_per_second},
+          {"solver_seconds", e.solver_seconds},
+          {"legal", r.legal},
+          {"dp", e.config.dp},
+          {"cp", e.config.cp},
+          {"tp", e.config.tp},
+          {"recompute", recompute_name(e.config.recompute)},
+          {"recompute_layers", e.plan->recompute_layers},
+          {"stage_layers", e.cost->stage_layers()}};
 }
 
 }  // namespace
@@ -77,94 +107,29 @@ int cmd_compare(int argc, char** argv) {
     return report_error("compare",
                         Error::bad_input("unexpected argument '" + args->positional()[0] + "'"));
   std::vector<std::string> strategies = args->get_list("strategies");
-  if (strategies.empty()) strategies = {"fixed", "balanced", "sliced", "slimpack"};
+  if (strategies.empty()) strategies = default_compare_strategies();
   auto setup = make_setup(*args);
   if (!setup) return report_error("compare", setup.error());
-  std::vector<StrategyVariant> variants;
   for (const auto& s : strategies) {
     auto v = parse_strategy_variant(s, setup->config);
     if (!v) return report_error("compare", Error::bad_input("--strategies: " + v.error().message));
-    variants.push_back(std::move(*v));
   }
 
   const bool images = args->has("png") || args->has("svg") || args->has("pdf");
-  // A strategy that cannot place the batch (e.g. a pack over the memory cap) is a row of the table
-  // with its reason, not a failure of the whole comparison: that is a result users need to see.
-  // Each variant runs with its own configuration at the base GPU count.
-  std::vector<std::optional<RunOutcome>> runs;
-  std::vector<std::string> errors;
-  std::vector<std::shared_ptr<const CostModel>> costs;
-  for (const auto& v : variants) {
-    costs.push_back(nullptr);
-    if (!v.not_applicable.empty()) {
-      errors.push_back(v.not_applicable);
-      runs.push_back(std::nullopt);
-      continue;
-    }
-    RunSetup variant = *setup;
-    variant.config = v.config;
-    if (v.config != setup->config) {
-      auto cost = make_cost_model(v.config, {}, &setup->workload.batch);
-      if (!cost)
-        return report_error("compare", cost.error().with_context("--strategies " + v.label));
-      variant.cost = *cost;
-      variant.params = make_strategy_params(v.config, setup->params.seed);
-    }
-    costs.back() = variant.cost;
-    auto run = run_strategy(variant, v.strategy, variant.params, images);
-    if (!run && run.error().kind != ErrorKind::Infeasible)
-      return report_error("compare", run.error());
-    std::string reason = run ? "" : run.error().message;
-    if (const std::string prefix = "strategy " + v.strategy + ": "; reason.rfind(prefix, 0) == 0)
-      reason = reason.substr(prefix.size());
-    errors.push_back(reason);
-    runs.push_back(run ? std::optional<RunOutcome>(std::move(*run)) : std::nullopt);
-  }
+  // core/app's comparison, as the explorer runs it: the same rows, reasons and speed-ups.
+  CompareRequest request;
+  request.batch = setup->workload.batch;
+  request.config = setup->config;
+  request.seed = setup->params.seed;
+  request.strategies = strategies;
+  request.build_timelines = false;
+  request.sim.keep_ops = images;
+  request.sim.memory_timeline = images;
+  request.sim.critical_path = images;
+  auto entries = run_compare(request, CancelToken::none(), ProgressSink::none());
+  if (!entries) return report_error("compare", as_option_error(entries.error()));
   nlohmann::json rows = nlohmann::json::array();
-  const double base = runs.front() ? runs.front()->sim.iteration_time : 0.0;
-  for (std::size_t i = 0; i < runs.size(); ++i) {
-    const ConfigSpec& vc = variants[i].config;
-    if (!runs[i]) {
-      rows.push_back({{"strategy", strategies[i]},
-                      {"not_applicable", !variants[i].not_applicable.empty()},
-                      {"iteration_time", nullptr},
-                      {"speedup", nullptr},
-                      {"bubble_ratio", nullptr},
-                      {"gap_to_bound", nullptr},
-                      {"peak_memory_bytes", nullptr},
-                      {"stage_peak_memory_bytes", nlohmann::json::array()},
-                      {"tokens_per_second", nullptr},
-                      {"solver_seconds", nullptr},
-                      {"legal", false},
-                      {"error", errors[i]}});
-      continue;
-    }
-    const auto& r = runs[i]->sim;
-    nlohmann::json stage_peaks = nlohmann::json::array();
-    for (std::size_t st = 0; !r.replicas.empty() && st < r.replicas[0].stages.size(); ++st) {
-      double peak = 0.0;
-      for (const auto& rep : r.replicas) peak = std::max(peak, rep.stages[st].peak_memory_bytes);
-      stage_peaks.push_back(peak);
-    }
-    rows.push_back(
-        {{"strategy", strategies[i]},
-         {"iteration_time", r.iteration_time},
-         {"speedup", base > 0 && r.iteration_time > 0 ? nlohmann::json(base / r.iteration_time)
-                                                      : nlohmann::json(nullptr)},
-         {"bubble_ratio", r.bubble_ratio},
-         {"gap_to_bound", r.gap_to_bound},
-         {"peak_memory_bytes", r.peak_memory_bytes},
-         {"stage_peak_memory_bytes", stage_peaks},
-         {"tokens_per_second", r.tokens_per_second},
-         {"solver_seconds", runs[i]->solve.stats.total_seconds},
-         {"legal", r.legal},
-         {"dp", vc.dp},
-         {"cp", vc.cp},
-         {"tp", vc.tp},
-         {"recompute", recompute_name(vc.recompute)},
-         {"recompute_layers", runs[i]->solve.plan.recompute_layers},
-         {"stage_layers", costs[i]->stage_layers()}});
-  }
+  for (const CompareEntry& e : *entries) rows.push_back(row_json(e));
   nlohmann::json j = {{"workload", setup->workload.label},
                       {"model", setup->model_name},
                       {"gpu", setup->gpu_name},
@@ -173,12 +138,12 @@ int cmd_compare(int argc, char** argv) {
                       {"tp", setup->cost->parallel().tp},
                       {"rows", rows}};
   if (images) {
-    std::vector<GanttEntry> entries;
-    for (std::size_t i = 0; i < runs.size(); ++i)
-      if (runs[i]) entries.push_back({strategies[i], &runs[i]->solve.plan, &runs[i]->sim});
-    if (entries.empty())
+    std::vector<GanttEntry> drawn;
+    for (const CompareEntry& e : *entries)
+      if (e.solved()) drawn.push_back({e.strategy, e.plan.get(), e.sim.get()});
+    if (drawn.empty())
       return report_error("compare", Error::infeasible("no strategy produced a plan to draw"));
-    if (Status s = export_images(*args, "compare on " + setup->workload.label, entries); !s)
+    if (Status s = export_images(*args, "compare on " + setup->workload.label, drawn); !s)
       return report_error("compare", s.error());
   }
   if (auto dest = args->get("markdown")) {
@@ -206,7 +171,7 @@ int cmd_compare(int argc, char** argv) {
                 setup->model_name.c_str(), setup->gpu_name.c_str(), setup->cost->parallel().pp,
                 setup->cost->parallel().dp, setup->cost->parallel().tp);
     int w = 10;
-    for (const auto& v : variants) w = std::max(w, static_cast<int>(v.label.size()));
+    for (const auto& e : *entries) w = std::max(w, static_cast<int>(e.strategy.size()));
     std::printf("%-*s %12s %9s %8s %12s %11s\n", w, "strategy", "iteration", "speed-up", "bubble",
                 "peak memory", "solver");
     for (const auto& row : rows) {

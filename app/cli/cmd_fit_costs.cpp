@@ -3,12 +3,13 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "app/input_file.h"
+#include "app/pipeline.h"
 #include "args.h"
 #include "commands.h"
 #include "common/json_util.h"
 #include "cost/profile.h"
 #include "output.h"
-#include "plan/plan_json.h"
 #include "setup.h"
 #include "trace/trace_calibrate.h"
 #include "trace/trace_import.h"
@@ -50,9 +51,12 @@ Expected<Fitted> fit_from_trace(const Args& args, const std::string& trace_path)
   if (!plan_path) return Error::bad_input("--trace needs --plan FILE (the plan that was run)");
   auto rules = rules_from(args.get_or("trace-rules", "slimpack"));
   if (!rules) return rules.error().with_context("--trace-rules");
-  auto plan = read_plan_file(*plan_path);
+  // The same plan-file rule and cost model as `simulate --plan` (core/app).
+  auto plan = load_plan_file(*plan_path);
   if (!plan) return plan.error();
-  auto cost = cost_model_for_plan(args, plan->stages, plan->dp());
+  auto config = config_spec(args);
+  if (!config) return config.error();
+  auto cost = plan_cost_model(*plan, *config, /*model_requested=*/true);
   if (!cost) return cost.error();
   auto trace = import_chrome_trace(trace_path, {.keep_events = true, .keep_args = false});
   if (!trace) return trace.error();

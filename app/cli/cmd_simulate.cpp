@@ -1,12 +1,14 @@
 // slimpack simulate: simulate a plan file, or solve a workload with a strategy and simulate it.
 #include <cstdio>
 
+#include "app/input_file.h"
+#include "app/ops_csv.h"
+#include "app/pipeline.h"
 #include "args.h"
 #include "commands.h"
 #include "common/json_util.h"
 #include "image_export.h"
 #include "output.h"
-#include "pipeline.h"
 #include "plan/plan_json.h"
 #include "plan_summary.h"
 #include "setup.h"
@@ -26,6 +28,9 @@ std::vector<OptionSpec> simulate_specs() {
   specs.push_back({"json", "FILE", "write the result JSON ('-' = stdout)"});
   specs.push_back({"ops", "", "include every timed op in the result JSON"});
   specs.push_back({"trace", "FILE", "write a Chrome Trace Event JSON (open it in Perfetto)"});
+  specs.push_back({"ops-csv", "FILE",
+                   "write every scheduled op as CSV (replica,stage,kind,pack,start,end,duration,"
+                   "tokens; '-' = stdout), as the explorer's File > Export does"});
   specs.push_back({"out", "FILE", "also write the solved plan JSON"});
   for (auto& s : trace_check_options()) specs.push_back(s);
   for (auto& s : image_options()) specs.push_back(s);
@@ -35,53 +40,65 @@ std::vector<OptionSpec> simulate_specs() {
 }
 
 struct Simulated {
-  Plan plan;
-  SimResult sim;
+  SnapshotPtr run;  // what core/app's run_pipeline made, as for the explorer
   std::optional<SolveStats> stats;
   std::string title;
   nlohmann::json config;
 };
 
+// The explorer's pipeline without its timeline: the same batch, costs, plan and messages.
+Expected<SnapshotPtr> run_cli_pipeline(PipelineRequest request) {
+  request.build_timeline = false;
+  auto snap = run_pipeline(request, CancelToken::none(), ProgressSink::none());
+  if (!snap) return as_option_error(snap.error());
+  return std::make_shared<const ExplorerSnapshot>(std::move(*snap));
+}
+
 Expected<Simulated> from_plan_file(const Args& args, const std::string& path) {
-  auto plan = read_plan_file(path);
+  auto plan = load_plan_file(path);
   if (!plan) return plan.error();
+  auto config = config_spec(args);
+  if (!config) return config.error();
+  PipelineRequest request;
+  request.config = *config;
+  request.plan = std::make_shared<const Plan>(std::move(*plan));
+  request.plan_file = path;
+  request.plan_model_requested = args.has("model") || args.has("gpu");
+  auto run = run_cli_pipeline(std::move(request));
+  if (!run) return run.error();
   Simulated out;
-  out.plan = std::move(*plan);
-  std::shared_ptr<const CostModel> cost;
-  if (!out.plan.has_explicit_times() || args.has("model") || args.has("gpu")) {
-    auto c = cost_model_for_plan(args, out.plan.stages, out.plan.dp());
-    if (!c) return c.error();
-    cost = *c;
+  out.run = *run;
+  if (const CostModel* cost = out.run->cost.get())
     out.config = {
         {"model", cost->model().name}, {"gpu", cost->gpu().name}, {"tp", cost->parallel().tp}};
-  }
-  auto sim = simulate(out.plan, cost.get());
-  if (!sim) return sim.error().with_context(path);
-  out.sim = std::move(*sim);
   out.title = "plan " + path;
   out.config["plan"] = path;
   return out;
 }
 
 Expected<Simulated> from_workload(const Args& args) {
-  auto setup = make_setup(args);
-  if (!setup) return setup.error();
-  auto run = run_strategy(*setup, setup->strategy, setup->params, /*keep_ops=*/true);
+  auto workload = workload_spec(args);
+  if (!workload) return workload.error();
+  auto config = config_spec(args);
+  if (!config) return config.error();
+  PipelineRequest request;
+  request.workload = *workload;
+  request.config = *config;
+  auto run = run_cli_pipeline(std::move(request));
   if (!run) return run.error();
   Simulated out;
-  out.plan = std::move(run->solve.plan);
-  out.sim = std::move(run->sim);
-  out.stats = run->solve.stats;
-  out.title = setup->strategy + " on " + setup->workload.label + " (" + setup->model_name + ", " +
-              setup->gpu_name + ")";
-  const auto& par = setup->cost->parallel();
-  out.config = {{"workload", setup->workload.label},
-                {"model", setup->model_name},
-                {"gpu", setup->gpu_name},
+  out.run = *run;
+  out.stats = out.run->solve_stats;
+  const ConfigSpec& c = out.run->config;
+  out.title = c.strategy + " on " + out.run->workload_label + " (" + c.model + ", " + c.gpu + ")";
+  const auto& par = out.run->cost->parallel();
+  out.config = {{"workload", out.run->workload_label},
+                {"model", c.model},
+                {"gpu", c.gpu},
                 {"pp", par.pp},
                 {"dp", par.dp},
                 {"tp", par.tp},
-                {"strategy", setup->strategy}};
+                {"strategy", c.strategy}};
   return out;
 }
 
@@ -109,27 +126,34 @@ int cmd_simulate(int argc, char** argv) {
       args->has("plan") ? from_plan_file(*args, *args->get("plan")) : from_workload(*args);
   if (!result) return report_error("simulate", result.error());
 
-  nlohmann::json j = sim_result_to_json(result->plan, result->sim, args->has("ops"));
+  const Plan& plan = *result->run->plan;
+  const SimResult& sim = result->run->sim;
+  nlohmann::json j = sim_result_to_json(plan, sim, args->has("ops"));
   j["config"] = result->config;
-  j["plan"] = plan_shape_json(result->plan);
+  j["plan"] = plan_shape_json(plan);
   if (result->stats) j["solver"] = solve_stats_to_json(*result->stats);
 
   if (auto out = args->get("out")) {
-    if (Status s = json_util::write_file_atomic(*out, plan_to_string(result->plan)); !s)
+    if (Status s = json_util::write_file_atomic(*out, plan_to_string(plan)); !s)
       return report_error("simulate", s.error());
   }
   if (auto trace = args->get("trace")) {
-    if (Status s = write_chrome_trace(*trace, result->plan, result->sim); !s)
+    if (Status s = write_chrome_trace(*trace, plan, sim); !s)
       return report_error("simulate", s.error());
   }
-  if (Status s = export_images(*args, result->title, {{"", &result->plan, &result->sim}}); !s)
+  if (auto csv = args->get("ops-csv")) {
+    if (Status s = write_text_output(*csv, ops_csv(plan, sim)); !s)
+      return report_error("simulate", s.error());
+  }
+  if (Status s = export_images(*args, result->title, {{"", &plan, &sim}}); !s)
     return report_error("simulate", s.error());
-  const bool json_to_stdout = args->get_or("json", "") == "-";
-  auto check = check_trace_option(*args, result->sim);
+  // Something written to stdout is the command's output: no summary around it.
+  const bool json_to_stdout = args->get_or("json", "") == "-" || args->get_or("ops-csv", "") == "-";
+  auto check = check_trace_option(*args, sim);
   if (!check) return report_error("simulate", check.error());
   if (*check) j["trace_check"] = (*check)->json;
   if (!json_to_stdout && !args->has("quiet")) {
-    print_sim_summary(result->title, result->plan, result->sim);
+    print_sim_summary(result->title, plan, sim);
     if (result->stats) print_solve_stats(*result->stats);
     if (*check) std::fputs((*check)->text.c_str(), stdout);
   }

@@ -1,10 +1,10 @@
 // slimpack sweep: vary one parameter over a list of values; a row per value.
 #include <cstdio>
 
+#include "app/sweep.h"
 #include "args.h"
 #include "commands.h"
 #include "output.h"
-#include "pipeline.h"
 #include "setup.h"
 
 namespace slimpack::cli {
@@ -13,6 +13,26 @@ namespace {
 // Options that may carry a comma-separated list of values.
 const std::vector<std::string> kSweepable = {"slice", "packs",       "pp",           "dp",
                                              "tp",    "pack-tokens", "batch-tokens", "seed"};
+
+// A value with no plan that fits is a row of the result (with its reason), not a failed sweep.
+nlohmann::json row_json(const SweepPoint& pt) {
+  if (!pt.ok)
+    return {{"value", pt.value},
+            {"iteration_time", nullptr},
+            {"bubble_ratio", nullptr},
+            {"tokens_per_second", nullptr},
+            {"peak_memory_bytes", nullptr},
+            {"solver_seconds", nullptr},
+            {"legal", false},
+            {"error", pt.error}};
+  return {{"value", pt.value},
+          {"iteration_time", pt.iteration_time},
+          {"bubble_ratio", pt.bubble_ratio},
+          {"tokens_per_second", pt.tokens_per_second},
+          {"peak_memory_bytes", pt.peak_memory_bytes},
+          {"solver_seconds", pt.solver_seconds},
+          {"legal", pt.legal}};
+}
 
 }  // namespace
 
@@ -58,29 +78,12 @@ int cmd_sweep(int argc, char** argv) {
   for (const auto& v : values) {
     auto setup = make_setup(args->with(param, v));
     if (!setup) return report_error("sweep", setup.error().with_context("--" + param + " " + v));
-    strategy = setup->strategy;
-    auto run = run_strategy(*setup, setup->strategy, setup->params, false);
-    if (!run && run.error().kind != ErrorKind::Infeasible)
-      return report_error("sweep", run.error().with_context("--" + param + " " + v));
-    if (!run) {  // a value with no plan that fits is a row of the result, not a failed sweep
-      rows.push_back({{"value", v},
-                      {"iteration_time", nullptr},
-                      {"bubble_ratio", nullptr},
-                      {"tokens_per_second", nullptr},
-                      {"peak_memory_bytes", nullptr},
-                      {"solver_seconds", nullptr},
-                      {"legal", false},
-                      {"error", run.error().message}});
-      continue;
-    }
-    const auto& r = run->sim;
-    rows.push_back({{"value", v},
-                    {"iteration_time", r.iteration_time},
-                    {"bubble_ratio", r.bubble_ratio},
-                    {"tokens_per_second", r.tokens_per_second},
-                    {"peak_memory_bytes", r.peak_memory_bytes},
-                    {"solver_seconds", run->solve.stats.total_seconds},
-                    {"legal", r.legal}});
+    // core/app's sweep point, as the explorer's slice-size chart makes it.
+    strategy = param == "slice" ? slice_sweep_strategy(setup->strategy) : setup->strategy;
+    auto pt =
+        sweep_point(v, strategy, setup->workload.batch, RunInputs{setup->cost, setup->params});
+    if (!pt) return report_error("sweep", pt.error().with_context("--" + param + " " + v));
+    rows.push_back(row_json(*pt));
   }
   nlohmann::json j = {{"parameter", param}, {"strategy", strategy}, {"rows", rows}};
   if (auto dest = args->get("markdown")) {
@@ -94,7 +97,7 @@ int cmd_sweep(int argc, char** argv) {
         continue;
       }
       md += "| " + row["value"].get<std::string>() + " | " +
-            format_seconds(row["iteration_time"].get<double>()) + " | " +
+            format_time(row["iteration_time"].get<double>()) + " | " +
             format_percent(row["bubble_ratio"].get<double>()) + " | " +
             format_count(row["tokens_per_second"].get<double>()) + " | " +
             format_bytes(row["peak_memory_bytes"].get<double>()) + " |\n";
@@ -116,7 +119,7 @@ int cmd_sweep(int argc, char** argv) {
         continue;
       }
       std::printf("%-12s %14s %9s %14s %13s\n", row["value"].get<std::string>().c_str(),
-                  format_seconds(row["iteration_time"].get<double>()).c_str(),
+                  format_time(row["iteration_time"].get<double>()).c_str(),
                   format_percent(row["bubble_ratio"].get<double>()).c_str(),
                   format_count(row["tokens_per_second"].get<double>()).c_str(),
                   format_bytes(row["peak_memory_bytes"].get<double>()).c_str());

@@ -1,10 +1,11 @@
 #pragma once
-// Shared output helpers of the CLI: exit codes, JSON destinations and human-readable units.
+// Shared output helpers of the CLI: exit codes and JSON / text destinations.
 #include <nlohmann/json.hpp>
 
 #include <string>
 
 #include "args.h"
+#include "common/format.h"
 #include "common/status.h"
 
 namespace slimpack::cli {
@@ -22,9 +23,10 @@ Status write_json_output(const std::string& destination, const nlohmann::json& j
 // Writes text to a destination ("-" = stdout), atomically for files.
 Status write_text_output(const std::string& destination, const std::string& text);
 
-std::string format_seconds(double s, const std::string& unit = "s");  // "1.234 s", "12.3 ms"
-std::string format_bytes(double b);                                   // "12.3 GB"
-std::string format_percent(double ratio);                             // "27.3 %"
-std::string format_count(double n);                                   // "1.05 M"
+// Numbers for people come from core/common/format.h (format_time, format_bytes, format_percent,
+// format_count, format_rate), as in the explorer. format_seconds is the older name of format_time.
+inline std::string format_seconds(double s, const std::string& unit = "s") {
+  return format_time(s, unit);
+}
 
 }  // namespace slimpack::cli

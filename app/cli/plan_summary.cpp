@@ -34,12 +34,11 @@ void print_sim_summary(const std::string& title, const Plan& plan, const SimResu
   if (!plan.replicas.empty())
     std::printf("  packs           %zu forward, %zu backward (replica 0)\n",
                 plan.replicas[0].forward.size(), plan.replicas[0].backward.size());
-  std::printf("  iteration time  %s\n", format_seconds(r.iteration_time, u).c_str());
-  std::printf("  makespan        %s\n", format_seconds(r.makespan, u).c_str());
+  std::printf("  iteration time  %s\n", format_time(r.iteration_time, u).c_str());
+  std::printf("  makespan        %s\n", format_time(r.makespan, u).c_str());
   std::printf("  bubble ratio    %s\n", format_percent(r.bubble_ratio).c_str());
   std::printf("  work bound      %s (busiest stage; gap %s)\n",
-              format_seconds(r.stage_work_bound, u).c_str(),
-              format_percent(r.gap_to_bound).c_str());
+              format_time(r.stage_work_bound, u).c_str(), format_percent(r.gap_to_bound).c_str());
   if (u == "s") {
     std::printf("  throughput      %s tokens/s\n", format_count(r.tokens_per_second).c_str());
     std::printf("  MFU             %s\n", format_percent(r.mfu).c_str());
@@ -50,12 +49,11 @@ void print_sim_summary(const std::string& title, const Plan& plan, const SimResu
     std::printf("  %-6s %14s %10s %14s %11s\n", "stage", "busy", "bubble", "peak memory",
                 "recomputed");
     const auto& stages = r.replicas[0].stages;
+    const std::vector<double> peaks = stage_peak_memory(r);
     for (std::size_t s = 0; s < stages.size(); ++s) {
-      double peak = 0.0;
-      for (const auto& rep : r.replicas) peak = std::max(peak, rep.stages[s].peak_memory_bytes);
-      std::printf("  %-6zu %14s %10s %14s %11d\n", s, format_seconds(stages[s].busy, u).c_str(),
+      std::printf("  %-6zu %14s %10s %14s %11d\n", s, format_time(stages[s].busy, u).c_str(),
                   format_percent(stages[s].bubble_ratio).c_str(),
-                  u == "s" ? format_bytes(peak).c_str() : "-",
+                  u == "s" ? format_bytes(peaks[s]).c_str() : "-",
                   plan.recompute_at(static_cast<int>(s)));
     }
   }
@@ -63,13 +61,13 @@ void print_sim_summary(const std::string& title, const Plan& plan, const SimResu
 
 void print_solve_stats(const SolveStats& st) {
   std::printf("solver\n");
-  std::printf("  total time      %s\n", format_seconds(st.total_seconds).c_str());
+  std::printf("  total time      %s\n", format_time(st.total_seconds).c_str());
   for (const auto& [name, secs] : st.phase_seconds)
-    std::printf("  %-15s %s\n", name.c_str(), format_seconds(secs).c_str());
+    std::printf("  %-15s %s\n", name.c_str(), format_time(secs).c_str());
   std::printf("  candidates      %d\n", st.candidates);
   if (st.objective > 0) {
-    std::printf("  objective       %s (zF + zB)\n", format_seconds(st.objective).c_str());
-    std::printf("  bound           %s\n", format_seconds(st.bound).c_str());
+    std::printf("  objective       %s (zF + zB)\n", format_time(st.objective).c_str());
+    std::printf("  bound           %s\n", format_time(st.bound).c_str());
     std::printf("  gap             %s%s\n", format_percent(st.gap).c_str(),
                 st.proven_optimal ? " (optimal)" : "");
   }

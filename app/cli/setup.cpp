@@ -63,7 +63,8 @@ Expected<std::int64_t> at_least(const Args& args, const std::string& name, std::
   return v;
 }
 
-// The scenario functions name fields ("model: ..."); the CLI names the option that set them.
+}  // namespace
+
 Error as_option_error(const Error& e) {
   static const std::pair<const char*, const char*> kFields[] = {
       {"model: ", "--model: "},
@@ -85,8 +86,6 @@ Error as_option_error(const Error& e) {
   }
   return e;
 }
-
-}  // namespace
 
 Expected<WorkloadSpec> workload_spec(const Args& args, const std::optional<std::string>& file) {
   WorkloadSpec w;
@@ -192,39 +191,21 @@ Expected<Workload> load_workload(const Args& args, const std::optional<std::stri
   return Workload{std::move(*batch), workload_label(*spec)};
 }
 
-Expected<std::shared_ptr<const CostModel>> cost_model_for_plan(const Args& args, int pp, int dp) {
-  auto config = config_spec(args);
-  if (!config) return config.error();
-  auto cost = make_cost_model(*config, PlanShape{pp, dp});
-  if (!cost) return as_option_error(cost.error());
-  return cost;
-}
-
 Expected<RunSetup> make_setup(const Args& args) {
   RunSetup s;
-  auto w = load_workload(args);
-  if (!w) return w.error();
-  s.workload = std::move(*w);
+  auto workload = workload_spec(args);
+  if (!workload) return workload.error();
+  s.workload_spec = *workload;
   auto config = config_spec(args);
   if (!config) return config.error();
   s.config = *config;
-  if (s.config.context > 0) {
-    for (const Sequence& seq : s.workload.batch.sequences) {
-      if (seq.length > s.config.context)
-        return Error::bad_input("--context: sample '" + seq.id + "' has " +
-                                std::to_string(seq.length) +
-                                " tokens, more than the context window of " +
-                                std::to_string(s.config.context) + " tokens");
-    }
-  }
-  auto cost = make_cost_model(s.config, {}, &s.workload.batch);
-  if (!cost) return as_option_error(cost.error());
-  s.cost = *cost;
+  auto prepared = prepare_scenario(s.workload_spec, s.config);
+  if (!prepared) return as_option_error(prepared.error());
+  s.workload = Workload{std::move(prepared->batch), prepared->label};
+  s.cost = prepared->inputs.cost;
+  s.params = prepared->inputs.params;
   s.model_name = s.config.model;
   s.gpu_name = s.config.gpu;
-  auto seed = args.get_int("seed", static_cast<std::int64_t>(kDefaultSeed));
-  if (!seed) return seed.error();
-  s.params = make_strategy_params(s.config, static_cast<std::uint64_t>(*seed));
   s.strategy = s.config.strategy;
   return s;
 }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "app/pipeline.h"
 #include "args.h"
 #include "common/sequence.h"
 #include "common/status.h"
@@ -23,6 +24,7 @@ struct Workload {
 };
 
 struct RunSetup {
+  WorkloadSpec workload_spec;
   Workload workload;
   ConfigSpec config;
   std::shared_ptr<const CostModel> cost;
@@ -41,8 +43,12 @@ Expected<WorkloadSpec> workload_spec(const Args& args, const std::optional<std::
 Expected<ConfigSpec> config_spec(const Args& args);
 
 Expected<Workload> load_workload(const Args& args, const std::optional<std::string>& file = {});
-// The cost model for simulating a plan file: the plan's stages and replicas replace --pp/--dp.
-Expected<std::shared_ptr<const CostModel>> cost_model_for_plan(const Args& args, int pp, int dp);
+// The scenario the options describe, prepared by core/app's prepare_scenario (the explorer's
+// path too); errors name the option.
 Expected<RunSetup> make_setup(const Args& args);
+
+// The scenario functions name fields ("model: ..."); the CLI names the option that set them
+// ("--model: ..."). Other errors pass unchanged.
+Error as_option_error(const Error& e);
 
 }  // namespace slimpack::cli

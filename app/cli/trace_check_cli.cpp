@@ -63,8 +63,8 @@ std::string check_text(const TraceCheck& c, const MappedTrace& m, const std::str
           static_cast<long long>(c.only_simulated), static_cast<long long>(c.only_measured));
   appendf(out, "  MAPE          %s\n", format_percent(c.mape).c_str());
   appendf(out, "  makespan      simulated %s, measured %s (%+.1f %%)\n",
-          format_seconds(c.simulated_makespan_us * 1e-6).c_str(),
-          format_seconds(c.measured_makespan_us * 1e-6).c_str(), 100.0 * c.makespan_error);
+          format_time(c.simulated_makespan_us * 1e-6).c_str(),
+          format_time(c.measured_makespan_us * 1e-6).c_str(), 100.0 * c.makespan_error);
   const std::size_t n = std::min(kWorstUnitsShown, c.units.size());
   for (std::size_t i = 0; i < n; ++i) {
     const UnitComparison& u = c.units[i];
@@ -72,7 +72,7 @@ std::string check_text(const TraceCheck& c, const MappedTrace& m, const std::str
         out,
         "  worst %zu       replica %d stage %d %s pack %d: simulated %s, measured %s (%+.1f %%)\n",
         i + 1, u.replica, u.stage, pass_name(u.pass), u.pack,
-        format_seconds(u.simulated_us * 1e-6).c_str(), format_seconds(u.measured_us * 1e-6).c_str(),
+        format_time(u.simulated_us * 1e-6).c_str(), format_time(u.measured_us * 1e-6).c_str(),
         100.0 * u.error);
   }
   return out;

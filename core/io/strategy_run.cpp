@@ -1,20 +1,58 @@
 #include "io/strategy_run.h"
 
 namespace slimpack {
+namespace {
+
+RunOutcome outcome_of(const Error& e) {
+  switch (e.kind) {
+    case ErrorKind::Infeasible:
+      return RunOutcome::Infeasible;
+    case ErrorKind::Cancelled:
+      return RunOutcome::Cancelled;
+    case ErrorKind::BadInput:
+    case ErrorKind::Internal:
+      return RunOutcome::Failed;
+  }
+  return RunOutcome::Failed;
+}
+
+}  // namespace
+
+Error StrategyAttempt::error() const {
+  if (outcome == RunOutcome::Cancelled) return Error::cancelled();
+  if (outcome == RunOutcome::Solved) return Error::internal("no error: the strategy solved");
+  return cause.with_context(where);
+}
+
+StrategyAttempt attempt_strategy(const std::string& strategy, const SolveInput& input,
+                                 const SimOptions& options, const CancelToken& cancel,
+                                 ProgressSink& progress) {
+  StrategyAttempt a;
+  auto solved = solve(strategy, input, cancel, progress);
+  if (!solved) {
+    a.outcome = outcome_of(solved.error());
+    a.cause = solved.error();
+    a.where = "strategy " + strategy;
+    return a;
+  }
+  auto sim = simulate(solved->plan, input.cost, options, cancel, progress);
+  if (!sim) {
+    a.outcome = outcome_of(sim.error());
+    a.cause = sim.error();
+    a.where = "simulating the " + strategy + " plan";
+    return a;
+  }
+  a.outcome = RunOutcome::Solved;
+  a.run = StrategyRun{std::move(*solved), std::move(*sim)};
+  return a;
+}
 
 Expected<StrategyRun> solve_and_simulate(const std::string& strategy, const SolveInput& input,
-                                         const SimOptions& options, const CancelToken& cancel) {
-  auto solved = solve(strategy, input, cancel);
-  if (!solved) {
-    if (solved.error().kind == ErrorKind::Cancelled) return solved.error();
-    return solved.error().with_context("strategy " + strategy);
-  }
-  auto sim = simulate(solved->plan, input.cost, options, cancel);
-  if (!sim) {
-    if (sim.error().kind == ErrorKind::Cancelled) return sim.error();
-    return sim.error().with_context("simulating the " + strategy + " plan");
-  }
-  return StrategyRun{std::move(*solved), std::move(*sim)};
+                                         const SimOptions& options, const CancelToken& cancel,
+                                         ProgressSink& progress) {
+  StrategyAttempt a = attempt_strategy(strategy, input, options, cancel, progress);
+  if (a.outcome != RunOutcome::Solved) return a.error();
+  return std::move(*a.run);
 }
 
 }  // namespace slimpack

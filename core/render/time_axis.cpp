@@ -20,18 +20,6 @@ DisplayUnit seconds_unit(double magnitude) {
   return {1e9, "ns"};
 }
 
-std::string format_fixed(double v, int decimals) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-  std::string s = buf;
-  if (s == "-0" || s.rfind("-0.", 0) == 0) {
-    bool all_zero = true;
-    for (char c : s.substr(1)) all_zero = all_zero && (c == '0' || c == '.');
-    if (all_zero) s.erase(0, 1);
-  }
-  return s;
-}
-
 // Decimals needed to show multiples of `step` exactly (step is 1, 2 or 5 times a power of ten).
 int decimals_for(double step) {
   const int d = -static_cast<int>(std::floor(std::log10(step) + 1e-9));
@@ -70,28 +58,6 @@ TimeAxis compute_time_axis(const TimeScale& scale, const std::string& unit, doub
     axis.ticks.push_back(std::move(tick));
   }
   return axis;
-}
-
-std::string format_time(double t, const std::string& unit) {
-  const bool seconds = unit == "s";
-  const DisplayUnit du = seconds ? seconds_unit(std::fabs(t)) : DisplayUnit{1.0, "units"};
-  const double v = t * du.factor;
-  const double a = std::fabs(v);
-  const int decimals = a >= 100.0 ? 0 : a >= 10.0 ? 1 : 2;
-  return format_fixed(v, decimals) + " " + du.name;
-}
-
-std::string format_bytes(double bytes) {
-  // Decimal units, as memory caps, GPU datasheets and the rest of the program use them.
-  static const char* const names[] = {"B", "kB", "MB", "GB", "TB"};
-  int u = 0;
-  double v = bytes;
-  while (std::fabs(v) >= 1000.0 && u < 4) {
-    v /= 1000.0;
-    ++u;
-  }
-  const double a = std::fabs(v);
-  return format_fixed(v, u == 0 ? 0 : a >= 100.0 ? 0 : a >= 10.0 ? 1 : 2) + " " + names[u];
 }
 
 }  // namespace slimpack

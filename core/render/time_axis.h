@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "common/format.h"
 #include "render/time_scale.h"
 
 namespace slimpack {
@@ -28,11 +29,6 @@ TimeAxis compute_time_axis(const TimeScale& scale, const std::string& unit,
 // A 1-2-5 step at least `min_step` (> 0).
 double nice_step(double min_step);
 
-// A duration or instant with three significant digits in a fitting unit: "2.35 ms", "17.0 s",
-// "4.5 units".
-std::string format_time(double t, const std::string& unit);
-
-// Bytes in decimal units, as memory caps and GPU datasheets give them: "77.0 GB", "512 MB".
-std::string format_bytes(double bytes);
+// Durations and byte counts are formatted by core/common/format.h (format_time, format_bytes).
 
 }  // namespace slimpack

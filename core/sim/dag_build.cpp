@@ -13,13 +13,7 @@
 //   edge from the highest such pack suffices.
 // - The optimizer step is a zero-duration node after the stage's last op and its DP sync.
 #include <algorithm>
-#include <cstdlib>
-#include <new>
 #include <string>
-
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 #include "plan/schedule_order.h"
 #include "sim/dag.h"
@@ -150,70 +144,115 @@ struct FillSink {
   }
 };
 
-}  // namespace
+// The sizes of one replica's DAG: compute node ids are fixed (forwards, then backwards, by stage,
+// chunk and pack); P2P, DP sync and optimizer nodes follow as they are created.
+struct DagShape {
+  int p = 1;   // stages
+  int v = 1;   // virtual chunks per stage
+  int mf = 0;  // forward packs
+  int mb = 0;  // backward packs
+  int nf = 0;  // forward compute nodes (p * v * mf)
+  int virtual_stages = 1;
+  bool model_dp_sync = false;
+  std::size_t compute = 0;  // forward + backward compute nodes
+  std::size_t sends = 0;    // P2P send nodes
+  std::size_t max_nodes = 0;
+  std::size_t max_edges = 0;
+  std::int32_t fid(int s, int c, int m) const { return (s * v + c) * mf + m; }
+  std::int32_t bid(int s, int c, int b) const { return nf + (s * v + c) * mb + b; }
+};
 
-void Arena::Free::operator()(void* p) const {
-  std::free(p);
+DagShape dag_shape(const Plan& plan, int replica, const CostModel* cost) {
+  const ReplicaPlan& rp = plan.replicas[static_cast<std::size_t>(replica)];
+  DagShape d;
+  d.p = plan.stages;
+  d.mf = static_cast<int>(rp.forward.size());
+  d.mb = static_cast<int>(rp.backward.size());
+  // Stage orders are produced one stage at a time (here for the chunk count, then again while
+  // emitting) so that only one stage's order is ever alive.
+  for (int s = 0; s < d.p; ++s)
+    for (const OrderedOp& op :
+         stage_order(plan.schedule, d.p, s, d.mf, d.mb, plan.warmup_extra, plan.vchunks))
+      d.v = std::max(d.v, op.chunk + 1);
+  d.nf = d.p * d.v * d.mf;
+  d.virtual_stages = d.p * d.v;
+  d.model_dp_sync = plan.dp() > 1 && cost != nullptr && cost->options().include_dp_sync;
+  d.compute = static_cast<std::size_t>(d.nf + d.p * d.v * d.mb);
+  d.sends = static_cast<std::size_t>(std::max(0, d.virtual_stages - 1)) *
+            static_cast<std::size_t>(d.mf + d.mb);
+  d.max_nodes = d.compute + d.sends + (d.model_dp_sync ? 2 : 1) * static_cast<std::size_t>(d.p);
+  // Per compute op at most: stream order 1, need 1, readiness 1, its send 3; per stage 3 more.
+  d.max_edges = 6 * d.compute + 3 * static_cast<std::size_t>(d.p);
+  return d;
 }
 
-void Arena::reserve(std::size_t bytes) {
-  constexpr std::size_t kHuge = std::size_t{2} << 20;
-  used_ = 0;
-  if (bytes < kHuge) {
-    block_.reset(std::malloc(std::max<std::size_t>(bytes, 1)));
-  } else {
-    // aligned_alloc wants a multiple of the alignment; the tail is never touched.
-    const std::size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
-    block_.reset(std::aligned_alloc(kHuge, rounded));
-#ifdef MADV_HUGEPAGE
-    if (block_) madvise(block_.get(), rounded, MADV_HUGEPAGE);  // advice only; failure is harmless
-#endif
+// One arena block for the DAG and the schedule evaluate() computes on it.
+void carve_arena(const DagShape& d, ReplicaDag& dag) {
+  using I = std::int32_t;
+  const std::size_t bytes =
+      Arena::bytes_for(d.max_nodes, sizeof(DagNode)) +
+      Arena::bytes_for(d.max_nodes + 1, sizeof(I)) + Arena::bytes_for(d.max_nodes, sizeof(I)) +
+      Arena::bytes_for(d.max_edges, sizeof(I)) + Arena::bytes_for(d.compute, sizeof(I)) +
+      Arena::bytes_for(d.sends, sizeof(I)) + schedule_bytes(d.max_nodes);
+  dag.arena->reserve(bytes);
+  dag.nodes.take(*dag.arena, d.max_nodes);
+  dag.succ_begin.take(*dag.arena, d.max_nodes + 1);
+  dag.indegree.take(*dag.arena, d.max_nodes);
+  dag.stage_ops.take(*dag.arena, d.compute);
+  dag.stage_comm.take(*dag.arena, d.sends);
+}
+
+// Prices every F and B pack on every stage into its compute node (a chunk takes 1/v of it).
+Status add_compute_nodes(const Plan& plan, int replica, const CostModel* cost, const DagShape& d,
+                         ReplicaDag& dag) {
+  const ReplicaPlan& rp = plan.replicas[static_cast<std::size_t>(replica)];
+  const double inv_v = 1.0 / d.v;
+  auto node = [&](std::int32_t id, double t, int pack, int s, int c, OpKind kind, Pass pass) {
+    dag.nodes[static_cast<std::size_t>(id)] = {
+        t * inv_v, pack, static_cast<std::int16_t>(s), static_cast<std::int8_t>(c), kind, pass};
+  };
+  Status priced =
+      pack_durations(plan, replica, Pass::Forward, rp.forward, cost, [&](int m, int s, double t) {
+        for (int c = 0; c < d.v; ++c)
+          node(d.fid(s, c, m), t, m, s, c, OpKind::Forward, Pass::Forward);
+      });
+  if (!priced) return priced;
+  return pack_durations(plan, replica, Pass::Backward, rp.backward, cost,
+                        [&](int b, int s, double t) {
+                          for (int c = 0; c < d.v; ++c)
+                            node(d.bid(s, c, b), t, b, s, c, OpKind::Backward, Pass::Backward);
+                        });
+}
+
+// Turns the per-node out-degree counts of the first pass into CSR offsets and sizes the arrays to
+// the `n` nodes created. Exclusive prefix sums shifted by one: succ_begin[u + 1] = first slot of
+// u (see FillSink).
+void finish_counts(ReplicaDag& dag, std::size_t n, std::size_t n_ops, std::size_t n_comm) {
+  dag.nodes.count = n;
+  dag.succ_begin.count = n + 1;
+  dag.indegree.count = n;
+  dag.stage_ops.count = n_ops;
+  dag.stage_comm.count = n_comm;
+  std::int32_t edges = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::int32_t out = dag.succ_begin[i + 1];
+    dag.succ_begin[i + 1] = edges;
+    edges += out;
   }
-  if (!block_) throw std::bad_alloc();
+  dag.succ.take(*dag.arena, static_cast<std::size_t>(edges));
 }
 
-void prefault_for_write(const void* p, std::size_t bytes) {
-#ifdef MADV_POPULATE_WRITE
-  constexpr std::size_t kPage = 4096;
-  constexpr std::size_t kWorthIt = std::size_t{256} << 10;  // below this, faults are cheap enough
-  if (bytes < kWorthIt) return;
-  const auto first = (reinterpret_cast<std::uintptr_t>(p) + kPage - 1) / kPage * kPage;
-  const auto last = (reinterpret_cast<std::uintptr_t>(p) + bytes) / kPage * kPage;
-  // Failure (an old kernel) is harmless: the pages then fault in one by one as before.
-  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_POPULATE_WRITE);
-#else
-  (void)p;
-  (void)bytes;
-#endif
-}
+}  // namespace
 
 Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const CostModel* cost) {
   const ReplicaPlan& rp = plan.replicas[static_cast<std::size_t>(replica)];
-  const int p = plan.stages;
-  const int mf = static_cast<int>(rp.forward.size());
-  const int mb = static_cast<int>(rp.backward.size());
-
-  // Stage orders are produced one stage at a time (here for the chunk count, then again while
-  // emitting) so that only one stage's order is ever alive.
-  int v = 1;
-  for (int s = 0; s < p; ++s)
-    for (const OrderedOp& op :
-         stage_order(plan.schedule, p, s, mf, mb, plan.warmup_extra, plan.vchunks))
-      v = std::max(v, op.chunk + 1);
-
-  const int nf = p * v * mf;
-  const int nb = p * v * mb;
-  const int virtual_stages = p * v;
-  auto fid = [&](int s, int c, int m) { return (s * v + c) * mf + m; };
-  auto bid = [&](int s, int c, int b) { return nf + (s * v + c) * mb + b; };
-  const bool model_dp_sync = plan.dp() > 1 && cost != nullptr && cost->options().include_dp_sync;
-  const auto compute = static_cast<std::size_t>(nf + nb);
-  const std::size_t sends =
-      static_cast<std::size_t>(std::max(0, virtual_stages - 1)) * static_cast<std::size_t>(mf + mb);
-  const std::size_t max_nodes =
-      compute + sends + (model_dp_sync ? 2 : 1) * static_cast<std::size_t>(p);
-  // Per compute op at most: stream order 1, need 1, readiness 1, its send 3; per stage 3 more.
-  const std::size_t max_edges = 6 * compute + 3 * static_cast<std::size_t>(p);
+  const DagShape shape = dag_shape(plan, replica, cost);
+  const int p = shape.p, v = shape.v, mf = shape.mf, mb = shape.mb;
+  const int virtual_stages = shape.virtual_stages;
+  const bool model_dp_sync = shape.model_dp_sync;
+  const std::size_t compute = shape.compute;
+  auto fid = [&](int s, int c, int m) { return shape.fid(s, c, m); };
+  auto bid = [&](int s, int c, int b) { return shape.bid(s, c, b); };
 
   ReplicaDag dag;
   dag.replica = replica;
@@ -221,45 +260,9 @@ Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const Cost
   dag.vchunks = v;
   dag.mf = mf;
   dag.mb = mb;
-  {
-    using I = std::int32_t;
-    const std::size_t bytes =
-        Arena::bytes_for(max_nodes, sizeof(DagNode)) + Arena::bytes_for(max_nodes + 1, sizeof(I)) +
-        Arena::bytes_for(max_nodes, sizeof(I)) + Arena::bytes_for(max_edges, sizeof(I)) +
-        Arena::bytes_for(compute, sizeof(I)) + Arena::bytes_for(sends, sizeof(I)) +
-        schedule_bytes(max_nodes);
-    dag.arena->reserve(bytes);
-  }
-  dag.nodes.take(*dag.arena, max_nodes);
-  dag.succ_begin.take(*dag.arena, max_nodes + 1);
-  dag.indegree.take(*dag.arena, max_nodes);
-  dag.stage_ops.take(*dag.arena, compute);
-  dag.stage_comm.take(*dag.arena, sends);
-
-  // Compute nodes first at fixed ids, then P2P, DP sync and optimizer nodes as they are created.
-  const double inv_v = 1.0 / v;
-  Status priced =
-      pack_durations(plan, replica, Pass::Forward, rp.forward, cost, [&](int m, int s, double t) {
-        for (int c = 0; c < v; ++c)
-          dag.nodes[static_cast<std::size_t>(fid(s, c, m))] = {t * inv_v,
-                                                               m,
-                                                               static_cast<std::int16_t>(s),
-                                                               static_cast<std::int8_t>(c),
-                                                               OpKind::Forward,
-                                                               Pass::Forward};
-      });
-  if (!priced) return priced.error();
-  priced =
-      pack_durations(plan, replica, Pass::Backward, rp.backward, cost, [&](int b, int s, double t) {
-        for (int c = 0; c < v; ++c)
-          dag.nodes[static_cast<std::size_t>(bid(s, c, b))] = {t * inv_v,
-                                                               b,
-                                                               static_cast<std::int16_t>(s),
-                                                               static_cast<std::int8_t>(c),
-                                                               OpKind::Backward,
-                                                               Pass::Backward};
-      });
-  if (!priced) return priced.error();
+  carve_arena(shape, dag);
+  if (Status priced = add_compute_nodes(plan, replica, cost, shape, dag); !priced)
+    return priced.error();
   auto needs = backward_needs(plan, replica);
   if (!needs) return needs.error();
 
@@ -372,20 +375,7 @@ Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const Cost
   std::fill(dag.indegree.begin(), dag.indegree.end(), 0);
   CountSink counter{dag, static_cast<std::int32_t>(compute)};
   emit(counter, true);
-  const auto n = static_cast<std::size_t>(counter.next_id);
-  dag.nodes.count = n;
-  dag.succ_begin.count = n + 1;
-  dag.indegree.count = n;
-  dag.stage_ops.count = n_ops;
-  dag.stage_comm.count = n_comm;
-  // Exclusive prefix sums shifted by one: succ_begin[u + 1] = first slot of u (see FillSink).
-  std::int32_t edges = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::int32_t out = dag.succ_begin[i + 1];
-    dag.succ_begin[i + 1] = edges;
-    edges += out;
-  }
-  dag.succ.take(*dag.arena, static_cast<std::size_t>(edges));
+  finish_counts(dag, static_cast<std::size_t>(counter.next_id), n_ops, n_comm);
   FillSink filler{dag, static_cast<std::int32_t>(compute)};
   emit(filler, false);
   return dag;

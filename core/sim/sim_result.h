@@ -73,4 +73,8 @@ struct SimResult {
   std::string time_unit = "s";   // "s" with a cost model, "units" for explicit-time plans
 };
 
+// Peak memory of each stage, the maximum over replicas (size = stages of replica 0): the one
+// definition behind `slimpack compare`'s per-stage column, the simulate summary and the explorer.
+std::vector<double> stage_peak_memory(const SimResult& result);
+
 }  // namespace slimpack

@@ -46,12 +46,13 @@ Expected<SolveResult> solve_balanced(const SolveInput& in, const CancelToken& ca
   int m = in.params.packs > 0
               ? in.params.packs
               : balanced_pack_count(most_work, lines.fwd.c0 + lines.bwd.c0, plan.stages,
-                                    auto_pack_count(most, capacity, plan.stages), 1 << 20);
+                                    auto_pack_count(most, capacity, plan.stages), kMaxAutoPacks);
   if (plan.schedule == ScheduleKind::Interleaved && m % plan.stages != 0)
     m += plan.stages - m % plan.stages;
   const double t_assign = seconds_since(t0);
 
   std::string notes;
+  bool clamp_noted = false;
   for (std::size_t r = 0; r < replicas.size(); ++r) {
     if (cancel.cancelled()) return Error::cancelled();
     progress.report("balanced: packing", static_cast<double>(r) / static_cast<double>(plan.dp()));
@@ -60,9 +61,10 @@ Expected<SolveResult> solve_balanced(const SolveInput& in, const CancelToken& ca
     int mr = m;
     if (static_cast<std::size_t>(mr) > order.size()) {
       mr = static_cast<int>(order.size());
-      if (notes.find("clamped") == std::string::npos)
+      if (!clamp_noted)
         notes += "M=" + std::to_string(m) + " clamped to the sequence count (" +
                  std::to_string(mr) + ") on some replica; ";
+      clamp_noted = true;
     }
     std::vector<double> wts(order.size());
     std::vector<Tokens> toks(order.size());

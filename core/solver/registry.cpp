@@ -1,6 +1,7 @@
 // solve(): parameter validation and dispatch to the strategies of docs/design.md section 5.
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 #include "solver/pack_builder.h"
 #include "solver/strategies.h"
@@ -14,13 +15,15 @@ using Solver = Expected<SolveResult> (*)(const SolveInput&, const CancelToken&, 
 struct Entry {
   const char* name;
   Solver fn;
+  StrategyInfo info;
 };
 
+// What callers may ask about a strategy without comparing its name (docs/design.md section 5).
 constexpr Entry kStrategies[] = {
-    {"fixed", &solver_detail::solve_fixed},
-    {"balanced", &solver_detail::solve_balanced},
-    {"sliced", &solver_detail::solve_sliced},
-    {"slimpack", &solver_detail::solve_slimpack},
+    {"fixed", &solver_detail::solve_fixed, {.uses_slices = false, .has_ablations = false}},
+    {"balanced", &solver_detail::solve_balanced, {.uses_slices = false, .has_ablations = false}},
+    {"sliced", &solver_detail::solve_sliced, {.uses_slices = true, .has_ablations = false}},
+    {"slimpack", &solver_detail::solve_slimpack, {.uses_slices = true, .has_ablations = true}},
 };
 
 Status validate(const std::string& strategy, const SolveInput& in) {
@@ -72,6 +75,12 @@ std::vector<std::string> strategy_names() {
   std::vector<std::string> names;
   for (const Entry& e : kStrategies) names.emplace_back(e.name);
   return names;
+}
+
+std::optional<StrategyInfo> strategy_info(const std::string& strategy) {
+  for (const Entry& e : kStrategies)
+    if (strategy == e.name) return e.info;
+  return std::nullopt;
 }
 
 Expected<SolveResult> solve(const std::string& strategy, const SolveInput& input,

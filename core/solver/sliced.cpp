@@ -43,10 +43,11 @@ Expected<SolveResult> solve_sliced(const SolveInput& in, const CancelToken& canc
   if (lim.token_cap > 0)
     capacity = capacity > 0 ? std::min(capacity, lim.token_cap) : lim.token_cap;
   const auto [most, most_work] = heaviest_replica(replicas, seqs, work);
-  const int m = in.params.packs > 0
-                    ? in.params.packs
-                    : balanced_pack_count(most_work, lines.fwd.c0 + lines.bwd.c0, plan.stages,
-                                          auto_pack_count(most, capacity, plan.stages), 1 << 20);
+  const int m =
+      in.params.packs > 0
+          ? in.params.packs
+          : balanced_pack_count(most_work, lines.fwd.c0 + lines.bwd.c0, plan.stages,
+                                auto_pack_count(most, capacity, plan.stages), kMaxAutoPacks);
   const double t_assign = seconds_since(t0);
 
   std::string notes;

@@ -2,6 +2,7 @@
 // Strategies turn (batch, cost model, parallel config, parameters) into a plan (docs/design.md
 // section 5).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,14 @@ struct SolveInput {
 };
 
 std::vector<std::string> strategy_names();  // fixed, balanced, sliced, slimpack
+
+// Properties of a registered strategy, so that callers decide by property, not by name.
+struct StrategyInfo {
+  bool uses_slices = false;    // honours StrategyParams::slice_size (S)
+  bool has_ablations = false;  // honours asymmetric / dp_aware / dp_merge
+};
+// Empty for a name the registry does not know.
+std::optional<StrategyInfo> strategy_info(const std::string& strategy);
 
 // The context window a solve uses: params.context, or the smallest power of two at or above the
 // longest sample of the batch.

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "common/json_util.h"
 
@@ -17,6 +20,131 @@ using json_util::Json;
 // never units, and rule patterns past kMaxPatternLength are refused with a message.
 constexpr std::size_t kMaxMatchedName = 4096;
 constexpr std::size_t kMaxPatternLength = 512;
+
+// libstdc++'s std::regex compiler copies the operand of a brace quantifier once per repetition
+// ("(a{1000}){1000}" builds a million NFA states: memory and time without bound), reads repetition
+// counts and back-reference numbers into a long without an overflow check (undefined behaviour),
+// accepts a quantifier on a quantifier ("a*??{0,}", a syntax error in ECMAScript) and backtracks:
+// nested repetitions such as "(a+)*" or stacked quantifiers take exponential time even on short
+// names. The trace_rules fuzzer found the overflow and a stacked-quantifier hang. Patterns are
+// checked for these before they are compiled; alternations that overlap ("(a|a)*") are not caught.
+constexpr double kMaxPatternStates = 100000;
+constexpr std::size_t kMaxPatternNumberDigits = 6;
+
+// Empty when `p` is safe to compile; else why not. Weights estimate the states std::regex builds:
+// an atom is 1, a group the sum of its contents, {n,m} multiplies by m (n + 1 when open-ended).
+std::string pattern_problem(const std::string& p) {
+  auto digits_at = [&](std::size_t i) {
+    std::size_t j = i;
+    while (j < p.size() && p[j] >= '0' && p[j] <= '9') ++j;
+    return j - i;
+  };
+  // Per open group: its weight so far and its last atom's, and whether they hold a repetition of
+  // unbounded (or widely variable) count.
+  std::vector<double> total{0.0}, last{0.0};
+  std::vector<char> inner{0}, last_inner{0};
+  enum { kAfterAtom, kAfterQuantifier, kAfterLazy, kNothingToRepeat } state = kNothingToRepeat;
+  auto atom = [&](double w, bool repeats) {
+    total.back() += w;
+    last.back() = w;
+    last_inner.back() = repeats;
+    state = kAfterAtom;
+  };
+  auto quantifier = [&](double count, bool variable) -> std::string {
+    if (state != kAfterAtom) return "has a quantifier with nothing to repeat (or on a quantifier)";
+    if (variable && last_inner.back())
+      return "nests repetitions (\"(a+)*\" style), which take exponential time to match";
+    const double w = last.back();
+    total.back() += w * (std::max(count, 1.0) - 1.0);
+    last.back() = w * std::max(count, 1.0);
+    if (variable) inner.back() = last_inner.back() = 1;
+    state = kAfterQuantifier;
+    return {};
+  };
+  for (std::size_t i = 0; i < p.size();) {
+    const char c = p[i];
+    std::string why;
+    if (c == '\\') {
+      const std::size_t n = digits_at(i + 1);
+      if (n > 2) return "a back-reference number longer than 2 digits";
+      i += n > 0 ? 1 + n : 2;
+      atom(1.0, false);
+    } else if (c == '[') {
+      std::size_t j = i + 1;
+      if (j < p.size() && p[j] == '^') ++j;
+      if (j < p.size() && p[j] == ']') ++j;
+      while (j < p.size() && p[j] != ']') j += p[j] == '\\' ? 2 : 1;
+      i = j + 1;
+      atom(1.0, false);
+    } else if (c == '(') {
+      // "(?:", "(?=", "(?!": the '?' is part of the group, not a quantifier.
+      i += i + 2 < p.size() && p[i + 1] == '?' ? 3 : 1;
+      total.push_back(0.0);
+      last.push_back(0.0);
+      inner.push_back(0);
+      last_inner.push_back(0);
+      state = kNothingToRepeat;
+    } else if (c == ')') {
+      ++i;
+      if (total.size() > 1) {
+        const double w = total.back();
+        const bool repeats = inner.back() != 0;
+        total.pop_back();
+        last.pop_back();
+        inner.pop_back();
+        last_inner.pop_back();
+        atom(w, repeats);
+        if (repeats) inner.back() = 1;
+      }
+    } else if (c == '{') {
+      const std::size_t n = digits_at(i + 1);
+      if (n > kMaxPatternNumberDigits) return "a repetition count longer than 6 digits";
+      const double low = n > 0 ? std::stod(p.substr(i + 1, n)) : 0.0;
+      double high = low;
+      std::size_t j = i + 1 + n;
+      bool open_ended = false;
+      if (j < p.size() && p[j] == ',') {
+        const std::size_t m = digits_at(j + 1);
+        if (m > kMaxPatternNumberDigits) return "a repetition count longer than 6 digits";
+        open_ended = m == 0;
+        high = m > 0 ? std::stod(p.substr(j + 1, m)) : low + 1.0;
+        j += 1 + m;
+      }
+      if (j < p.size() && p[j] == '}') {
+        i = j + 1;
+        why = quantifier(high, open_ended || high - low > 1.0);
+      } else {
+        ++i;  // not a quantifier: std::regex decides whether it is valid
+        atom(1.0, false);
+      }
+    } else if (c == '*' || c == '+') {
+      ++i;
+      why = quantifier(c == '+' ? 2.0 : 1.0, true);  // x+ is compiled as x x*
+    } else if (c == '?') {
+      ++i;
+      if (state == kAfterQuantifier)
+        state = kAfterLazy;  // "*?", "+?", "??", "{n,m}?": the lazy form
+      else
+        why = quantifier(1.0, false);
+    } else if (c == '|') {
+      ++i;
+      last.back() = 0.0;
+      last_inner.back() = 0;
+      state = kNothingToRepeat;
+    } else {
+      ++i;
+      atom(1.0, false);
+    }
+    if (!why.empty()) return why;
+    double sum = 0.0;
+    for (double t : total) sum += t;
+    if (sum > kMaxPatternStates)
+      return "repeats its parts too often (more than " +
+             std::to_string(static_cast<long>(kMaxPatternStates)) +
+             " copies once {n} counts are expanded)";
+  }
+  return {};
+}
 
 struct CompiledRule {
   const UnitRule* rule;
@@ -40,10 +168,16 @@ Expected<std::vector<CompiledRule>> compile(const UnitRuleSet& set) {
   for (std::size_t i = 0; i < set.rules.size(); ++i) {
     const UnitRule& r = set.rules[i];
     const std::string where = set.name + ": rules[" + std::to_string(i) + "]";
-    for (const std::string* p : {&r.name_pattern, &r.category_pattern, &r.lane_pattern})
+    const std::pair<const char*, const std::string*> patterns[] = {
+        {"name", &r.name_pattern}, {"category", &r.category_pattern}, {"lane", &r.lane_pattern}};
+    for (const auto& [field, p] : patterns) {
       if (p->size() > kMaxPatternLength)
         return Error::bad_input(where + ": a pattern longer than " +
                                 std::to_string(kMaxPatternLength) + " characters");
+      if (const std::string why = pattern_problem(*p); !why.empty())
+        return Error::bad_input(where + ": the " + field + " pattern " +
+                                (why.rfind("a ", 0) == 0 ? "has " + why : why));
+    }
     try {
       CompiledRule c{&r, std::regex(r.name_pattern, std::regex::ECMAScript | std::regex::optimize),
                      std::regex(r.category_pattern.empty() ? ".*" : r.category_pattern),

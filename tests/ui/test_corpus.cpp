@@ -11,9 +11,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "app/session_file.h"
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
-#include "window/session_file.h"
 #include "window/settings.h"
 
 using namespace slimpack;

@@ -5,9 +5,10 @@
 #include <QBrush>
 #include <QTest>
 
+#include "app/ops_csv.h"
 #include "charts/histogram_bins.h"
 #include "charts/sweep_chart.h"
-#include "jobs/ops_csv.h"
+#include "common/format.h"
 #include "models/compare_model.h"
 #include "models/format.h"
 #include "models/metrics_model.h"
@@ -59,6 +60,18 @@ const MetricRow* findRow(const std::vector<MetricRow>& rows, const QString& name
 
 }  // namespace
 
+// A sweep point with the fields the chart reads (core/app/sweep.h has more).
+SweepPoint sweepPoint(Tokens s, double seconds, double bubble, bool ok, std::string error) {
+  SweepPoint p;
+  p.slice_size = s;
+  p.value = std::to_string(s);
+  p.iteration_time = seconds;
+  p.bubble_ratio = bubble;
+  p.ok = ok;
+  p.error = std::move(error);
+  return p;
+}
+
 class TestModels : public QObject {
   Q_OBJECT
  private slots:
@@ -70,10 +83,10 @@ class TestModels : public QObject {
     QVERIFY(model.rowCount() > 8);
     QCOMPARE(model.columnCount(), 2);
     const auto& rows = model.rows();
-    QCOMPARE(findRow(rows, "Iteration time")->value, QStringLiteral("4.000 s"));
+    QCOMPARE(findRow(rows, "Iteration time")->value, QStringLiteral("4.00 s"));
     QCOMPARE(findRow(rows, "Bubble ratio")->value, QStringLiteral("37.5 %"));
     QCOMPARE(findRow(rows, "MFU")->value, QStringLiteral("40.0 %"));
-    QCOMPARE(findRow(rows, "Throughput")->value, QStringLiteral("1.0K tok/s"));
+    QCOMPARE(findRow(rows, "Throughput")->value, QStringLiteral("1.00 k tok/s"));
     QCOMPARE(findRow(rows, "Packs (F / B)")->value, QStringLiteral("3 / 2"));
     const MetricRow* peak = findRow(rows, "Peak memory");
     QCOMPARE(peak->value, QStringLiteral("90.0 GB / 80.0 GB"));
@@ -97,7 +110,7 @@ class TestModels : public QObject {
     QCOMPARE(model.data(model.index(1, StageModel::Headroom), Qt::UserRole).toDouble(), -10e9);
     QVERIFY(model.data(model.index(1, StageModel::Headroom), Qt::ForegroundRole).isValid());
     QVERIFY(!model.data(model.index(0, StageModel::Headroom), Qt::ForegroundRole).isValid());
-    QCOMPARE(model.data(model.index(1, StageModel::Busy)).toString(), QStringLiteral("2.000 s"));
+    QCOMPARE(model.data(model.index(1, StageModel::Busy)).toString(), QStringLiteral("2.00 s"));
   }
 
   void compareModelSpeedups() {
@@ -115,7 +128,9 @@ class TestModels : public QObject {
     slim->peak_memory_bytes = 50e9;
     entries[1].sim = slim;
     entries[2].strategy = "balanced";
-    entries[2].error = "sequence s3 fits no stage";
+    entries[2].outcome = RowOutcome::Infeasible;
+    entries[2].reason = "sequence s3 fits no stage";
+    set_compare_speedups(entries);  // as run_compare does
     CompareModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     model.setEntries(entries);
@@ -137,7 +152,8 @@ class TestModels : public QObject {
   void compareBaselineIsTheFirstSolvedStrategy() {
     std::vector<CompareEntry> entries(3);
     entries[0].strategy = "fixed";
-    entries[0].error =
+    entries[0].outcome = RowOutcome::Infeasible;
+    entries[0].reason =
         "sequence 's16' does not fit: needs 93100000000 bytes, cap 80000000000 bytes";
     for (int i : {1, 2}) {
       entries[i].strategy = i == 1 ? "sliced" : "slimpack";
@@ -146,6 +162,7 @@ class TestModels : public QObject {
       sim->iteration_time = i == 1 ? 3.0 : 2.0;
       entries[i].sim = sim;
     }
+    set_compare_speedups(entries);
     CompareModel model;
     model.setEntries(entries);
     QCOMPARE(model.rows()[1].speedup, 1.0);
@@ -188,10 +205,10 @@ class TestModels : public QObject {
   }
 
   void sweepPointTooltips() {
-    SweepPoint ok{2048, 4.75, 0.125, true, {}};
+    SweepPoint ok = sweepPoint(2048, 4.75, 0.125, true, {});
     QCOMPARE(SweepChart::pointText(ok),
-             QStringLiteral("S = 2,048: iteration 4.750 s, bubble 12.5 %\nClick to use this S"));
-    SweepPoint bad{512, 0, 0, false, "needs 93100000000 bytes"};
+             QStringLiteral("S = 2,048: iteration 4.75 s, bubble 12.5 %\nClick to use this S"));
+    SweepPoint bad = sweepPoint(512, 0, 0, false, "needs 93100000000 bytes");
     QCOMPARE(SweepChart::pointText(bad), QStringLiteral("S = 512: infeasible\nneeds 93.1 GB"));
     const std::vector<SweepPoint> pts{bad, ok};
     QCOMPARE(SweepChart::pointAt(pts, 600.0), 0);       // infeasible points have tooltips too
@@ -229,12 +246,15 @@ class TestModels : public QObject {
   }
 
   void formatting() {
-    QCOMPARE(formatTime(0.0123), QStringLiteral("12.30 ms"));
-    QCOMPARE(formatTime(0.5), QStringLiteral("500.0 ms"));
-    QCOMPARE(formatTime(1.5), QStringLiteral("1.500 s"));
+    // Three significant digits, as the CLI and the Gantt tooltips print them (core/common/format).
+    QCOMPARE(formatTime(0.0123), QStringLiteral("12.3 ms"));
+    QCOMPARE(formatTime(0.5), QStringLiteral("500 ms"));
+    QCOMPARE(formatTime(1.5), QStringLiteral("1.50 s"));
     QCOMPARE(formatTime(42e-6), QStringLiteral("42.0 us"));
-    QCOMPARE(formatTime(33, "units"), QStringLiteral("33 units"));
+    QCOMPARE(formatTime(33, "units"), QStringLiteral("33.0 units"));
     QCOMPARE(formatBytes(61.3e9), QStringLiteral("61.3 GB"));
+    QCOMPARE(formatBytes(7.5e9), QStringLiteral("7.50 GB"));
+    QCOMPARE(QString::fromStdString(slimpack::format_bytes(7.5e9)), formatBytes(7.5e9));
     QCOMPARE(formatPercent(0.125), QStringLiteral("12.5 %"));
     QCOMPARE(formatTokens(1048576), QStringLiteral("1.05M"));
     QCOMPARE(formatTokens(65536), QStringLiteral("65,536"));
@@ -265,10 +285,10 @@ class TestModels : public QObject {
 
   void sweepClickPicksNearestFeasiblePoint() {
     std::vector<SweepPoint> pts(4);
-    pts[0] = {512, 1.0, 0.1, true, {}};
-    pts[1] = {1024, 0.9, 0.1, true, {}};
-    pts[2] = {2048, 0.0, 0.0, false, "infeasible"};
-    pts[3] = {4096, 0.8, 0.2, true, {}};
+    pts[0] = sweepPoint(512, 1.0, 0.1, true, {});
+    pts[1] = sweepPoint(1024, 0.9, 0.1, true, {});
+    pts[2] = sweepPoint(2048, 0.0, 0.0, false, "infeasible");
+    pts[3] = sweepPoint(4096, 0.8, 0.2, true, {});
     // log2(2000) = 10.97: 1024 is 0.97 away, 4096 is 1.03 away; 2048 is infeasible.
     QCOMPARE(SweepChart::nearestPoint(pts, 2000), 1);
     QCOMPARE(SweepChart::nearestPoint(pts, 4000), 3);

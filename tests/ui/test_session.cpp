@@ -4,11 +4,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "app/session_file.h"
 #include "common/json_util.h"
 #include "gantt/gantt_view.h"
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
-#include "window/session_file.h"
 #include "window/settings.h"
 
 using namespace slimpack;

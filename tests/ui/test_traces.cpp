@@ -23,6 +23,7 @@
 #include <QJsonObject>
 #include <QStandardPaths>
 
+#include "app/session_file.h"
 #include "gantt/gantt_view.h"
 #include "jobs/job_tracker.h"
 #include "render/trace_timeline.h"
@@ -37,7 +38,6 @@
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
 #include "window/screenshot.h"
-#include "window/session_file.h"
 #include "window/settings.h"
 #include "window/trace_hooks.h"
 

@@ -2,7 +2,8 @@
 // Peak memory per pipeline stage (bars, one set per replica) against the memory cap (a line).
 #include <QWidget>
 
-#include "jobs/explorer_snapshot.h"
+#include "app/explorer_snapshot.h"
+#include "jobs/explorer_inputs.h"
 
 QT_BEGIN_NAMESPACE
 class QBarSeries;

@@ -4,7 +4,7 @@
 #include <QWidget>
 #include <vector>
 
-#include "jobs/sweep.h"
+#include "app/sweep.h"
 
 QT_BEGIN_NAMESPACE
 class QChart;

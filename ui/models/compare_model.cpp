@@ -8,28 +8,19 @@
 namespace slimpack::ui {
 
 std::vector<CompareRow> compare_rows(const std::vector<CompareEntry>& entries) {
+  // Speed-ups and the baseline come from core/app/compare.cpp, as in `slimpack compare`.
   std::vector<CompareRow> rows;
-  // The baseline is the first strategy that produced a plan (as in the image export): a failed
-  // first strategy must not turn every speed-up into 0.00x.
-  double base = 0.0;
-  for (const auto& e : entries)
-    if (e.plan && e.sim && e.sim->iteration_time > 0) {
-      base = e.sim->iteration_time;
-      break;
-    }
-  bool baseline_taken = false;
   for (const auto& e : entries) {
     CompareRow row;
     row.strategy = QString::fromStdString(e.strategy);
-    if (!e.plan || !e.sim) {
-      row.error = readableMessage(e.error.empty() ? std::string("no plan") : e.error);
+    if (!e.solved()) {
+      row.error = readableMessage(e.reason);
       rows.push_back(row);
       continue;
     }
     row.iteration_time = e.sim->iteration_time;
-    row.speedup = base > 0 && row.iteration_time > 0 ? base / row.iteration_time : 0.0;
-    row.baseline = !baseline_taken;
-    baseline_taken = true;
+    row.speedup = e.speedup.value_or(0.0);
+    row.baseline = e.baseline;
     row.bubble_ratio = e.sim->bubble_ratio;
     row.peak_memory = e.sim->peak_memory_bytes;
     rows.push_back(row);

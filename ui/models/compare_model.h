@@ -5,7 +5,7 @@
 #include <QAbstractTableModel>
 #include <vector>
 
-#include "jobs/compare.h"
+#include "app/compare.h"
 
 namespace slimpack::ui {
 

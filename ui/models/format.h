@@ -8,13 +8,14 @@
 
 namespace slimpack::ui {
 
+// QString forms of core/common/format.h: the CLI and the explorer share the one formatter.
 // Seconds with an adaptive unit ("812 ms", "1.24 s", "35.0 us"); `unit` other than "s" (explicit
 // time plans) prints the plain number with that unit.
 QString formatTime(double seconds, const QString& unit = QStringLiteral("s"));
 QString formatBytes(double bytes);           // "61.3 GB" (decimal units, like GPU datasheets)
 QString formatPercent(double fraction);      // "12.5 %"
-QString formatTokens(double tokens);         // "1,048,576" / "131K" style compact when large
-QString formatRate(double tokensPerSecond);  // "412K tok/s"
+QString formatTokens(double tokens);         // "1,048,576", "1.05M" when large
+QString formatRate(double tokensPerSecond);  // "412 k tok/s"
 
 }  // namespace slimpack::ui
 

@@ -6,7 +6,8 @@
 #include <QString>
 #include <vector>
 
-#include "jobs/explorer_snapshot.h"
+#include "app/explorer_snapshot.h"
+#include "jobs/explorer_inputs.h"
 
 namespace slimpack::ui {
 

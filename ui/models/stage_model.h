@@ -4,7 +4,8 @@
 #include <QAbstractTableModel>
 #include <vector>
 
-#include "jobs/explorer_snapshot.h"
+#include "app/explorer_snapshot.h"
+#include "jobs/explorer_inputs.h"
 
 namespace slimpack::ui {
 

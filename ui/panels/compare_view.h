@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "jobs/compare.h"
+#include "app/compare.h"
 #include "painter/gantt_palette.h"
 
 QT_BEGIN_NAMESPACE

@@ -3,7 +3,8 @@
 // per-stage table (StageModel: busy, bubble, peak memory, headroom).
 #include <QWidget>
 
-#include "jobs/explorer_snapshot.h"
+#include "app/explorer_snapshot.h"
+#include "jobs/explorer_inputs.h"
 
 QT_BEGIN_NAMESPACE
 class QTableView;

@@ -4,8 +4,9 @@
 #include <QWidget>
 #include <vector>
 
-#include "jobs/explorer_snapshot.h"
-#include "jobs/sweep.h"
+#include "app/explorer_snapshot.h"
+#include "app/sweep.h"
+#include "jobs/explorer_inputs.h"
 
 QT_BEGIN_NAMESPACE
 class QLabel;

@@ -4,7 +4,8 @@
 // statistics of the snapshot it is given; it never runs anything itself.
 #include <QWidget>
 
-#include "jobs/explorer_snapshot.h"
+#include "app/explorer_snapshot.h"
+#include "jobs/explorer_inputs.h"
 
 QT_BEGIN_NAMESPACE
 class QComboBox;

@@ -9,7 +9,7 @@
 #include <memory>
 #include <optional>
 
-#include "jobs/explorer_snapshot.h"
+#include "app/explorer_snapshot.h"
 #include "render/trace_timeline.h"
 #include "trace/trace_check.h"
 #include "trace/trace_units.h"

@@ -11,7 +11,7 @@
 #include <QWidget>
 #include <memory>
 
-#include "jobs/explorer_snapshot.h"
+#include "app/explorer_snapshot.h"
 #include "trace/trace_compare.h"
 #include "trace/trace_run.h"
 #include "trace/trace_session.h"

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "jobs/input_file.h"
-#include "jobs/pipeline.h"
+#include "app/input_file.h"
+#include "app/pipeline.h"
 #include "models/format.h"
 #include "solver/strategy.h"
 

@@ -10,10 +10,11 @@
 #include <memory>
 #include <vector>
 
-#include "jobs/compare.h"
-#include "jobs/explorer_snapshot.h"
+#include "app/compare.h"
+#include "app/explorer_snapshot.h"
+#include "app/sweep.h"
+#include "jobs/explorer_inputs.h"
 #include "jobs/job_tracker.h"
-#include "jobs/sweep.h"
 
 namespace slimpack::ui {
 
@@ -98,7 +99,7 @@ class ExplorerController : public QObject {
   JobTracker& loadJobs() { return load_jobs_; }
 
  signals:
-  void snapshotChanged(const slimpack::ui::SnapshotPtr& snapshot);
+  void snapshotChanged(const slimpack::SnapshotPtr& snapshot);
   void pipelineFailed(const QString& message);
   void inputsChanged();  // workload or config changed (panels resync their widgets)
   // A user action changed the inputs: `before` is what they were, `what` names the change
@@ -107,8 +108,8 @@ class ExplorerController : public QObject {
   void resultStateChanged();
   void loadFailed(const QString& path, const QString& message);
   void inputLoaded(const QString& path);
-  void sweepReady(const std::vector<slimpack::ui::SweepPoint>& points);
-  void compareReady(const std::vector<slimpack::ui::CompareEntry>& entries);
+  void sweepReady(const std::vector<slimpack::SweepPoint>& points);
+  void compareReady(const std::vector<slimpack::CompareEntry>& entries);
   void sweepFailed(const QString& message);
   void compareFailed(const QString& message);
 

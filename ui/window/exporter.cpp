@@ -3,8 +3,8 @@
 #include <QClipboard>
 #include <QGuiApplication>
 
+#include "app/ops_csv.h"
 #include "common/json_util.h"
-#include "jobs/ops_csv.h"
 #include "trace/chrome_trace.h"
 
 namespace slimpack::ui {

@@ -7,8 +7,9 @@
 #include <QString>
 #include <vector>
 
-#include "jobs/compare.h"
-#include "jobs/explorer_snapshot.h"
+#include "app/compare.h"
+#include "app/explorer_snapshot.h"
+#include "jobs/explorer_inputs.h"
 #include "jobs/job_tracker.h"
 #include "painter/gantt_export.h"
 

@@ -23,11 +23,11 @@
 #include <QToolBar>
 #include <QUndoStack>
 
+#include "app/input_file.h"
 #include "charts/memory_chart.h"
 #include "common/json_util.h"
 #include "gantt/gantt_pane.h"
 #include "gantt/gantt_view.h"
-#include "jobs/input_file.h"
 #include "models/format.h"
 #include "models/metrics_model.h"
 #include "panels/compare_view.h"

@@ -7,8 +7,8 @@
 #include <optional>
 #include <vector>
 
-#include "jobs/compare.h"
-#include "window/session_file.h"
+#include "app/compare.h"
+#include "app/session_file.h"
 
 QT_BEGIN_NAMESPACE
 class QDockWidget;

@@ -10,7 +10,7 @@
 #include <functional>
 #include <vector>
 
-#include "window/session_file.h"
+#include "app/session_file.h"
 
 QT_BEGIN_NAMESPACE
 class QLabel;

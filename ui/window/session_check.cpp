@@ -2,8 +2,8 @@
 
 #include <optional>
 
+#include "app/input_file.h"
 #include "io/scenario.h"
-#include "jobs/input_file.h"
 
 namespace slimpack::ui {
 

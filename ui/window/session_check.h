@@ -3,8 +3,8 @@
 // batch, its cost model (model, GPU, parallelism, cost files) and its plan file. Qt-free. A
 // session that reads but points at a missing or broken file is refused as a whole, so opening it
 // changes nothing (the session already open is kept), as for any other bad file.
+#include "app/session_file.h"
 #include "common/status.h"
-#include "window/session_file.h"
 
 namespace slimpack::ui {
 

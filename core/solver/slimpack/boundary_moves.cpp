@@ -31,7 +31,7 @@ bool move_boundary_slice(const std::vector<Item>& items, const Shape& shape, Tok
   for (std::size_t i = 0; i < items.size(); ++i) {
     const Item& it = items[i];
     if (it.merged >= 0 || !it.is_long()) continue;  // merged slices are pinned on every replica
-    const std::vector<int>& pk = packs[i];
+    const std::span<const int> pk = packs[i];
     const auto k = pk.size();
     for (std::size_t j = 0; j < k; ++j) {
       if (static_cast<std::size_t>(pk[j]) != hi) continue;

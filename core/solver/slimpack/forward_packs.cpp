@@ -1,11 +1,13 @@
 // Phase 2, forward side: pinned DP-merged slices, long sequences' slices early, short sequences
 // filling each pack to the forward-time budget.
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <queue>
 
 #include "plan/schedule_order.h"
 #include "solver/slimpack/model.h"
+#include "solver/slimpack/pack_tree.h"
 
 namespace slimpack::solver_detail::sp {
 
@@ -139,7 +141,7 @@ void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape
                    Tokens token_cap, Layout& out) {
   const int mf = shape.mf;
   out.mf = mf;
-  out.fpack.assign(items.size(), {});
+  out.fpack.reset(items, 0);
   out.fload.assign(static_cast<std::size_t>(mf), 0.0);
   out.ftok.assign(static_cast<std::size_t>(mf), 0);
   double total = 0.0;
@@ -147,7 +149,6 @@ void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape
   for (std::size_t i = 0; i < items.size(); ++i) {
     const Item& it = items[i];
     total += it.f_total;
-    out.fpack[i].assign(static_cast<std::size_t>(it.slices()), 0);
     if (it.merged >= 0) {
       for (int j = 0; j < it.slices(); ++j) {
         const int p = pins.fpack[static_cast<std::size_t>(it.merged)][static_cast<std::size_t>(j)];
@@ -162,46 +163,65 @@ void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape
     }
   }
   const double budget = total / mf;
-  auto heavier = [&](std::size_t a, std::size_t b) {
-    return items[a].f_total > items[b].f_total || (items[a].f_total == items[b].f_total && a < b);
+  // Heaviest first, ties by index: sorting (key, index) pairs is several times faster than an
+  // indirect comparison on thousands of items, and this runs once per shape and replica.
+  auto heaviest_first_order = [&](std::vector<std::size_t>& list) {
+    std::vector<std::pair<double, std::size_t>> keyed(list.size());
+    for (std::size_t k = 0; k < list.size(); ++k) keyed[k] = {-items[list[k]].f_total, list[k]};
+    std::sort(keyed.begin(), keyed.end());
+    for (std::size_t k = 0; k < list.size(); ++k) list[k] = keyed[k].second;
   };
-  std::sort(longs.begin(), longs.end(), heavier);
-  std::sort(shorts.begin(), shorts.end(), heavier);
+  heaviest_first_order(longs);
+  heaviest_first_order(shorts);
   auto tok_ok = [&](int p, Tokens t) {
     return token_cap <= 0 || out.ftok[static_cast<std::size_t>(p)] + t <= token_cap;
   };
   // Long sequences first, each from pack 0: their last slices land early so that their backward
   // can start with a small warm-up, and their K/V prefix grows pack by pack (L1).
   const double long_limit = budget * shape.long_share;
+  PackTree tree(out.fload, out.ftok);
   for (std::size_t i : longs) {
     const Item& it = items[i];
     int prev = 0;
     for (int j = 0; j < it.slices(); ++j) {
       const double f = it.f[static_cast<std::size_t>(j)];
       const Tokens t = it.tok[static_cast<std::size_t>(j)];
-      int pick = -1;
-      for (int p = prev; p < mf && pick < 0; ++p)
-        if (out.fload[static_cast<std::size_t>(p)] + f <= long_limit && tok_ok(p, t)) pick = p;
+      // The first pack from `prev` within the long limit and the token cap; when none is, the
+      // least loaded one of those under the cap (of all when none is under it).
+      int pick = tree.first_fit(prev, f, long_limit, t, token_cap);
       if (pick < 0) {
-        pick = prev;
-        for (int p = prev; p < mf; ++p) {
-          const bool better_tok = tok_ok(p, t) && !tok_ok(pick, t);
-          const bool same_tok = tok_ok(p, t) == tok_ok(pick, t);
-          if (better_tok || (same_tok && out.fload[static_cast<std::size_t>(p)] <
-                                             out.fload[static_cast<std::size_t>(pick)]))
-            pick = p;
+        const bool all_ok = token_cap <= 0 || tree.max_tokens(prev) + t <= token_cap;
+        const bool none_ok = !all_ok && tree.min_tokens(prev) + t > token_cap;
+        if (all_ok || none_ok) {
+          pick = tree.lightest(prev);
+        } else {  // some packs are under the cap and some not: the lightest of those under it
+          pick = -1;
+          for (int p = prev; p < mf; ++p)
+            if (tok_ok(p, t) && (pick < 0 || out.fload[static_cast<std::size_t>(p)] <
+                                                 out.fload[static_cast<std::size_t>(pick)]))
+              pick = p;
         }
       }
       out.fpack[i][static_cast<std::size_t>(j)] = pick;
       out.fload[static_cast<std::size_t>(pick)] += f;
       out.ftok[static_cast<std::size_t>(pick)] += t;
+      tree.update(pick, out.fload[static_cast<std::size_t>(pick)],
+                  out.ftok[static_cast<std::size_t>(pick)]);
       prev = pick;
     }
   }
-  // Short sequences by LPT into the lightest pack that keeps the token cap.
+  // Short sequences by LPT into the lightest pack that keeps the token cap. A pack that not even
+  // the smallest short sequence fits is set aside for good (it used to be popped and pushed back
+  // for every short sequence: O(shorts * Mf) where the cap binds); it can still be the fallback
+  // when nothing fits, exactly as before.
   using Entry = std::pair<double, int>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
-  for (int p = 0; p < mf; ++p) heap.push({out.fload[static_cast<std::size_t>(p)], p});
+  using MinHeap = std::priority_queue<Entry, std::vector<Entry>, std::greater<>>;
+  Tokens smallest = std::numeric_limits<Tokens>::max();
+  for (std::size_t i : shorts) smallest = std::min(smallest, items[i].tok[0]);
+  auto full = [&](int p) { return !tok_ok(p, smallest); };
+  MinHeap heap, set_aside;
+  for (int p = 0; p < mf; ++p)
+    (full(p) ? set_aside : heap).push({out.fload[static_cast<std::size_t>(p)], p});
   std::vector<Entry> skipped;
   for (std::size_t i : shorts) {
     const Tokens t = items[i].tok[0];
@@ -214,15 +234,25 @@ void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape
         pick = e.second;
         break;
       }
-      skipped.push_back(e);
+      if (full(e.second))
+        set_aside.push(e);
+      else
+        skipped.push_back(e);
     }
-    if (pick < 0) pick = skipped.front().second;
+    if (pick < 0) {  // nothing fits: the lightest pack of all
+      if (!set_aside.empty() && (skipped.empty() || set_aside.top() < skipped.front())) {
+        pick = set_aside.top().second;
+        set_aside.pop();
+      } else {
+        pick = skipped.front().second;
+      }
+    }
     for (const Entry& e : skipped)
       if (e.second != pick) heap.push(e);
     out.fpack[i][0] = pick;
     out.fload[static_cast<std::size_t>(pick)] += items[i].f[0];
     out.ftok[static_cast<std::size_t>(pick)] += t;
-    heap.push({out.fload[static_cast<std::size_t>(pick)], pick});
+    (full(pick) ? set_aside : heap).push({out.fload[static_cast<std::size_t>(pick)], pick});
   }
 }
 

@@ -14,7 +14,7 @@ namespace {
 struct PassView {
   std::vector<double>* load;
   std::vector<Tokens>* tok;
-  std::vector<std::vector<int>>* pack;    // [item][slice]
+  SliceGrid* pack;                        // [item][slice]
   const std::vector<double> Item::*work;  // &Item::f or &Item::b
 };
 

@@ -1,6 +1,7 @@
 #pragma once
 // Internal data of the two-phase SlimPack solver (docs/design.md section 5): phase-1 replica
 // assignment, per-replica work items cut in slices, pack layouts and candidates.
+#include <span>
 #include <string>
 #include <vector>
 
@@ -60,12 +61,38 @@ struct Item {
 std::vector<Item> make_items(const Batch& batch, const Phase1& p1, int replica, Tokens slice_size,
                              const CostModel& cost, const TimeLines& lines);
 
+// A pack index per slice of every item of one replica, in one flat array: a candidate holds one
+// per pass and replica and is copied per backward kind, and a vector per item made thousands of
+// heap allocations per candidate at 4M tokens.
+class SliceGrid {
+ public:
+  // One entry per slice of each item, all set to `fill`.
+  void reset(const std::vector<Item>& items, int fill) {
+    offset_.assign(items.size() + 1, 0);
+    for (std::size_t i = 0; i < items.size(); ++i)
+      offset_[i + 1] = offset_[i] + static_cast<std::size_t>(items[i].slices());
+    data_.assign(offset_.back(), fill);
+  }
+  std::span<int> operator[](std::size_t item) {
+    return {data_.data() + offset_[item], offset_[item + 1] - offset_[item]};
+  }
+  std::span<const int> operator[](std::size_t item) const {
+    return {data_.data() + offset_[item], offset_[item + 1] - offset_[item]};
+  }
+  std::size_t size() const { return offset_.empty() ? 0 : offset_.size() - 1; }
+  bool empty() const { return size() == 0; }
+
+ private:
+  std::vector<int> data_;
+  std::vector<std::size_t> offset_;  // item i's slices are data_[offset_[i], offset_[i + 1])
+};
+
 // Where every slice of every item of one replica runs.
 struct Layout {
   int mf = 1, mb = 1;
-  std::vector<std::vector<int>> fpack, bpack;  // [item][slice]
-  std::vector<double> fload, bload;            // work per pack (without the per-pack constant)
-  std::vector<Tokens> ftok, btok;              // tokens per pack
+  SliceGrid fpack, bpack;            // [item][slice]
+  std::vector<double> fload, bload;  // work per pack (without the per-pack constant)
+  std::vector<Tokens> ftok, btok;    // tokens per pack
 
   double zf() const;
   double zb() const;
@@ -99,11 +126,32 @@ Pins make_pins(const std::vector<std::vector<Item>>& items, const Phase1& p1, co
 void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
                    Tokens token_cap, Layout& out);
 
-// Backward packs built independently from the ready pool. False (with a reason) when some pack
+// Why build_backward gave up: the caller's next step depends on it (more warm-up makes more
+// work ready but holds more activations, so it cannot help when memory is what failed).
+enum class BackwardFailure {
+  None,
+  MemoryRoom,    // the forwards issued before some backward pack do not fit a stage's room
+  NothingReady,  // some backward pack has no ready piece (w too small)
+  LateSequences  // sequences still not ready by the last backward pack (w too small)
+};
+
+struct BackwardBuild {
+  BackwardFailure failure = BackwardFailure::None;
+  std::string why;  // for the user (notes, error messages); never parsed
+  explicit operator bool() const { return failure == BackwardFailure::None; }
+};
+
+// Backward packs built independently from the ready pool; fails (with a reason) when some pack
 // would stay empty or memory cannot be kept under the room (the caller raises w).
-bool build_backward(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
-                    Tokens token_cap, const std::vector<double>& room,
-                    const std::vector<std::vector<int>>& fb, Layout& out, std::string* why);
+BackwardBuild build_backward(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
+                             Tokens token_cap, const std::vector<double>& room,
+                             const std::vector<std::vector<int>>& fb, Layout& out);
+
+// The smallest warm-up w for which every backward pack of `shape` can hold at least one ready
+// slice (B_b needs b + 1 slices of sequences whose last forward is in F_0..F_(w+b)) and every
+// sequence is ready by the last backward pack: a necessary condition, computed from the forward
+// layout instead of found by trial. Merged (pinned) items are left out.
+int min_ready_warmup(const std::vector<Item>& items, const Layout& forward, const Shape& shape);
 
 // Peak activation tokens per stage minus the room: <= 0 everywhere when memory fits.
 bool memory_fits(const Layout& lay, const std::vector<double>& room,

@@ -1,29 +1,61 @@
-// `slimpack`: the two-phase solver of docs/design.md section 5. Phase 1 assigns sequences to
-// replicas (LPT + improving swaps, DP-Merge of outliers); phase 2 builds asymmetric forward and
-// backward packs per replica for every candidate (S, Mf, Mb, w, long share); the best few
-// candidates and the symmetric `sliced` plan for the same S are simulated, the fastest plan that
-// fits memory wins, and a last local-search round runs with the simulator in the loop.
+// `slimpack`: the two-phase solver of docs/design.md section 5, as named steps:
+//   1. phase 1 assigns sequences to replicas (LPT + improving swaps, DP-Merge of outliers);
+//   2. per slice size, the candidate shapes (S, Mf, long share) and their symmetric builds (the
+//      candidates of the `asymmetric = false` ablation);
+//   3. the asymmetric builds (backward packs from the ready pool, Mb = Mf and the memory-aware
+//      drain with Mb = Mf - w) for the shapes whose symmetric build ranks best;
+//   4. selection: the best few candidates of each kind and the `sliced` plans of the automatic
+//      slice range are simulated, the fastest legal plan wins;
+//   5. a last local-search round on the best asymmetric candidate, kept when the simulator says
+//      it is faster.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <limits>
 #include <memory>
+#include <optional>
 
 #include "sim/simulator.h"
 #include "solver/slimpack/candidate.h"
+#include "solver/slimpack/estimate.h"
 #include "solver/slimpack/exact.h"
 #include "solver/strategies.h"
 
 namespace slimpack::solver_detail {
 namespace {
 
+using sp::BackwardKind;
 using sp::Candidate;
 
 // Slice sizes every solve tries (plus the user's); each is a candidate family.
 constexpr Tokens kSliceCandidates[] = {2048, 4096, 8192, 16384};
+// Slice sizes of the `sliced` plans that compete in the selection (the automatic sweep range).
 constexpr Tokens kSlicedCandidates[] = {1024, 2048, 4096, 8192, 16384};
-constexpr std::size_t kSimulatedCandidates = 3;
-constexpr std::size_t kSimulatedSymmetric = 1;
+// Candidates simulated per kind (asymmetric, symmetric); the symmetric quota equals the
+// ablation's, so slimpack simulates every plan its `asymmetric = false` ablation simulates.
+constexpr std::size_t kSimulatedAsymmetric = 4;
+constexpr std::size_t kSimulatedSymmetric = 3;
+// A candidate whose estimate is this much above the best estimate of its kind is not simulated:
+// the estimate tracks the simulator within a few percent and ranks close shapes in the same
+// order (docs/strategies.md), and simulating at 4M tokens costs as much as building.
+constexpr double kEstimateSlack = 0.03;
+// The estimate leaves out pipeline fill, P2P and the bubbles of long w chains, so it stays below
+// the simulated time (at most about 1% above it on the presets): a plan whose estimate is more
+// than this above the fastest simulated time so far cannot win and is not simulated.
+constexpr double kBoundSlack = 0.06;
+// A candidate whose estimated peak memory (estimate.h) passes the cap by more than this factor
+// goes to the legality gate only when nothing else fits: the token-level estimate reads up to
+// ~20% high (it counts a pack's activations from the pack's first forward), never low by this.
+constexpr double kMemoryFillLimit = 1.3;
+// Shapes (by their symmetric estimate) that also get the asymmetric builds.
+constexpr std::size_t kAsymmetricShapes = 3;
 constexpr int kLocalOpsPerPack = 8;
+// The final local-search round may use this many times the per-candidate operations.
+constexpr int kFinalLocalSearchFactor = 4;
+// A second long share 2 * (long work / all work) is tried when it is below the ceiling (near 1
+// it is the whole budget anyway), and never below the floor (long slices need room to start).
+constexpr double kLongShareCeiling = 0.9;
+constexpr double kLongShareFloor = 0.25;
 
 // `gated`: the plan already passed gate_legality (solve_sliced's own plans), so the legality
 // check, the most expensive part at 4M tokens, is not run twice.
@@ -49,6 +81,277 @@ std::string seq_ids(const Batch& b, const std::vector<SeqIndex>& list, std::size
   return out;
 }
 
+// One slice size: every replica's items cut at S, the pack capacity and the shapes to try.
+struct SliceFamily {
+  std::unique_ptr<std::vector<std::vector<sp::Item>>> items;  // candidates point into it
+  Tokens token_cap = 0;
+  std::vector<sp::Shape> shapes;
+};
+
+SliceFamily make_family(const SolveInput& in, const sp::Phase1& p1, const Limits& lim,
+                        const TimeLines& lines, Tokens slice) {
+  const StrategyParams& prm = in.params;
+  const int d = std::max(1, in.cost->parallel().dp);
+  const int pp = std::max(1, in.cost->parallel().pp);
+  SliceFamily fam;
+  fam.items = std::make_unique<std::vector<std::vector<sp::Item>>>();
+  Tokens most = 0;
+  int fewest_slices = std::numeric_limits<int>::max();
+  double long_f = 0.0, all_f = 0.0, most_work = 0.0;
+  for (int r = 0; r < d; ++r) {
+    fam.items->push_back(sp::make_items(in.batch, p1, r, slice, *in.cost, lines));
+    Tokens t = 0;
+    int n = 0;
+    double w = 0.0;
+    for (const sp::Item& it : fam.items->back()) {
+      w += it.f_total + it.b_total;
+      for (Tokens x : it.tok) t += x;
+      n += it.slices();
+      all_f += it.f_total;
+      if (it.is_long()) long_f += it.f_total;
+    }
+    most = std::max(most, t);
+    most_work = std::max(most_work, w);
+    fewest_slices = std::min(fewest_slices, std::max(1, n));
+  }
+  Tokens capacity = lim.memory_pack_tokens > 0 ? std::max(lim.memory_pack_tokens, slice) : 0;
+  if (lim.token_cap > 0)
+    capacity = capacity > 0 ? std::min(capacity, lim.token_cap) : lim.token_cap;
+  fam.token_cap = capacity;
+  // Pack counts: the forced one, or M* of balanced_pack_count() with half and twice as many
+  // (slices are not infinitely divisible, so M* is only where the search starts).
+  const int lower = auto_pack_count(most, capacity, pp);
+  const int m0 = prm.packs > 0 ? std::min(prm.packs, fewest_slices)
+                               : balanced_pack_count(most_work, lines.fwd.c0 + lines.bwd.c0, pp,
+                                                     lower, fewest_slices);
+  std::vector<int> mfs{m0};
+  if (prm.packs == 0) {
+    for (int m :
+         {std::max(std::min(lower, fewest_slices), m0 / 2), std::min(2 * m0, fewest_slices)})
+      if (std::find(mfs.begin(), mfs.end(), m) == mfs.end()) mfs.push_back(m);
+  }
+  const double phi = all_f > 0.0 ? long_f / all_f : 0.0;
+  std::vector<double> shares{1.0};
+  if (phi > 0.0 && 2.0 * phi < kLongShareCeiling)
+    shares.push_back(std::max(kLongShareFloor, 2.0 * phi));
+  for (int mf : mfs)
+    for (double share : shares)
+      fam.shapes.push_back(sp::Shape{slice, mf, mf, 0, share, prm.schedule, pp});
+  return fam;
+}
+
+// All candidates of a solve, and the first reason a build failed (for the error message).
+struct CandidatePool {
+  std::vector<SliceFamily> families;
+  std::vector<Candidate> cands;
+  std::string last_why;
+};
+
+struct ShapeRef {
+  std::size_t family = 0;
+  std::size_t shape = 0;
+  double estimate = 0.0;  // of its symmetric build
+};
+
+void add_candidate(CandidatePool& pool, const sp::BuildContext& ctx, const SliceFamily& fam,
+                   const sp::Shape& shape, BackwardKind kind, std::vector<sp::Layout>* forward) {
+  std::string why;
+  sp::BuildContext local = ctx;
+  local.token_cap = fam.token_cap;
+  local.local_ops = kLocalOpsPerPack * shape.mf;
+  auto cand = sp::build_candidate(local, *fam.items, shape, kind, forward, &why);
+  if (cand) {
+    cand->token_cap = fam.token_cap;
+    pool.cands.push_back(std::move(*cand));
+  } else {
+    pool.last_why =
+        "S=" + std::to_string(shape.slice) + " Mf=" + std::to_string(shape.mf) + ": " + why;
+  }
+}
+
+// Steps 2 and 3: symmetric builds of every shape, then the asymmetric kinds for the shapes whose
+// symmetric build is estimated fastest (the forward packs are shared, so the estimate of a
+// shape's symmetric build is a fair first cut among shapes).
+Expected<CandidatePool> build_candidates(const SolveInput& in, const sp::Phase1& p1,
+                                         const Limits& lim, const TimeLines& lines,
+                                         const std::vector<Tokens>& slices,
+                                         const CancelToken& cancel, ProgressSink& progress) {
+  CandidatePool pool;
+  sp::BuildContext ctx;
+  ctx.input = &in;
+  ctx.phase1 = &p1;
+  ctx.limits = &lim;
+  ctx.lines = &lines;
+  std::vector<ShapeRef> shapes;
+  std::vector<std::vector<std::vector<sp::Layout>>> forward;  // [family][shape] cache
+  for (std::size_t k = 0; k < slices.size(); ++k) {
+    if (cancel.cancelled()) return Error::cancelled();
+    progress.report("slimpack: phase 2",
+                    static_cast<double>(k) / static_cast<double>(slices.size()));
+    SliceFamily& fam = pool.families.emplace_back(make_family(in, p1, lim, lines, slices[k]));
+    forward.emplace_back(fam.shapes.size());
+    for (std::size_t s = 0; s < fam.shapes.size(); ++s) {
+      const std::size_t before = pool.cands.size();
+      add_candidate(pool, ctx, fam, fam.shapes[s], BackwardKind::Symmetric, &forward[k][s]);
+      if (pool.cands.size() > before) shapes.push_back({k, s, pool.cands.back().estimate});
+    }
+  }
+  if (!in.params.asymmetric) return pool;
+  std::stable_sort(shapes.begin(), shapes.end(),
+                   [](const ShapeRef& a, const ShapeRef& b) { return a.estimate < b.estimate; });
+  for (std::size_t k = 0; k < shapes.size() && k < kAsymmetricShapes; ++k) {
+    if (cancel.cancelled()) return Error::cancelled();
+    const ShapeRef& ref = shapes[k];
+    const SliceFamily& fam = pool.families[ref.family];
+    for (BackwardKind kind : {BackwardKind::Asymmetric, BackwardKind::Drain}) {
+      const std::size_t before = pool.cands.size();
+      add_candidate(pool, ctx, fam, fam.shapes[ref.shape], kind, &forward[ref.family][ref.shape]);
+      // A drain with w = 0 is the Mb = Mf build again: it would take a second simulation slot.
+      if (kind == BackwardKind::Drain && pool.cands.size() > before &&
+          pool.cands.back().shape.mb == pool.cands.back().shape.mf)
+        pool.cands.pop_back();
+    }
+  }
+  return pool;
+}
+
+// What the selection settled on: a candidate of the pool or a `sliced` plan.
+struct Selection {
+  double time = 0.0;
+  std::optional<std::size_t> candidate;        // index into the pool, when a candidate leads
+  std::optional<std::size_t> best_asymmetric;  // the best simulated asymmetric candidate
+  double best_asymmetric_time = 0.0;
+  Plan sliced_plan;  // when a `sliced` plan leads
+  std::string sliced_label;
+  int simulated = 0;
+  bool found() const { return candidate.has_value() || !sliced_label.empty(); }
+};
+
+// Step 4a: the best few candidates of each kind by estimate that pass the legality gate are
+// simulated; a candidate the gate rejects (e.g. L4 by a margin the estimate missed) does not use
+// up a place.
+Status simulate_candidates(std::vector<Candidate>& cands, const SolveInput& in, const Limits& lim,
+                           const CancelToken& cancel, Selection& sel, Error& last_error) {
+  std::stable_sort(cands.begin(), cands.end(),
+                   [](const Candidate& a, const Candidate& b) { return a.estimate < b.estimate; });
+  std::size_t accepted_asym = 0, accepted_sym = 0;
+  // The best estimate of each kind among the candidates that passed the gate (sorted: the first).
+  std::optional<double> best_asym_estimate, best_sym_estimate;
+  std::vector<std::size_t> over_memory;  // skipped as far over the cap: the last resort
+  auto try_candidate = [&](std::size_t c) -> Status {
+    const bool asym = cands[c].asymmetric;
+    std::size_t& quota = asym ? accepted_asym : accepted_sym;
+    std::optional<double>& best_estimate = asym ? best_asym_estimate : best_sym_estimate;
+    if (cancel.cancelled()) return Error::cancelled();
+    Expected<double> t = simulated_time(cands[c].plan, in, lim, cancel);
+    ++sel.simulated;
+    if (!t) {
+      if (t.error().kind == ErrorKind::Cancelled) return t.error();
+      last_error = t.error();
+      return Status::success();
+    }
+    ++quota;
+    if (!best_estimate) best_estimate = cands[c].estimate;
+    if (!sel.candidate || *t < sel.time) sel.time = *t, sel.candidate = c;
+    if (asym && (!sel.best_asymmetric || *t < sel.best_asymmetric_time))
+      sel.best_asymmetric_time = *t, sel.best_asymmetric = c;
+    return Status::success();
+  };
+  for (std::size_t c = 0; c < cands.size(); ++c) {
+    const bool asym = cands[c].asymmetric;
+    if ((asym ? accepted_asym : accepted_sym) >=
+        (asym ? kSimulatedAsymmetric : kSimulatedSymmetric))
+      continue;
+    const std::optional<double>& best_estimate = asym ? best_asym_estimate : best_sym_estimate;
+    if (best_estimate && cands[c].estimate > *best_estimate * (1.0 + kEstimateSlack)) continue;
+    if (sel.found() && cands[c].estimate > sel.time * (1.0 + kBoundSlack)) continue;
+    if (cands[c].memory_fill > kMemoryFillLimit) {
+      over_memory.push_back(c);
+      continue;
+    }
+    if (Status s = try_candidate(c); !s) return s;
+  }
+  // Nothing fits by the estimate: the candidates it ruled out still get the gate, in order, so
+  // an estimate that is off never costs a plan.
+  for (std::size_t k = 0; k < over_memory.size() && !sel.found(); ++k)
+    if (Status s = try_candidate(over_memory[k]); !s) return s;
+  return Status::success();
+}
+
+// Step 4b: the symmetric `sliced` plan at every slice size of the automatic range (1024..16384)
+// competes too, so slimpack is never slower than `sliced` with the same parameters. A user's S
+// is honoured as it stands.
+Status simulate_sliced_plans(const SolveInput& in, const Limits& lim, const CancelToken& cancel,
+                             Selection& sel) {
+  std::vector<Tokens> sizes;
+  if (in.params.slice_size > 0)
+    sizes.push_back(in.params.slice_size);
+  else
+    sizes.assign(std::begin(kSlicedCandidates), std::end(kSlicedCandidates));
+  for (Tokens s : sizes) {
+    if (cancel.cancelled()) return Error::cancelled();
+    SolveInput copy = in;
+    copy.params.slice_size = s;
+    Expected<SolveResult> sl = solve_sliced(copy, cancel, ProgressSink::none());
+    if (!sl) {
+      if (sl.error().kind == ErrorKind::Cancelled) return sl.error();
+      continue;
+    }
+    if (sel.found() && sp::estimate_plan(sl->plan, lim) > sel.time * (1.0 + kBoundSlack)) continue;
+    Expected<double> t = simulated_time(sl->plan, in, lim, cancel, true);
+    ++sel.simulated;
+    if (t && (!sel.found() || *t < sel.time)) {
+      sel.time = *t;
+      sel.candidate.reset();
+      sel.sliced_plan = std::move(sl->plan);
+      sel.sliced_label = "symmetric sliced S=" + std::to_string(s) + " (" + sl->stats.notes + ")";
+    }
+  }
+  return Status::success();
+}
+
+// Step 5: a final local-search round with the simulator judging, on the best asymmetric
+// candidate even when a symmetric plan leads (moving slices between its packs is where asymmetry
+// earns its keep); kept only when the simulated iteration time improves.
+void polish_best_asymmetric(CandidatePool& pool, const sp::BuildContext& ctx, const SolveInput& in,
+                            const Limits& lim, const CancelToken& cancel, ProgressSink& progress,
+                            Selection& sel) {
+  if (!sel.best_asymmetric) return;
+  Candidate& win = pool.cands[*sel.best_asymmetric];
+  progress.report("slimpack: local search", 0.0);
+  Candidate trial = win;
+  Tokens context = 0;
+  for (const auto& list : *win.items)
+    for (const sp::Item& it : list)
+      if (it.is_long()) context = std::max(context, it.cut.back());
+  const auto room = sp::stage_token_room(lim, context);
+  const auto fb = sp::forwards_before(win.shape);
+  int ops = 0;
+  for (std::size_t r = 0; r < trial.layouts.size(); ++r)
+    ops += sp::local_search((*win.items)[r], win.shape, win.token_cap, room, fb,
+                            kFinalLocalSearchFactor * kLocalOpsPerPack * win.shape.mf,
+                            trial.layouts[r]);
+  if (ops == 0) return;
+  sp::assemble_plan(ctx, trial);
+  Expected<double> t = simulated_time(trial.plan, in, lim, cancel);
+  ++sel.simulated;
+  if (t && *t < sel.time) {
+    sel.time = *t;
+    sel.candidate = sel.best_asymmetric;
+    sel.sliced_label.clear();
+    trial.local_ops += ops;
+    win = std::move(trial);
+  }
+}
+
+std::string merged_list(const Batch& batch, const sp::Phase1& p1) {
+  std::string merged;
+  for (const sp::MergedSeq& m : p1.merged)
+    merged += (merged.empty() ? "" : ",") + batch.sequences[static_cast<std::size_t>(m.seq)].id +
+              "x" + std::to_string(m.shards) + "@r" + std::to_string(m.first);
+  return merged;
+}
+
 }  // namespace
 
 Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& cancel,
@@ -61,7 +364,6 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
   const Limits lim = limits_of(cost);
   const TimeLines lines = time_lines(cost);
   const int d = std::max(1, cost.parallel().dp);
-  const int pp = std::max(1, cost.parallel().pp);
   int max_shards = 1;
   while (prm.dp_merge && max_shards * 2 <= std::min(d, 8)) max_shards *= 2;
 
@@ -74,6 +376,7 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
       !s)
     return s.error();
 
+  // Step 1: phase 1.
   std::vector<double> work(in.batch.sequences.size());
   for (std::size_t i = 0; i < work.size(); ++i) {
     const Tokens n = in.batch.sequences[i].length;
@@ -88,203 +391,54 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
   const sp::Phase1 p1 = sp::run_phase1(in.batch, work, lim, d, p1opt);
   const double t_phase1 = seconds_since(t0);
 
+  // Steps 2 and 3: candidates.
+  Expected<CandidatePool> built = build_candidates(in, p1, lim, lines, slices, cancel, progress);
+  if (!built) return built.error();
+  CandidatePool& pool = *built;
+  const double t_phase2 = seconds_since(t0) - t_phase1;
+
+  // Step 4: selection by simulation.
+  progress.report("slimpack: selection", 0.0);
+  Selection sel;
+  Error last_error = Error::infeasible("slimpack: no candidate plan fits (" + pool.last_why + ")");
+  if (Status s = simulate_candidates(pool.cands, in, lim, cancel, sel, last_error); !s)
+    return s.error();
+  if (Status s = simulate_sliced_plans(in, lim, cancel, sel); !s) return s.error();
+  if (!sel.found()) return last_error;
+  const double t_select = seconds_since(t0) - t_phase1 - t_phase2;
+
+  // Step 5: polish.
   sp::BuildContext ctx;
   ctx.input = &in;
   ctx.phase1 = &p1;
   ctx.limits = &lim;
   ctx.lines = &lines;
-  std::vector<std::unique_ptr<std::vector<std::vector<sp::Item>>>> item_sets;
-  std::vector<Candidate> cands;
-  std::string last_why;
-  for (std::size_t k = 0; k < slices.size(); ++k) {
-    if (cancel.cancelled()) return Error::cancelled();
-    progress.report("slimpack: phase 2",
-                    static_cast<double>(k) / static_cast<double>(slices.size()));
-    const Tokens slice = slices[k];
-    auto& items = *item_sets.emplace_back(std::make_unique<std::vector<std::vector<sp::Item>>>());
-    Tokens most = 0;
-    int fewest_slices = 1 << 30;
-    double long_f = 0.0, all_f = 0.0, most_work = 0.0;
-    for (int r = 0; r < d; ++r) {
-      items.push_back(sp::make_items(in.batch, p1, r, slice, cost, lines));
-      Tokens t = 0;
-      int n = 0;
-      double w = 0.0;
-      for (const sp::Item& it : items.back()) {
-        w += it.f_total + it.b_total;
-        for (Tokens x : it.tok) t += x;
-        n += it.slices();
-        all_f += it.f_total;
-        if (it.is_long()) long_f += it.f_total;
-      }
-      most = std::max(most, t);
-      most_work = std::max(most_work, w);
-      fewest_slices = std::min(fewest_slices, std::max(1, n));
-    }
-    Tokens capacity = lim.memory_pack_tokens > 0 ? std::max(lim.memory_pack_tokens, slice) : 0;
-    if (lim.token_cap > 0)
-      capacity = capacity > 0 ? std::min(capacity, lim.token_cap) : lim.token_cap;
-    ctx.token_cap = capacity;
-    // Pack counts: the forced one, or M* of balanced_pack_count() with half and twice as many
-    // (slices are not infinitely divisible, so M* is only where the search starts).
-    const int lower = auto_pack_count(most, capacity, pp);
-    const int m0 = prm.packs > 0 ? std::min(prm.packs, fewest_slices)
-                                 : balanced_pack_count(most_work, lines.fwd.c0 + lines.bwd.c0, pp,
-                                                       lower, fewest_slices);
-    std::vector<int> mfs{m0};
-    if (prm.packs == 0) {
-      for (int m :
-           {std::max(std::min(lower, fewest_slices), m0 / 2), std::min(2 * m0, fewest_slices)})
-        if (std::find(mfs.begin(), mfs.end(), m) == mfs.end()) mfs.push_back(m);
-    }
-    const double phi = all_f > 0.0 ? long_f / all_f : 0.0;
-    std::vector<double> shares{1.0};
-    if (phi > 0.0 && 2.0 * phi < 0.9) shares.push_back(std::max(0.25, 2.0 * phi));
-    for (int mf : mfs) {
-      for (double share : shares) {
-        ctx.local_ops = kLocalOpsPerPack * mf;
-        sp::Shape shape{slice, mf, mf, 0, share, prm.schedule, pp};
-        std::string why;
-        // With asymmetry on, the symmetric build of the same shape competes too: where memory is
-        // tight it can win, and asymmetry must never make slimpack slower than without it.
-        for (bool asym : {prm.asymmetric, false}) {
-          // The symmetric alternative is built once per slice size (M* packs, whole share) to
-          // keep the heuristic within its time budget.
-          if (!asym && prm.asymmetric && (mf != m0 || share != 1.0)) continue;
-          auto cand = sp::build_candidate(ctx, items, shape, asym, &why);
-          if (cand)
-            cands.push_back(std::move(*cand));
-          else
-            last_why = "S=" + std::to_string(slice) + " Mf=" + std::to_string(mf) + ": " + why;
-          if (!prm.asymmetric) break;
-        }
-      }
-    }
-  }
-  const double t_phase2 = seconds_since(t0) - t_phase1;
-
-  // Selection: simulate the best estimated candidates and the symmetric `sliced` plans.
-  progress.report("slimpack: selection", 0.0);
-  std::stable_sort(cands.begin(), cands.end(),
-                   [](const Candidate& a, const Candidate& b) { return a.estimate < b.estimate; });
-  double best_time = 0.0;
-  int best = -1;  // index into cands, or -2 for a sliced plan
-  Plan best_plan;
-  std::string best_label;
-  int simulated = 0;
-  Error last_error = Error::infeasible("slimpack: no candidate plan fits (" + last_why + ")");
-  // The best few candidates that pass the legality gate are simulated; a candidate the gate rejects
-  // (e.g. L4 by a margin the incremental memory estimate missed) does not use up a place.
-  std::size_t accepted = 0;
-  // The best few of each kind by estimate (the estimate favours asymmetric packs; the simulator
-  // decides, so asymmetry never makes slimpack slower than its own symmetric build).
-  std::size_t accepted_sym = 0;
-  int best_asym = -1;  // the best simulated asymmetric candidate: local search polishes it
-  double best_asym_time = 0.0;
-  for (std::size_t c = 0; c < cands.size(); ++c) {
-    std::size_t& quota = cands[c].asymmetric ? accepted : accepted_sym;
-    const std::size_t limit =
-        cands[c].asymmetric || !prm.asymmetric ? kSimulatedCandidates : kSimulatedSymmetric;
-    if (quota >= limit) continue;
-    if (cancel.cancelled()) return Error::cancelled();
-    Expected<double> t = simulated_time(cands[c].plan, in, lim, cancel);
-    ++simulated;
-    if (!t) {
-      if (t.error().kind == ErrorKind::Cancelled) return t.error();
-      last_error = t.error();
-      continue;
-    }
-    ++quota;
-    if (best == -1 || *t < best_time) best_time = *t, best = static_cast<int>(c);
-    if (cands[c].asymmetric && (best_asym == -1 || *t < best_asym_time))
-      best_asym_time = *t, best_asym = static_cast<int>(c);
-  }
-  // The symmetric plan at every slice size of the automatic range (1024..16384) competes too:
-  // where memory is tight the estimate ranks slice sizes poorly (pipeline fill and recompute are
-  // not in it), and the simulator is what decides. A user's S is honoured as it stands.
-  std::vector<Tokens> sliced_s;
-  if (prm.slice_size > 0)
-    sliced_s.push_back(prm.slice_size);
-  else
-    sliced_s.assign(std::begin(kSlicedCandidates), std::end(kSlicedCandidates));
-  for (Tokens s : sliced_s) {
-    if (cancel.cancelled()) return Error::cancelled();
-    SolveInput copy = in;
-    copy.params.slice_size = s;
-    Expected<SolveResult> sl = solve_sliced(copy, cancel, ProgressSink::none());
-    if (!sl) {
-      if (sl.error().kind == ErrorKind::Cancelled) return sl.error();
-      continue;
-    }
-    Expected<double> t = simulated_time(sl->plan, in, lim, cancel, true);
-    ++simulated;
-    if (t && (best == -1 || *t < best_time)) {
-      best_time = *t;
-      best = -2;
-      best_plan = std::move(sl->plan);
-      best_label = "symmetric sliced S=" + std::to_string(s) + " (" + sl->stats.notes + ")";
-    }
-  }
-  if (best == -1) return last_error;
-  const double t_select = seconds_since(t0) - t_phase1 - t_phase2;
-
-  // A final local-search round with the simulator judging: kept only when the simulated
-  // iteration time improves.
-  // The best asymmetric candidate gets it even when a symmetric plan leads: moving slices
-  // between its packs is where asymmetry earns its keep.
-  int local_ops = 0;
-  if (best_asym >= 0) {
-    Candidate& win = cands[static_cast<std::size_t>(best_asym)];
-    progress.report("slimpack: local search", 0.0);
-    Candidate trial = win;
-    Tokens context = 0;
-    for (const auto& list : *win.items)
-      for (const sp::Item& it : list)
-        if (it.is_long()) context = std::max(context, it.cut.back());
-    const auto room = sp::stage_token_room(lim, context);
-    const auto fb = sp::forwards_before(win.shape);
-    int ops = 0;
-    for (std::size_t r = 0; r < trial.layouts.size(); ++r)
-      ops += sp::local_search((*win.items)[r], win.shape, ctx.token_cap, room, fb,
-                              4 * kLocalOpsPerPack * win.shape.mf, trial.layouts[r]);
-    if (ops > 0) {
-      sp::assemble_plan(ctx, trial);
-      Expected<double> t = simulated_time(trial.plan, in, lim, cancel);
-      ++simulated;
-      if (t && *t < best_time) {
-        best_time = *t;
-        best = best_asym;
-        trial.local_ops += ops;
-        win = std::move(trial);
-      }
-    }
-  }
-  if (best >= 0) {
-    const Candidate& win = cands[static_cast<std::size_t>(best)];
-    local_ops = win.local_ops;
-    best_plan = win.plan;
-    best_label = win.label;
-  }
+  polish_best_asymmetric(pool, ctx, in, lim, cancel, progress, sel);
   const double t_local = seconds_since(t0) - t_phase1 - t_phase2 - t_select;
 
   SolveResult out;
-  out.plan = std::move(best_plan);
+  int local_ops = 0;
+  std::string label = sel.sliced_label;
+  if (sel.candidate) {
+    const Candidate& win = pool.cands[*sel.candidate];
+    local_ops = win.local_ops;
+    out.plan = win.plan;
+    label = win.label;
+  } else {
+    out.plan = std::move(sel.sliced_plan);
+  }
   out.plan.strategy = "slimpack";
   out.stats.phase_seconds = {{"phase 1", t_phase1},
                              {"phase 2", t_phase2},
                              {"selection", t_select},
                              {"local search", t_local}};
-  out.stats.candidates = simulated;
+  out.stats.candidates = sel.simulated;
   fill_objective(out.plan, lines, out.stats);
-  std::string merged;
-  for (const sp::MergedSeq& m : p1.merged)
-    merged += (merged.empty() ? "" : ",") + in.batch.sequences[static_cast<std::size_t>(m.seq)].id +
-              "x" + std::to_string(m.shards) + "@r" + std::to_string(m.first);
   char buf[96];
-  std::snprintf(buf, sizeof buf, " simulated=%.6gs", best_time);
-  out.stats.notes = "chosen: " + best_label + buf +
-                    "; candidates built=" + std::to_string(cands.size()) + "; outliers=[" +
-                    seq_ids(in.batch, p1.outliers, 8) + "]; merged=[" + merged +
+  std::snprintf(buf, sizeof buf, " simulated=%.6gs", sel.time);
+  out.stats.notes = "chosen: " + label + buf +
+                    "; candidates built=" + std::to_string(pool.cands.size()) + "; outliers=[" +
+                    seq_ids(in.batch, p1.outliers, 8) + "]; merged=[" + merged_list(in.batch, p1) +
                     "]; phase-1 swaps=" + std::to_string(p1.swaps) +
                     "; local-search ops=" + std::to_string(local_ops);
   if (prm.exact) {

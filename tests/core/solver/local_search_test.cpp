@@ -31,13 +31,23 @@ Shape two_packs() {
   return s;
 }
 
+void set_packs(std::span<int> slices, const std::vector<int>& packs) {
+  std::copy(packs.begin(), packs.end(), slices.begin());
+}
+
+std::vector<int> packs_of(std::span<const int> slices) {
+  return {slices.begin(), slices.end()};
+}
+
 // Forward slices in F1, F1, F2 and backward slices (reverse order) in B2, B1, B1.
 Layout layout_for(const Item& it) {
   Layout lay;
   lay.mf = 2;
   lay.mb = 2;
-  lay.fpack = {{0, 0, 1}};
-  lay.bpack = {{1, 0, 0}};
+  lay.fpack.reset({it}, 0);
+  lay.bpack.reset({it}, 0);
+  set_packs(lay.fpack[0], {0, 0, 1});
+  set_packs(lay.bpack[0], {1, 0, 0});
   lay.fload = {it.f[0] + it.f[1], it.f[2]};
   lay.bload = {it.b[1] + it.b[2], it.b[0]};
   lay.ftok = {200, 100};
@@ -56,8 +66,8 @@ TEST(LocalSearch, MovesABoundarySliceOutOfTheHeaviestPack) {
   // give (2, 0.5) again, so the search stops. Backward: loads (2, 0.5); slice 2 of B1 joins
   // slice 1 in B2 -> (1, 1.5).
   EXPECT_EQ(ops, 2);
-  EXPECT_EQ(lay.fpack[0], (std::vector<int>{0, 1, 1}));
-  EXPECT_EQ(lay.bpack[0], (std::vector<int>{1, 1, 0}));
+  EXPECT_EQ(packs_of(lay.fpack[0]), (std::vector<int>{0, 1, 1}));
+  EXPECT_EQ(packs_of(lay.bpack[0]), (std::vector<int>{1, 1, 0}));
   EXPECT_DOUBLE_EQ(lay.fload[0], 1.0);
   EXPECT_DOUBLE_EQ(lay.fload[1], 1.5);
   EXPECT_DOUBLE_EQ(lay.bload[0], 1.0);
@@ -75,8 +85,8 @@ TEST(LocalSearch, KeepsTheLayoutWhenNoMoveLowersTheMaximum) {
   const Shape shape = two_packs();
   Layout lay = layout_for(items[0]);
   EXPECT_EQ(local_search(items, shape, 0, kRoom, forwards_before(shape), 16, lay), 0);
-  EXPECT_EQ(lay.fpack[0], (std::vector<int>{0, 0, 1}));
-  EXPECT_EQ(lay.bpack[0], (std::vector<int>{1, 0, 0}));
+  EXPECT_EQ(packs_of(lay.fpack[0]), (std::vector<int>{0, 0, 1}));
+  EXPECT_EQ(packs_of(lay.bpack[0]), (std::vector<int>{1, 0, 0}));
 }
 
 TEST(LocalSearch, BoundaryMoveRespectsTheTokenCap) {
@@ -85,8 +95,8 @@ TEST(LocalSearch, BoundaryMoveRespectsTheTokenCap) {
   Layout lay = layout_for(items[0]);
   // F2/B2 hold 100 tokens; a cap of 150 leaves no room for another 100-token slice.
   EXPECT_EQ(local_search(items, shape, 150, kRoom, forwards_before(shape), 16, lay), 0);
-  EXPECT_EQ(lay.fpack[0], (std::vector<int>{0, 0, 1}));
-  EXPECT_EQ(lay.bpack[0], (std::vector<int>{1, 0, 0}));
+  EXPECT_EQ(packs_of(lay.fpack[0]), (std::vector<int>{0, 0, 1}));
+  EXPECT_EQ(packs_of(lay.bpack[0]), (std::vector<int>{1, 0, 0}));
 }
 
 TEST(LocalSearch, BoundaryMoveRespectsTheMemoryRoom) {
@@ -101,7 +111,7 @@ TEST(LocalSearch, BoundaryMoveRespectsTheMemoryRoom) {
   const std::vector<double> tight{299.0};  // even the starting layout does not fit: no move
   Layout lay2 = layout_for(items[0]);
   EXPECT_EQ(local_search(items, shape, 0, tight, forwards_before(shape), 16, lay2), 0);
-  EXPECT_EQ(lay2.fpack[0], (std::vector<int>{0, 0, 1}));
+  EXPECT_EQ(packs_of(lay2.fpack[0]), (std::vector<int>{0, 0, 1}));
 }
 
 }  // namespace

@@ -260,3 +260,65 @@ TEST(TraceUnitRules, JsonRoundTripAndValidation) {
 
 }  // namespace
 }  // namespace slimpack
+
+namespace slimpack {
+namespace {
+
+// libstdc++'s std::regex reads repetition counts and back-reference numbers into a long without an
+// overflow check, and copies a quantified operand once per repetition: such patterns are refused
+// before they are compiled (the trace_rules fuzzer found the back-reference overflow).
+TEST(TraceUnitRules, PatternsThatWouldOverflowOrExplodeAreRefused) {
+  auto error_for = [](const std::string& name, const std::string& lane = {}) {
+    UnitRuleSet set;
+    set.name = "r.json";
+    UnitRule ok;
+    ok.name_pattern = "F([0-9]+)";
+    ok.pack_group = 1;
+    UnitRule r;
+    r.name_pattern = name;
+    r.lane_pattern = lane;
+    set.rules = {ok, r};
+    const Status st = validate_unit_rules(set);
+    return st.ok() ? std::string("(valid)") : st.error().message;
+  };
+  EXPECT_EQ(error_for("mlp%\\5555555555555555555555(x)"),
+            "r.json: rules[1]: the name pattern has a back-reference number longer than 2 digits");
+  EXPECT_EQ(error_for("a{5555555555555555555}"),
+            "r.json: rules[1]: the name pattern has a repetition count longer than 6 digits");
+  EXPECT_EQ(error_for("a{2,99999999}"),
+            "r.json: rules[1]: the name pattern has a repetition count longer than 6 digits");
+  EXPECT_EQ(error_for("x", "(a{1000}){1000}"),
+            "r.json: rules[1]: the lane pattern repeats its parts too often (more than 100000 "
+            "copies once {n} counts are expanded)");
+  // Exponential backtracking: stacked quantifiers (the fuzzer's hang) and nested repetition.
+  EXPECT_EQ(error_for("f1???;?.*???????{0,}??[^a]l||||mpute"),
+            "r.json: rules[1]: the name pattern has a quantifier with nothing to repeat (or on a "
+            "quantifier)");
+  EXPECT_EQ(error_for("(a+)*b"),
+            "r.json: rules[1]: the name pattern nests repetitions (\"(a+)*\" style), which take "
+            "exponential time to match");
+  EXPECT_EQ(error_for("x", "((?:ab*c)+d){2,9}"),
+            "r.json: rules[1]: the lane pattern nests repetitions (\"(a+)*\" style), which take "
+            "exponential time to match");
+  EXPECT_EQ(error_for("*a"),
+            "r.json: rules[1]: the name pattern has a quantifier with nothing to repeat (or on a "
+            "quantifier)");
+  EXPECT_EQ(error_for("((ab){100}c){100}x{20}"), "(valid)");  // 10k states: fine
+  EXPECT_EQ(error_for("(?:fwd|bwd)_mb([0-9]+)(_chunk[0-9]+)?.*?"), "(valid)");
+  EXPECT_EQ(error_for("(a+){2}b?"), "(valid)");  // a fixed count of a repetition is polynomial
+  EXPECT_EQ(error_for("attn\\(F\\)|mlp\\(B\\)[0-9]{1,3}"), "(valid)");
+  EXPECT_EQ(error_for("[\\]{]{3}(a)\\1"), "(valid)");
+
+  // The fuzzer's input, through the JSON reader.
+  auto parsed = parse_unit_rules(
+      R"j({"rules": [{"name": "F([0-~a\\dG]+n|mlp%\\555555555555555555555(([BW])\\)",)j"
+      R"j( "pass": "backward"}]})j",
+      "crash.json");
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_NE(parsed.error().message.find("back-reference number longer than 2 digits"),
+            std::string::npos)
+      << parsed.error().message;
+}
+
+}  // namespace
+}  // namespace slimpack

@@ -1,8 +1,8 @@
 #pragma once
-// Opening a file the user dropped or chose: a length file, a plan or a fitted cost profile, told
-// apart by extension and, for .json, by the "format" field. Qt-free; runs on a worker. Whatever
-// fails is reported with the file, line or JSON path and the reason, before anything in the session
-// changes.
+// Opening a file the user dropped, chose or named on the command line: a length file, a plan or a
+// fitted cost profile, told apart by extension and, for .json, by the "format" field. Qt-free; runs
+// on a worker. Whatever fails is reported with the file, line or JSON path and the reason, before
+// anything in the session changes.
 #include <memory>
 #include <string>
 
@@ -10,7 +10,7 @@
 #include "plan/plan.h"
 #include "workload/lengths.h"
 
-namespace slimpack::ui {
+namespace slimpack {
 
 enum class InputKind { Lengths, Plan, CostProfile, Session, Unknown };
 
@@ -30,4 +30,10 @@ struct LoadedInput {
 // with a pointer to what reads traces.
 Expected<LoadedInput> load_input_file(const std::string& path, const std::string& column = {});
 
-}  // namespace slimpack::ui
+// The one rule for opening a plan file, in the CLI (`simulate --plan`) and the explorer alike: it
+// must parse (errors name the file and JSON path) and pass the structural and ordering legality
+// rules ("FILE: illegal plan: L2: ..."); memory (L4) is judged later by the simulator against the
+// chosen GPU, where a violation is a result, not a refusal.
+Expected<Plan> load_plan_file(const std::string& path);
+
+}  // namespace slimpack

@@ -1,4 +1,4 @@
-#include "window/session_file.h"
+#include "app/session_file.h"
 
 #include <type_traits>
 #include <utility>
@@ -7,7 +7,7 @@
 #include "cost/recompute.h"
 #include "cost/stage_split.h"
 
-namespace slimpack::ui {
+namespace slimpack {
 namespace {
 
 using json_util::Json;
@@ -248,4 +248,4 @@ Expected<SessionFile> read_session_file(const std::string& path) {
   return session_from_json(*text, path);
 }
 
-}  // namespace slimpack::ui
+}  // namespace slimpack

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "common/status.h"
-#include "jobs/explorer_inputs.h"
+#include "io/scenario.h"
 
-namespace slimpack::ui {
+namespace slimpack {
 
 // One step of a presentation: which tab, which time range and which highlighted sequence.
 struct SavedView {
@@ -50,4 +50,4 @@ Expected<SessionFile> session_from_json(const std::string& text, const std::stri
 Status write_session_file(const std::string& path, const SessionFile& session);
 Expected<SessionFile> read_session_file(const std::string& path);
 
-}  // namespace slimpack::ui
+}  // namespace slimpack

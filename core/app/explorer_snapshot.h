@@ -1,18 +1,20 @@
 #pragma once
-// The immutable result of one pipeline run. The GUI keeps a shared_ptr<const ExplorerSnapshot> and
-// replaces it wholesale when a newer one arrives, so nothing the painter reads is ever mutated.
+// The immutable result of one pipeline run (core/app/pipeline.h). The GUI keeps a shared_ptr<const
+// ExplorerSnapshot> and replaces it wholesale when a newer one arrives, so nothing the painter
+// reads is ever mutated.
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "jobs/explorer_inputs.h"
+#include "cost/cost_model.h"
+#include "io/scenario.h"
 #include "plan/plan.h"
 #include "render/gantt_model.h"
 #include "sim/sim_result.h"
 #include "solver/strategy.h"
 #include "workload/lengths.h"
 
-namespace slimpack::ui {
+namespace slimpack {
 
 struct ExplorerSnapshot {
   WorkloadSpec workload;
@@ -28,6 +30,8 @@ struct ExplorerSnapshot {
   SolveStats solve_stats;
   SimResult sim;
   std::shared_ptr<const GanttModel> gantt;  // the timeline the Gantt view draws
+  std::string workload_label;               // "preset long-sft-128k, seed 42", "plan FILE"
+  std::shared_ptr<const CostModel> cost;    // null for an explicit-time plan
   double memory_cap_bytes = 0.0;            // 0 = not modelled (explicit-time plans)
   double seconds_load = 0.0;  // wall time of each pipeline stage, shown in the status bar
   double seconds_solve = 0.0;
@@ -36,4 +40,4 @@ struct ExplorerSnapshot {
 
 using SnapshotPtr = std::shared_ptr<const ExplorerSnapshot>;
 
-}  // namespace slimpack::ui
+}  // namespace slimpack

@@ -1,8 +1,8 @@
-#include "jobs/ops_csv.h"
+#include "app/ops_csv.h"
 
 #include <cstdio>
 
-namespace slimpack::ui {
+namespace slimpack {
 
 std::string ops_csv(const Plan& plan, const SimResult& result) {
   std::string out = "replica,stage,kind,pack,start,end,duration,tokens\n";
@@ -29,4 +29,4 @@ std::string ops_csv(const Plan& plan, const SimResult& result) {
   return out;
 }
 
-}  // namespace slimpack::ui
+}  // namespace slimpack

@@ -1,4 +1,4 @@
-#include "jobs/input_file.h"
+#include "app/input_file.h"
 
 #include <algorithm>
 #include <cctype>
@@ -8,7 +8,7 @@
 #include "plan/legality.h"
 #include "plan/plan_json.h"
 
-namespace slimpack::ui {
+namespace slimpack {
 namespace {
 
 std::string lower_extension(const std::string& path) {
@@ -27,7 +27,22 @@ bool has_format(const json_util::Json& j, const char* format) {
   return it != j.end() && it->is_string() && it->get<std::string>() == format;
 }
 
+// A parsed plan that passes the structural and ordering rules (no memory model: no L4 here).
+Expected<Plan> checked_plan(const json_util::Json& j, const std::string& path) {
+  auto plan = plan_from_json(j);
+  if (!plan) return plan.error().with_context(path);
+  const LegalityReport report = check_legality(*plan);
+  if (!report.legal()) return Error::bad_input(path + ": illegal plan: " + report.summary());
+  return plan;
+}
+
 }  // namespace
+
+Expected<Plan> load_plan_file(const std::string& path) {
+  auto j = json_util::parse_file(path);
+  if (!j) return j.error();
+  return checked_plan(*j, path);
+}
 
 InputKind input_kind_by_name(const std::string& path) {
   const std::string ext = lower_extension(path);
@@ -76,10 +91,8 @@ Expected<LoadedInput> load_input_file(const std::string& path, const std::string
       return Error::bad_input(path + ": looks like a plan but has no \"format\": \"" + kPlanFormat +
                               "\" (docs/file-formats-plan.md)");
     if (has_format(*j, kPlanFormat)) {
-      auto plan = plan_from_json(*j);
-      if (!plan) return plan.error().with_context(path);
-      LegalityReport report = check_legality(*plan);
-      if (!report.legal()) return Error::bad_input(path + ": illegal plan: " + report.summary());
+      auto plan = checked_plan(*j, path);
+      if (!plan) return plan.error();
       out.kind = InputKind::Plan;
       out.plan = std::make_shared<const Plan>(std::move(*plan));
       return out;
@@ -93,4 +106,4 @@ Expected<LoadedInput> load_input_file(const std::string& path, const std::string
   return out;
 }
 
-}  // namespace slimpack::ui
+}  // namespace slimpack

@@ -1,0 +1,14 @@
+#pragma once
+// The backward packs of symmetric strategies: the forward packs replayed in a legal order.
+#include "plan/plan.h"
+
+namespace slimpack::solver_detail {
+
+// Symmetric backward packs: each maximal run of forward packs chained together by sequences that
+// span several of them is replayed backwards (so each sequence's slices run in reverse, L2); a run
+// of length r needs r - 1 extra warm-up forwards for readiness (L3). With `global_runs` the runs
+// are the union over replicas, so DP-merged segments keep the same backward index (L6).
+// Fills every replica's backward list and returns the smallest legal w (capped at Mf).
+int make_symmetric_backward(Plan& plan, bool global_runs);
+
+}  // namespace slimpack::solver_detail
