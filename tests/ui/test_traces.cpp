@@ -505,6 +505,37 @@ class TestTraces : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(panel->check().has_value(), kTimeoutMs);
   }
 
+  // An explicit-time plan runs in abstract units, exported as 1 unit = 1 ms: its simulated Gantt
+  // is drawn in seconds so it shares the measured trace's axis.
+  void explicitTimeSimulationIsScaledToSeconds() {
+    SimResult r;
+    r.time_unit = "units";
+    r.makespan = 5.0;
+    r.iteration_time = 6.0;
+    r.tokens_per_second = 100.0;  // tokens per unit
+    ReplicaResult rep;
+    rep.makespan = 5.0;
+    rep.finish = 6.0;
+    StageResult st;
+    st.ops.push_back(TimedOp{2.0, 5.0, 0, 0, 0, OpKind::Forward, Pass::Forward});
+    st.busy = 3.0;
+    st.memory.push_back({4.0, 1e9});
+    rep.stages.push_back(st);
+    r.replicas.push_back(rep);
+    const SimResult s = simulation_in_seconds(r);
+    QCOMPARE(s.time_unit, std::string("s"));
+    QCOMPARE(s.replicas[0].stages[0].ops[0].start, 0.002);
+    QCOMPARE(s.replicas[0].stages[0].ops[0].end, 0.005);
+    QCOMPARE(s.replicas[0].stages[0].busy, 0.003);
+    QCOMPARE(s.replicas[0].stages[0].memory[0].time, 0.004);
+    QCOMPARE(s.replicas[0].stages[0].memory[0].bytes, 1e9);
+    QCOMPARE(s.makespan, 0.005);
+    QCOMPARE(s.replicas[0].finish, 0.006);
+    QCOMPARE(s.tokens_per_second, 100000.0);  // per second
+    r.time_unit = "s";
+    QCOMPARE(simulation_in_seconds(r).makespan, 5.0);  // seconds stay as they are
+  }
+
   // One forward unit measured twice as long as simulated: error (sim - meas) / meas = -50 %, it
   // is the worst unit, and MAPE is 50 % over the unit count.
   void oneSlowUnitIsTheWorst() {
