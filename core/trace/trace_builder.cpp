@@ -23,8 +23,10 @@ bool id_less(const std::string& a, const std::string& b) {
 
 }  // namespace
 
-TraceBuilder::TraceBuilder(bool keep_events, bool keep_args)
-    : keep_events_(keep_events), keep_args_(keep_events && keep_args) {
+TraceBuilder::TraceBuilder(bool keep_events, bool keep_args, std::int64_t args_budget_bytes)
+    : keep_events_(keep_events),
+      keep_args_(keep_events && keep_args),
+      args_budget_bytes_(args_budget_bytes) {
   intern("");  // index 0: the name or category of events that have none
 }
 
@@ -58,6 +60,14 @@ TraceBuilder::LaneState& TraceBuilder::lane(std::string_view pid, std::string_vi
 
 std::int32_t TraceBuilder::add_args(const RawTraceEvent& ev) {
   if (!keep_args_ || !ev.has_args) return -1;
+  // A string header, plus the heap block when the text is past the small-string buffer.
+  const auto cost = static_cast<std::int64_t>(sizeof(std::string) +
+                                              (ev.args.size() > 15 ? ev.args.size() + 1 : 0));
+  if (args_bytes_ + cost > args_budget_bytes_) {
+    ++out_.args_dropped;
+    return -1;
+  }
+  args_bytes_ += cost;
   out_.args.emplace_back(ev.args);
   return static_cast<std::int32_t>(out_.args.size() - 1);
 }

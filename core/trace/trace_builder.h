@@ -26,7 +26,7 @@ struct RawTraceEvent {
 
 class TraceBuilder {
  public:
-  TraceBuilder(bool keep_events, bool keep_args);
+  TraceBuilder(bool keep_events, bool keep_args, std::int64_t args_budget_bytes);
 
   void set_rank(int rank) { out_.rank = rank; }
 
@@ -57,6 +57,8 @@ class TraceBuilder {
 
   bool keep_events_;
   bool keep_args_;
+  std::int64_t args_budget_bytes_;
+  std::int64_t args_bytes_ = 0;  // spent of the budget
   ImportedTrace out_;
   StringIndex name_index_;
   StringIndex lane_index_;  // key: pid '\0' tid

@@ -72,7 +72,8 @@ class ChromeTraceParser {
       : data_(data),
         size_(size),
         source_(source),
-        builder_(options.keep_events, options.keep_events && options.keep_args),
+        builder_(options.keep_events, options.keep_events && options.keep_args,
+                 options.args_budget_bytes),
         cancel_(cancel),
         progress_(progress),
         keep_args_(options.keep_events && options.keep_args) {}

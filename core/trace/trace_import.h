@@ -42,6 +42,8 @@ struct ImportedTrace {
   double span_us = 0.0;                          // last end - first start over timed events
   std::int64_t unmatched = 0;  // "B" without a later "E" and "E" without an open "B"
   std::int64_t bytes = 0;      // JSON text size (decompressed for .gz)
+  // Events whose "args" were not kept because TraceImportOptions::args_budget_bytes was spent.
+  std::int64_t args_dropped = 0;
 };
 
 struct TraceImportOptions {
@@ -49,6 +51,10 @@ struct TraceImportOptions {
   // Each kept event's "args" as text in ImportedTrace::args (tooltips). Off: args are skipped
   // unread and every TraceEvent::args is -1 (a third less memory on Kineto traces).
   bool keep_args = true;
+  // Memory the args text may take (string headers included). Real profiler args run to 200-400
+  // characters an event, so 10M events would need several GB; past the budget later events keep
+  // no args (ImportedTrace::args_dropped counts them) and memory stays bounded.
+  std::int64_t args_budget_bytes = std::int64_t{256} << 20;
 };
 
 // Reads a trace file (".json" or ".json.gz"): a JSON array of events or an object with

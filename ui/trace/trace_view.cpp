@@ -130,6 +130,10 @@ QString TraceView::tooltipFor(BarRef ref) const {
     QString a = q(args);
     if (a.size() > kMaxArgsChars) a = a.left(kMaxArgsChars) + QStringLiteral("…");
     text += QStringLiteral("<br><tt>%1</tt>").arg(a.toHtmlEscaped());
+  } else if (src.trace && src.trace->args_dropped > 0) {
+    text += QStringLiteral(
+        "<br><i>args not kept: the trace's args text passed the import's "
+        "memory budget</i>");
   }
   return text;
 }

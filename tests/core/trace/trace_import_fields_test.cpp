@@ -84,6 +84,30 @@ TEST(TraceImportFields, ArgsOffOrCountOnlyKeepNoText) {
   EXPECT_EQ(c->lanes.at(0).count, 2);
 }
 
+TEST(TraceImportFields, ArgsPastTheMemoryBudgetAreDroppedAndCounted) {
+  // Three events with 20-character args: each costs a string header plus 21 heap bytes.
+  const std::string json =
+      R"([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": {"k": "abcdefghijkl"}},
+          {"ph": "X", "name": "b", "pid": 1, "tid": 1, "ts": 2, "dur": 1, "args": {"k": "abcdefghijkl"}},
+          {"ph": "X", "name": "c", "pid": 1, "tid": 1, "ts": 3, "dur": 1, "args": {"k": "abcdefghijkl"}}])";
+  const auto per_event = static_cast<std::int64_t>(sizeof(std::string) + 21);
+  TraceImportOptions two;
+  two.args_budget_bytes = 2 * per_event;
+  auto t = parse(json, two);
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  const auto& ev = t->lanes.at(0).events;
+  ASSERT_EQ(ev.size(), 3u);
+  EXPECT_EQ(args_of(*t, ev[0]), R"({"k":"abcdefghijkl"})");
+  EXPECT_EQ(args_of(*t, ev[1]), R"({"k":"abcdefghijkl"})");
+  EXPECT_EQ(ev[2].args, -1);  // over the budget: the event stays, its args text does not
+  EXPECT_EQ(t->args.size(), 2u);
+  EXPECT_EQ(t->args_dropped, 1);
+  auto all = parse(json);  // the default budget (256 MiB) keeps everything here
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->args.size(), 3u);
+  EXPECT_EQ(all->args_dropped, 0);
+}
+
 TEST(TraceImportFields, RankFromDistributedInfoBeforeOrAfterEvents) {
   auto before = parse(R"({"distributedInfo": {"backend": "nccl", "rank": 3, "world_size": 8},
                           "traceEvents": []})");
