@@ -3,8 +3,10 @@
 // Every expected number is worked out by hand from the synthetic snapshot below.
 #include <QAbstractItemModelTester>
 #include <QBrush>
+#include <QSpinBox>
 #include <QTest>
 
+#include "app/config_options.h"
 #include "app/ops_csv.h"
 #include "charts/histogram_bins.h"
 #include "charts/sweep_chart.h"
@@ -237,6 +239,21 @@ class TestModels : public QObject {
     }
     QCOMPARE(view.selectedStrategies(), expected);
     QCOMPARE(expected, QStringList({"fixed", "sliced", "slimpack"}));
+  }
+
+  // The panel's spin boxes may be narrower than the option table (a slider needs an end) but never
+  // offer a value the CLI and the session file would refuse.
+  void configPanelRangesLieInTheOptionTable() {
+    ConfigPanel panel;
+    const std::pair<const char*, QSpinBox*> boxes[] = {
+        {"pp", panel.ppBox()}, {"tp", panel.tpBox()},           {"vchunks", panel.vchunksBox()},
+        {"cp", panel.cpBox()}, {"context", panel.contextBox()}, {"slice", panel.sliceSpin()}};
+    for (const auto& [flag, box] : boxes) {
+      const ConfigOption* option = find_option(flag);
+      QVERIFY2(option && option->kind == OptionKind::Integer, flag);
+      QVERIFY2(box->minimum() >= option->min_int, flag);
+      QVERIFY2(box->maximum() <= option->max_int, flag);
+    }
   }
 
   void sweepPointTooltips() {
