@@ -114,6 +114,7 @@ std::vector<ConfigOption> make_options() {
                .placeholder = "N",
                .help = "sampling seed (default 42)",
                .min_int = 0,
+               .sweepable = true,
                SLIMPACK_INT(workload, seed)});
   o.push_back({.flag = "batch-tokens",
                .section = W,
@@ -122,6 +123,7 @@ std::vector<ConfigOption> make_options() {
                .placeholder = "N",
                .help = "sample a batch of about N tokens (default 1048576 for presets)",
                .min_int = 0,
+               .sweepable = true,
                .fields = {"batch tokens"},
                SLIMPACK_INT(workload, batch_tokens)});
   o.push_back({.flag = "batch-count",
@@ -160,6 +162,7 @@ std::vector<ConfigOption> make_options() {
                .help = "pipeline stages p (default 4)",
                .min_int = 1,
                .max_int = kMaxParallel,
+               .sweepable = true,
                SLIMPACK_INT(config, pp)});
   o.push_back({.flag = "dp",
                .section = C,
@@ -169,6 +172,7 @@ std::vector<ConfigOption> make_options() {
                .help = "data-parallel replicas d (default 1)",
                .min_int = 1,
                .max_int = kMaxParallel,
+               .sweepable = true,
                SLIMPACK_INT(config, dp)});
   o.push_back({.flag = "tp",
                .section = C,
@@ -178,6 +182,7 @@ std::vector<ConfigOption> make_options() {
                .help = "tensor-parallel degree t (default 8)",
                .min_int = 1,
                .max_int = kMaxParallel,
+               .sweepable = true,
                SLIMPACK_INT(config, tp)});
   o.push_back({.flag = "strategy",
                .section = C,
@@ -193,6 +198,7 @@ std::vector<ConfigOption> make_options() {
                .kind = K::Integer,
                .placeholder = "N",
                .help = "slice size S in tokens (0 = strategy default)",
+               .sweepable = true,
                SLIMPACK_INT(config, slice_size)});
   o.push_back({.flag = "packs",
                .section = C,
@@ -201,6 +207,7 @@ std::vector<ConfigOption> make_options() {
                .placeholder = "N",
                .help = "forward packs per replica (0 = auto)",
                .max_int = kMaxInt,
+               .sweepable = true,
                SLIMPACK_INT(config, packs)});
   o.push_back({.flag = "pack-tokens",
                .section = C,
@@ -208,6 +215,7 @@ std::vector<ConfigOption> make_options() {
                .kind = K::Integer,
                .placeholder = "N",
                .help = "token capacity C of a `fixed` pack (default: the context window)",
+               .sweepable = true,
                SLIMPACK_INT(config, pack_tokens)});
   o.push_back({.flag = "context",
                .section = C,

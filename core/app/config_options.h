@@ -54,6 +54,7 @@ struct ConfigOption {
   std::vector<std::string> (*choices)() = nullptr;  // Choice (and a Text's listed names)
   std::string_view noun{};                          // Choice: "unknown <noun> 'x' (known: ...)"
   bool session_negated = false;  // Flag stored as its opposite in the session (--symmetric)
+  bool sweepable = false;        // `slimpack sweep` may give it a list of values
   // Names the scenario functions use for this option in their messages ("memory cap",
   // "parallel.stage_layers"): an error starting with one is about this option.
   std::vector<std::string_view> fields{};

@@ -77,6 +77,22 @@ TEST(ConfigOptions, EachOptionIsNamedOnce) {
   EXPECT_NE(option_help(*find_option("strategy")).find("slimpack (default)"), std::string::npos);
 }
 
+TEST(ConfigOptions, SweepableOptionsAreIntegers) {
+  std::vector<std::string> sweepable;
+  for (const ConfigOption& o : scenario_options())
+    if (o.sweepable) {
+      sweepable.emplace_back(o.flag);
+      EXPECT_EQ(o.kind, OptionKind::Integer) << o.flag;
+    }
+  EXPECT_EQ(sweepable, (std::vector<std::string>{"seed", "batch-tokens", "pp", "dp", "tp", "slice",
+                                                 "packs", "pack-tokens"}));
+  // `slimpack sweep --help` names them from the table.
+  const std::string help = run_cli("sweep --help");
+  EXPECT_NE(help.find("--seed --batch-tokens --pp --dp --tp --slice --packs --pack-tokens"),
+            std::string::npos)
+      << help;
+}
+
 TEST(ConfigOptions, EveryOptionRoundTripsThroughCliTextAndSessionFile) {
   for (const ConfigOption& o : scenario_options()) {
     SCOPED_TRACE(std::string(o.flag));
