@@ -75,9 +75,7 @@ nlohmann::json row_json(const CompareEntry& e) {
           {"stage_layers", e.cost->stage_layers()}};
 }
 
-}  // namespace
-
-int cmd_compare(int argc, char** argv) {
+std::vector<OptionSpec> compare_option_specs() {
   std::vector<OptionSpec> specs = workload_options();
   for (auto& s : config_options()) specs.push_back(s);
   specs.push_back(
@@ -90,6 +88,66 @@ int cmd_compare(int argc, char** argv) {
   specs.push_back({"markdown", "FILE", "write the table as Markdown ('-' = stdout)"});
   for (auto& s : image_options()) specs.push_back(s);
   specs.push_back({"help", "", "show this help"});
+  return specs;
+}
+
+// core/app's comparison request, as the explorer builds it: the same rows, reasons and speed-ups.
+CompareRequest compare_request(const RunSetup& setup, const std::vector<std::string>& strategies,
+                               bool images) {
+  CompareRequest request;
+  request.batch = setup.workload.batch;
+  request.config = setup.config;
+  request.seed = setup.params.seed;
+  request.strategies = strategies;
+  request.build_timelines = false;
+  request.sim.keep_ops = images;
+  request.sim.memory_timeline = images;
+  request.sim.critical_path = images;
+  return request;
+}
+
+std::string markdown_table(const nlohmann::json& rows) {
+  std::string md =
+      "| strategy | iteration time | speed-up | bubble | gap to work bound | peak memory | per "
+      "stage (GB) | solver time |\n"
+      "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n";
+  for (const auto& row : rows) {
+    const auto c = table_cells(row);
+    if (row.contains("error")) {
+      md += "| " + c[0] + " | " + failure_text(row) + " | | | | | | |\n";
+      continue;
+    }
+    md += "| " + c[0] + " | " + c[1] + " | " + c[2] + " | " + c[3] + " | " + c[7] + " | " + c[4] +
+          " | " + c[5] + " | " + c[6] + " |\n";
+  }
+  return md;
+}
+
+void print_table(const RunSetup& setup, const std::vector<CompareEntry>& entries,
+                 const nlohmann::json& rows) {
+  std::printf("%s, %s on %s, p=%d d=%d t=%d\n", setup.workload.label.c_str(),
+              setup.model_name.c_str(), setup.gpu_name.c_str(), setup.cost->parallel().pp,
+              setup.cost->parallel().dp, setup.cost->parallel().tp);
+  int w = 10;
+  for (const auto& e : entries) w = std::max(w, static_cast<int>(e.strategy.size()));
+  std::printf("%-*s %12s %9s %8s %12s %11s\n", w, "strategy", "iteration", "speed-up", "bubble",
+              "peak memory", "solver");
+  for (const auto& row : rows) {
+    const auto c = table_cells(row);
+    if (row.contains("error")) {
+      std::printf("%-*s %s\n", w, c[0].c_str(), failure_text(row).c_str());
+      continue;
+    }
+    std::printf("%-*s %12s %9s %8s %12s %11s%s\n", w, c[0].c_str(), c[1].c_str(), c[2].c_str(),
+                c[3].c_str(), c[4].c_str(), c[6].c_str(),
+                row["legal"].get<bool>() ? "" : "  (illegal)");
+  }
+}
+
+}  // namespace
+
+int cmd_compare(int argc, char** argv) {
+  const std::vector<OptionSpec> specs = compare_option_specs();
   auto args = Args::parse(argc, argv, 2, specs);
   if (!args) return report_error("compare", args.error());
   if (args->has("help")) {
@@ -116,17 +174,8 @@ int cmd_compare(int argc, char** argv) {
   }
 
   const bool images = args->has("png") || args->has("svg") || args->has("pdf");
-  // core/app's comparison, as the explorer runs it: the same rows, reasons and speed-ups.
-  CompareRequest request;
-  request.batch = setup->workload.batch;
-  request.config = setup->config;
-  request.seed = setup->params.seed;
-  request.strategies = strategies;
-  request.build_timelines = false;
-  request.sim.keep_ops = images;
-  request.sim.memory_timeline = images;
-  request.sim.critical_path = images;
-  auto entries = run_compare(request, CancelToken::none(), ProgressSink::none());
+  auto entries = run_compare(compare_request(*setup, strategies, images), CancelToken::none(),
+                             ProgressSink::none());
   if (!entries) return report_error("compare", as_option_error(entries.error()));
   nlohmann::json rows = nlohmann::json::array();
   for (const CompareEntry& e : *entries) rows.push_back(row_json(e));
@@ -147,44 +196,14 @@ int cmd_compare(int argc, char** argv) {
       return report_error("compare", s.error());
   }
   if (auto dest = args->get("markdown")) {
-    std::string md =
-        "| strategy | iteration time | speed-up | bubble | gap to work bound | peak memory | per "
-        "stage (GB) | solver time |\n"
-        "| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: |\n";
-    for (const auto& row : rows) {
-      const auto c = table_cells(row);
-      if (row.contains("error")) {
-        md += "| " + c[0] + " | " + failure_text(row) + " | | | | | | |\n";
-        continue;
-      }
-      md += "| " + c[0] + " | " + c[1] + " | " + c[2] + " | " + c[3] + " | " + c[7] + " | " + c[4] +
-            " | " + c[5] + " | " + c[6] + " |\n";
-    }
+    const std::string md = markdown_table(rows);
     if (Status s = write_text_output(*dest, md); !s) return report_error("compare", s.error());
   }
   const bool json_stdout = args->get_or("json", "") == "-" || args->get_or("markdown", "") == "-";
   if (auto dest = args->get("json")) {
     if (Status s = write_json_output(*dest, j); !s) return report_error("compare", s.error());
   }
-  if (!json_stdout) {
-    std::printf("%s, %s on %s, p=%d d=%d t=%d\n", setup->workload.label.c_str(),
-                setup->model_name.c_str(), setup->gpu_name.c_str(), setup->cost->parallel().pp,
-                setup->cost->parallel().dp, setup->cost->parallel().tp);
-    int w = 10;
-    for (const auto& e : *entries) w = std::max(w, static_cast<int>(e.strategy.size()));
-    std::printf("%-*s %12s %9s %8s %12s %11s\n", w, "strategy", "iteration", "speed-up", "bubble",
-                "peak memory", "solver");
-    for (const auto& row : rows) {
-      const auto c = table_cells(row);
-      if (row.contains("error")) {
-        std::printf("%-*s %s\n", w, c[0].c_str(), failure_text(row).c_str());
-        continue;
-      }
-      std::printf("%-*s %12s %9s %8s %12s %11s%s\n", w, c[0].c_str(), c[1].c_str(), c[2].c_str(),
-                  c[3].c_str(), c[4].c_str(), c[6].c_str(),
-                  row["legal"].get<bool>() ? "" : "  (illegal)");
-    }
-  }
+  if (!json_stdout) print_table(*setup, *entries, rows);
   return kExitOk;
 }
 

@@ -1,6 +1,7 @@
 // slimpack sweep: vary one parameter over a list of values; a row per value.
 #include <cstdio>
 
+#include "app/config_options.h"
 #include "app/sweep.h"
 #include "args.h"
 #include "commands.h"
@@ -11,8 +12,13 @@ namespace slimpack::cli {
 namespace {
 
 // Options that may carry a comma-separated list of values.
-const std::vector<std::string> kSweepable = {"slice", "packs",       "pp",           "dp",
-                                             "tp",    "pack-tokens", "batch-tokens", "seed"};
+// The options the table (core/app/config_options.h) marks sweepable, in its order.
+std::vector<std::string> sweepable_options() {
+  std::vector<std::string> names;
+  for (const ConfigOption& o : scenario_options())
+    if (o.sweepable) names.emplace_back(o.flag);
+  return names;
+}
 
 // A value with no plan that fits is a row of the result (with its reason), not a failed sweep.
 nlohmann::json row_json(const SweepPoint& pt) {
@@ -48,7 +54,7 @@ int cmd_sweep(int argc, char** argv) {
     std::string summary =
         "Runs the strategy once per value of the one option given as a comma-separated list, "
         "e.g. --slice 1024,2048,4096. Sweepable:";
-    for (const auto& s : kSweepable) summary += " --" + s;
+    for (const auto& s : sweepable_options()) summary += " --" + s;
     std::fputs(format_help("slimpack sweep --slice A,B,C [options]", summary, specs).c_str(),
                stdout);
     return 0;
@@ -58,7 +64,7 @@ int cmd_sweep(int argc, char** argv) {
                         Error::bad_input("unexpected argument '" + args->positional()[0] + "'"));
   std::string param;
   std::vector<std::string> values;
-  for (const auto& name : kSweepable) {
+  for (const auto& name : sweepable_options()) {
     auto list = args->get_list(name);
     if (list.size() > 1 || (args->has(name) && args->get(name)->find(',') != std::string::npos)) {
       if (!param.empty())

@@ -34,6 +34,8 @@ struct RunSetup {
   StrategyParams params;
 };
 
+// The --help rows of the workload and configuration options, generated from the option table
+// (core/app/config_options.h).
 std::vector<OptionSpec> workload_options();
 std::vector<OptionSpec> config_options();
 
@@ -47,8 +49,9 @@ Expected<Workload> load_workload(const Args& args, const std::optional<std::stri
 // path too); errors name the option.
 Expected<RunSetup> make_setup(const Args& args);
 
-// The scenario functions name fields ("model: ..."); the CLI names the option that set them
-// ("--model: ..."). Other errors pass unchanged.
+// The scenario functions name fields ("memory cap: ..."); the CLI names the option that set them
+// ("--memory-cap: ..."), as the option table (core/app/config_options.h) maps them. Other errors
+// pass unchanged.
 Error as_option_error(const Error& e);
 
 }  // namespace slimpack::cli

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "app/config_options.h"
 #include "io/strategy_run.h"
 
 namespace slimpack {
@@ -128,7 +129,9 @@ Expected<ExplorerSnapshot> run_pipeline(const PipelineRequest& request, const Ca
   snap.plan_file = request.plan ? request.plan_file : std::string();
   Status ran = request.plan ? run_plan_file(request, cancel, progress, snap)
                             : run_workload(request, cancel, progress, snap);
-  if (!ran) return ran.error();
+  // A message about one option names it as the CLI, the config panel and the docs do
+  // ("--stage-layers: the layers sum to 31, ..."), so both front ends show the same text.
+  if (!ran) return name_option_in(ran.error(), cli_name);
   snap.memory_cap_bytes = snap.cost ? snap.cost->memory_cap() : 0.0;
   if (cancel.cancelled()) return Error::cancelled();
   if (request.build_timeline) {

@@ -1,55 +1,19 @@
 #include "app/session_file.h"
 
+#include <optional>
 #include <type_traits>
 #include <utility>
 
+#include "app/config_options.h"
 #include "common/json_util.h"
-#include "cost/recompute.h"
-#include "cost/stage_split.h"
 
 namespace slimpack {
 namespace {
 
 using json_util::Json;
 
-Json workload_json(const WorkloadSpec& w) {
-  return Json{{"file", w.file},
-              {"column", w.column},
-              {"preset", w.preset},
-              {"seed", w.seed},
-              {"batch_tokens", w.batch_tokens},
-              {"batch_count", w.batch_count}};
-}
-
-Json config_json(const ConfigSpec& c) {
-  return Json{{"model", c.model},
-              {"gpu", c.gpu},
-              {"pp", c.pp},
-              {"dp", c.dp},
-              {"tp", c.tp},
-              {"strategy", c.strategy},
-              {"slice_size", c.slice_size},
-              {"packs", c.packs},
-              {"pack_tokens", c.pack_tokens},
-              {"schedule", schedule_name(c.schedule)},
-              {"vchunks", c.vchunks},
-              {"context", c.context},
-              {"recompute", recompute_name(c.recompute)},
-              {"cp", c.cp},
-              {"stage_layers", stage_split_name(c.stage_split)},
-              {"memory_cap_gb", c.memory_cap_gb},
-              {"token_cap", c.token_cap},
-              {"cost_profile_file", c.cost_profile_file},
-              {"cost_overrides_file", c.cost_overrides_file},
-              {"exact", c.exact},
-              {"time_limit_s", c.time_limit_s},
-              {"asymmetric", c.asymmetric},
-              {"dp_aware", c.dp_aware},
-              {"dp_merge", c.dp_merge}};
-}
-
 // Reads an optional field into `out`, keeping its default when absent. An integer that does not
-// fit `out` is an error, not a wrapped value (pp 4294967298 must not become 2).
+// fit `out` is an error, not a wrapped value.
 template <class T, class Getter>
 Status read_opt(const Json& obj, const char* key, const std::string& path, T& out, Getter get) {
   auto v = get(obj, key, path);
@@ -63,93 +27,56 @@ Status read_opt(const Json& obj, const char* key, const std::string& path, T& ou
   return {};
 }
 
-// Parallel degrees and virtual chunks beyond this are typos or hostile files: the solver would
-// allocate per stage (the plan reader has the same cap on stages).
-constexpr int kMaxParallel = 4096;
-
-Status read_workload(const Json& j, const std::string& path, WorkloadSpec& w) {
-  if (!j.is_object()) return Error::bad_input(path + ": expected an object");
-  if (Status s = read_opt(j, "file", path, w.file, json_util::opt_string); !s) return s;
-  if (Status s = read_opt(j, "column", path, w.column, json_util::opt_string); !s) return s;
-  if (Status s = read_opt(j, "preset", path, w.preset, json_util::opt_string); !s) return s;
-  std::int64_t seed = static_cast<std::int64_t>(w.seed);
-  if (Status s = read_opt(j, "seed", path, seed, json_util::opt_int); !s) return s;
-  if (seed < 0) return Error::bad_input(path + ".seed: must not be negative");
-  w.seed = static_cast<std::uint64_t>(seed);
-  if (Status s = read_opt(j, "batch_tokens", path, w.batch_tokens, json_util::opt_int); !s)
-    return s;
-  if (w.batch_tokens < 0) return Error::bad_input(path + ".batch_tokens: must not be negative");
-  if (Status s = read_opt(j, "batch_count", path, w.batch_count, json_util::opt_int); !s) return s;
-  if (w.batch_count < 0) return Error::bad_input(path + ".batch_count: must not be negative");
-  return {};
+// The workload and config objects are written and read from the option table
+// (core/app/config_options.h): one key per option, checked as the CLI checks it.
+Json section_json(const ScenarioSpec& scenario, OptionSection section) {
+  Json out = Json::object();
+  for (const ConfigOption& o : options_in(section)) {
+    const OptionValue v = o.get(scenario);
+    if (const bool* flag = std::get_if<bool>(&v))
+      out[std::string(o.key)] = *flag != o.session_negated;
+    else
+      std::visit([&](const auto& x) { out[std::string(o.key)] = x; }, v);
+  }
+  return out;
 }
 
-Status read_config(const Json& j, const std::string& path, ConfigSpec& c) {
+Expected<std::optional<OptionValue>> read_value(const Json& j, const ConfigOption& o,
+                                                const std::string& path) {
+  const std::string key(o.key);
+  auto wrap = [](const auto& got) -> Expected<std::optional<OptionValue>> {
+    if (!got) return got.error();
+    if (!*got) return std::optional<OptionValue>{};
+    return std::optional<OptionValue>{OptionValue{**got}};
+  };
+  switch (o.kind) {
+    case OptionKind::Integer:
+      return wrap(json_util::opt_int(j, key, path));
+    case OptionKind::Number:
+      return wrap(json_util::opt_number(j, key, path));
+    case OptionKind::Flag: {
+      auto got = json_util::opt_bool(j, key, path);
+      if (!got) return got.error();
+      if (!*got) return std::optional<OptionValue>{};
+      return std::optional<OptionValue>{OptionValue{**got != o.session_negated}};
+    }
+    case OptionKind::Text:
+    case OptionKind::Choice:
+      return wrap(json_util::opt_string(j, key, path));
+  }
+  return std::optional<OptionValue>{};
+}
+
+// Absent keys keep their defaults (older sessions lack the newer options).
+Status read_section(const Json& j, const std::string& path, OptionSection section,
+                    ScenarioSpec& scenario) {
   if (!j.is_object()) return Error::bad_input(path + ": expected an object");
-  if (Status s = read_opt(j, "model", path, c.model, json_util::opt_string); !s) return s;
-  if (Status s = read_opt(j, "gpu", path, c.gpu, json_util::opt_string); !s) return s;
-  if (Status s = read_opt(j, "strategy", path, c.strategy, json_util::opt_string); !s) return s;
-  for (auto [key, field] : {std::pair{"pp", &c.pp}, {"dp", &c.dp}, {"tp", &c.tp}}) {
-    if (Status s = read_opt(j, key, path, *field, json_util::opt_int); !s) return s;
-    if (*field < 1) return Error::bad_input(path + "." + key + ": must be at least 1");
-    if (*field > kMaxParallel)
-      return Error::bad_input(path + "." + key + ": " + std::to_string(*field) +
-                              " is more than the maximum " + std::to_string(kMaxParallel));
+  for (const ConfigOption& o : options_in(section)) {
+    auto value = read_value(j, o, path);
+    if (!value) return value.error();
+    if (!*value) continue;
+    if (Status s = set_option(o, scenario, **value, session_name(o)); !s) return s;
   }
-  if (Status s = read_opt(j, "packs", path, c.packs, json_util::opt_int); !s) return s;
-  if (Status s = read_opt(j, "slice_size", path, c.slice_size, json_util::opt_int); !s) return s;
-  if (c.packs < 0 || c.slice_size < 0)
-    return Error::bad_input(path + ": packs and slice_size must not be negative");
-  std::string sched = schedule_name(c.schedule);
-  if (Status s = read_opt(j, "schedule", path, sched, json_util::opt_string); !s) return s;
-  if (!parse_schedule(sched, c.schedule))
-    return Error::bad_input(path + ".schedule: unknown schedule '" + sched + "'");
-  if (Status s = read_opt(j, "memory_cap_gb", path, c.memory_cap_gb, json_util::opt_number); !s)
-    return s;
-  if (Status s = read_opt(j, "vchunks", path, c.vchunks, json_util::opt_int); !s) return s;
-  if (c.vchunks < 1 || c.vchunks > kMaxParallel)
-    return Error::bad_input(path + ".vchunks: must be in [1, " + std::to_string(kMaxParallel) +
-                            "]");
-  if (Status s = read_opt(j, "cp", path, c.cp, json_util::opt_int); !s) return s;
-  if (c.cp < 1 || c.cp > kMaxParallel)
-    return Error::bad_input(path + ".cp: must be in [1, " + std::to_string(kMaxParallel) + "]");
-  // Long-context fields as the CLI spells them (--recompute, --stage-layers); older sessions
-  // have none and keep the defaults.
-  std::string recompute = recompute_name(c.recompute);
-  if (Status s = read_opt(j, "recompute", path, recompute, json_util::opt_string); !s) return s;
-  auto parsed_recompute = parse_recompute(recompute);
-  if (!parsed_recompute) return parsed_recompute.error().with_context(path + ".recompute");
-  c.recompute = *parsed_recompute;
-  std::string stage_layers = stage_split_name(c.stage_split);
-  if (Status s = read_opt(j, "stage_layers", path, stage_layers, json_util::opt_string); !s)
-    return s;
-  auto parsed_split = parse_stage_split(stage_layers);
-  if (!parsed_split) return parsed_split.error().with_context(path + ".stage_layers");
-  c.stage_split = *parsed_split;
-  for (auto [key, field] : {std::pair{"pack_tokens", &c.pack_tokens},
-                            {"token_cap", &c.token_cap},
-                            {"context", &c.context}}) {
-    if (Status s = read_opt(j, key, path, *field, json_util::opt_int); !s) return s;
-    if (*field < 0) return Error::bad_input(path + "." + key + ": must not be negative");
-  }
-  if (Status s = read_opt(j, "cost_profile_file", path, c.cost_profile_file, json_util::opt_string);
-      !s)
-    return s;
-  if (Status s =
-          read_opt(j, "cost_overrides_file", path, c.cost_overrides_file, json_util::opt_string);
-      !s)
-    return s;
-  if (Status s = read_opt(j, "time_limit_s", path, c.time_limit_s, json_util::opt_number); !s)
-    return s;
-  if (c.memory_cap_gb < 0 || c.time_limit_s <= 0)
-    return Error::bad_input(path +
-                            ": memory_cap_gb must not be negative and time_limit_s must "
-                            "be positive");
-  for (auto [key, field] : {std::pair{"exact", &c.exact},
-                            {"asymmetric", &c.asymmetric},
-                            {"dp_aware", &c.dp_aware},
-                            {"dp_merge", &c.dp_merge}})
-    if (Status s = read_opt(j, key, path, *field, json_util::opt_bool); !s) return s;
   return {};
 }
 
@@ -191,6 +118,7 @@ Status read_view(const Json& j, const std::string& path, ViewState& v) {
 }  // namespace
 
 std::string session_to_json(const SessionFile& s) {
+  const ScenarioSpec scenario{s.workload, s.config};
   Json views = Json::array();
   for (const auto& v : s.view.saved_views)
     views.push_back({{"name", v.name},
@@ -200,8 +128,8 @@ std::string session_to_json(const SessionFile& s) {
                      {"selected_sequence", v.selected_sequence}});
   Json j{{"format", kSessionFormat},
          {"version", kSessionVersion},
-         {"workload", workload_json(s.workload)},
-         {"config", config_json(s.config)},
+         {"workload", section_json(scenario, OptionSection::Workload)},
+         {"config", section_json(scenario, OptionSection::Config)},
          {"view",
           {{"t0", s.view.t0},
            {"t1", s.view.t1},
@@ -227,10 +155,15 @@ Expected<SessionFile> session_from_json(const std::string& text, const std::stri
     return fail(Error::bad_input("$.version: unsupported version " + std::to_string(*version) +
                                  " (this build reads " + std::to_string(kSessionVersion) + ")"));
   SessionFile s;
+  ScenarioSpec scenario;
   if (auto it = j.find("workload"); it != j.end())
-    if (Status st = read_workload(*it, "$.workload", s.workload); !st) return fail(st.error());
+    if (Status st = read_section(*it, "$.workload", OptionSection::Workload, scenario); !st)
+      return fail(st.error());
   if (auto it = j.find("config"); it != j.end())
-    if (Status st = read_config(*it, "$.config", s.config); !st) return fail(st.error());
+    if (Status st = read_section(*it, "$.config", OptionSection::Config, scenario); !st)
+      return fail(st.error());
+  s.workload = scenario.workload;
+  s.config = scenario.config;
   if (auto it = j.find("view"); it != j.end())
     if (Status st = read_view(*it, "$.view", s.view); !st) return fail(st.error());
   if (Status st = read_opt(j, "plan_file", "$", s.plan_file, json_util::opt_string); !st)

@@ -14,6 +14,7 @@
 // - The optimizer step is a zero-duration node after the stage's last op and its DP sync.
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "plan/schedule_order.h"
 #include "sim/dag.h"
@@ -242,142 +243,203 @@ void finish_counts(ReplicaDag& dag, std::size_t n, std::size_t n_ops, std::size_
   dag.succ.take(*dag.arena, static_cast<std::size_t>(edges));
 }
 
+// Emits one replica's edges (and its P2P, DP sync and optimizer nodes) into a sink, stage by
+// stage. The graph is emitted twice, first counting degrees (CountSink), then filling the CSR
+// arrays (FillSink), so that no edge list is materialised (at a million ops its first-touch page
+// faults cost more than the second pass). Node ids are assigned in the same order both times. The
+// first pass takes the stream order from stage_order() and records it in stage_ops; the second
+// decodes stage_ops.
+class EdgeEmitter {
+ public:
+  EdgeEmitter(const Plan& plan, int replica, const CostModel* cost, const DagShape& shape,
+              const BackwardNeeds& needs, ReplicaDag& dag)
+      : plan_(plan), d_(shape), needs_(needs), dag_(dag) {
+    const ReplicaPlan& rp = plan.replicas[static_cast<std::size_t>(replica)];
+    fsend_time_.resize(static_cast<std::size_t>(d_.mf));
+    bsend_time_.resize(static_cast<std::size_t>(d_.mb));
+    if (d_.virtual_stages > 1) {
+      const auto p2p_time = [&](const Pack& pack) {
+        return cost ? cost->p2p_time(static_cast<double>(pack.tokens())) : plan.p2p_latency;
+      };
+      for (std::size_t m = 0; m < fsend_time_.size(); ++m) fsend_time_[m] = p2p_time(rp.forward[m]);
+      for (std::size_t b = 0; b < bsend_time_.size(); ++b)
+        bsend_time_[b] = p2p_time(rp.backward[b]);
+    }
+    sync_time_.assign(static_cast<std::size_t>(d_.p), 0.0);
+    if (d_.model_dp_sync)
+      for (int s = 0; s < d_.p; ++s)
+        sync_time_[static_cast<std::size_t>(s)] = cost->dp_sync_time(s);
+  }
+
+  template <class Sink>
+  void emit(Sink& sink, bool record) {
+    for (int s = 0; s < d_.p; ++s) emit_stage(sink, s, record);
+  }
+  std::size_t ops_recorded() const { return n_ops_; }
+  std::size_t sends_recorded() const { return n_comm_; }
+
+ private:
+  // What one stage's walk remembers: the previous op on the compute stream, the last send on
+  // each channel and the last backward op.
+  struct StageCursor {
+    int s = 0;
+    std::int32_t prev = -1, last_fsend = -1, last_bsend = -1, last_b = -1;
+  };
+
+  template <class Sink>
+  void emit_stage(Sink& sink, int s, bool record) {
+    StageCursor cur;
+    cur.s = s;
+    if (record) {
+      for (const OrderedOp& op :
+           stage_order(plan_.schedule, d_.p, s, d_.mf, d_.mb, plan_.warmup_extra, plan_.vchunks))
+        add_op(sink, cur, op, record);
+    } else {
+      const auto first =
+          static_cast<std::size_t>(dag_.stage_ops_begin[static_cast<std::size_t>(s)]);
+      const auto last =
+          static_cast<std::size_t>(dag_.stage_ops_begin[static_cast<std::size_t>(s) + 1]);
+      for (std::size_t i = first; i < last; ++i) {
+        const DagNode& node = dag_.nodes[static_cast<std::size_t>(dag_.stage_ops[i])];
+        add_op(sink, cur, {node.pass, node.pack, node.chunk}, record);
+      }
+    }
+    close_stage(sink, cur, record);
+  }
+
+  // One compute op: its place in the stream, then its data-flow edges and sends.
+  template <class Sink>
+  void add_op(Sink& sink, StageCursor& cur, const OrderedOp& op, bool record) {
+    const bool fwd = op.pass == Pass::Forward;
+    const std::int32_t id =
+        fwd ? d_.fid(cur.s, op.chunk, op.pack) : d_.bid(cur.s, op.chunk, op.pack);
+    if (record) dag_.stage_ops[n_ops_++] = id;
+    if (cur.prev >= 0) sink.add(cur.prev, id);
+    cur.prev = id;
+    if (fwd) {
+      add_forward_send(sink, cur, op, id, record);
+      return;
+    }
+    cur.last_b = id;
+    add_backward_needs(sink, cur, op, id);
+    add_backward_send(sink, cur, op, id, record);
+  }
+
+  // Activations to the next virtual stage (stage s+1, or stage 0 of the next chunk).
+  template <class Sink>
+  void add_forward_send(Sink& sink, StageCursor& cur, const OrderedOp& op, std::int32_t id,
+                        bool record) {
+    const int s = cur.s, c = op.chunk;
+    if (c * d_.p + s + 1 >= d_.virtual_stages) return;
+    const int rs = s + 1 < d_.p ? s + 1 : 0;
+    const int rc = s + 1 < d_.p ? c : c + 1;
+    const std::int32_t send = sink.new_node(
+        {fsend_time_[static_cast<std::size_t>(op.pack)], op.pack, static_cast<std::int16_t>(s),
+         static_cast<std::int8_t>(c), OpKind::P2P, Pass::Forward});
+    sink.add(id, send);
+    if (cur.last_fsend >= 0) sink.add(cur.last_fsend, send);
+    cur.last_fsend = send;
+    sink.add(send, d_.fid(rs, rc, op.pack));
+    if (record) dag_.stage_comm[n_comm_++] = send;
+  }
+
+  // A backward op waits for the forward packs whose activations it uses, and on the last stage
+  // (v = 1) for the forwards the schedule runs before it.
+  template <class Sink>
+  void add_backward_needs(Sink& sink, const StageCursor& cur, const OrderedOp& op,
+                          std::int32_t id) {
+    const int s = cur.s, c = op.chunk;
+    const auto b = static_cast<std::size_t>(op.pack);
+    const std::int32_t need =
+        c * d_.p + s + 1 == d_.virtual_stages ? needs_.last[b] : needs_.any[b];
+    if (need >= 0) sink.add(d_.fid(s, c, need), id);
+    if (d_.v == 1 && s == d_.p - 1 && d_.mf > 0) {
+      // Last-stage readiness (docs/design.md section 6); also implied by the stream order.
+      const int k = forwards_before_backward(plan_.schedule, d_.mf, op.pack, plan_.warmup_extra);
+      if (k > 0) sink.add(d_.fid(s, 0, k - 1), id);
+    }
+  }
+
+  // Gradients to the previous virtual stage (stage s-1, or the last stage of the previous chunk).
+  template <class Sink>
+  void add_backward_send(Sink& sink, StageCursor& cur, const OrderedOp& op, std::int32_t id,
+                         bool record) {
+    const int s = cur.s, c = op.chunk;
+    if (c * d_.p + s == 0) return;
+    const int rs = s > 0 ? s - 1 : d_.p - 1;
+    const int rc = s > 0 ? c : c - 1;
+    const std::int32_t send = sink.new_node(
+        {bsend_time_[static_cast<std::size_t>(op.pack)], op.pack, static_cast<std::int16_t>(s),
+         static_cast<std::int8_t>(c), OpKind::P2P, Pass::Backward});
+    sink.add(id, send);
+    if (cur.last_bsend >= 0) sink.add(cur.last_bsend, send);
+    cur.last_bsend = send;
+    sink.add(send, d_.bid(rs, rc, op.pack));
+    if (record) dag_.stage_comm[n_comm_++] = send;
+  }
+
+  // The stage's DP gradient sync (after its last backward) and optimizer step (after everything).
+  template <class Sink>
+  void close_stage(Sink& sink, const StageCursor& cur, bool record) {
+    const auto s = static_cast<std::size_t>(cur.s);
+    const auto s16 = static_cast<std::int16_t>(cur.s);
+    std::int32_t sync = -1;
+    if (d_.model_dp_sync && cur.last_b >= 0) {
+      sync = sink.new_node({sync_time_[s], -1, s16, 0, OpKind::DpSync, Pass::Backward});
+      sink.add(cur.last_b, sync);
+    }
+    const std::int32_t opt = sink.new_node({0.0, -1, s16, 0, OpKind::Optimizer, Pass::Backward});
+    if (cur.prev >= 0) sink.add(cur.prev, opt);
+    if (sync >= 0) sink.add(sync, opt);
+    if (!record) return;
+    dag_.dp_sync[s] = sync;
+    dag_.optimizer[s] = opt;
+    dag_.stage_ops_begin[s + 1] = static_cast<std::int32_t>(n_ops_);
+    dag_.stage_comm_begin[s + 1] = static_cast<std::int32_t>(n_comm_);
+  }
+
+  const Plan& plan_;
+  const DagShape& d_;
+  const BackwardNeeds& needs_;
+  ReplicaDag& dag_;
+  std::vector<double> fsend_time_;
+  std::vector<double> bsend_time_;
+  std::vector<double> sync_time_;
+  std::size_t n_ops_ = 0;
+  std::size_t n_comm_ = 0;
+};
+
 }  // namespace
 
 Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const CostModel* cost) {
-  const ReplicaPlan& rp = plan.replicas[static_cast<std::size_t>(replica)];
   const DagShape shape = dag_shape(plan, replica, cost);
-  const int p = shape.p, v = shape.v, mf = shape.mf, mb = shape.mb;
-  const int virtual_stages = shape.virtual_stages;
-  const bool model_dp_sync = shape.model_dp_sync;
-  const std::size_t compute = shape.compute;
-  auto fid = [&](int s, int c, int m) { return shape.fid(s, c, m); };
-  auto bid = [&](int s, int c, int b) { return shape.bid(s, c, b); };
-
   ReplicaDag dag;
   dag.replica = replica;
-  dag.stages = p;
-  dag.vchunks = v;
-  dag.mf = mf;
-  dag.mb = mb;
+  dag.stages = shape.p;
+  dag.vchunks = shape.v;
+  dag.mf = shape.mf;
+  dag.mb = shape.mb;
   carve_arena(shape, dag);
   if (Status priced = add_compute_nodes(plan, replica, cost, shape, dag); !priced)
     return priced.error();
   auto needs = backward_needs(plan, replica);
   if (!needs) return needs.error();
 
-  auto p2p_time = [&](const Pack& pack) {
-    return cost ? cost->p2p_time(static_cast<double>(pack.tokens())) : plan.p2p_latency;
-  };
-  std::vector<double> fsend_time(static_cast<std::size_t>(mf));
-  std::vector<double> bsend_time(static_cast<std::size_t>(mb));
-  if (virtual_stages > 1) {
-    for (int m = 0; m < mf; ++m)
-      fsend_time[static_cast<std::size_t>(m)] = p2p_time(rp.forward[static_cast<std::size_t>(m)]);
-    for (int b = 0; b < mb; ++b)
-      bsend_time[static_cast<std::size_t>(b)] = p2p_time(rp.backward[static_cast<std::size_t>(b)]);
-  }
-
-  dag.stage_ops_begin.assign(static_cast<std::size_t>(p) + 1, 0);
-  dag.stage_comm_begin.assign(static_cast<std::size_t>(p) + 1, 0);
-  dag.dp_sync.assign(static_cast<std::size_t>(p), -1);
-  dag.optimizer.assign(static_cast<std::size_t>(p), -1);
-
-  std::vector<double> sync_time(static_cast<std::size_t>(p), 0.0);
-  if (model_dp_sync)
-    for (int s = 0; s < p; ++s) sync_time[static_cast<std::size_t>(s)] = cost->dp_sync_time(s);
-
-  // The graph is emitted twice, first counting degrees, then filling the CSR arrays, so that no
-  // edge list is materialised (at a million ops its first-touch page faults cost more than the
-  // second pass). Node ids are assigned in the same order both times. The first pass takes the
-  // stream order from stage_order() and records it in stage_ops; the second decodes stage_ops.
-  std::size_t n_ops = 0, n_comm = 0;
-  auto emit = [&](auto& sink, bool record) {
-    for (int s = 0; s < p; ++s) {
-      std::int32_t prev = -1, last_fsend = -1, last_bsend = -1, last_b = -1;
-      auto visit = [&](const OrderedOp& op) {
-        const int c = op.chunk;
-        const int vs = c * p + s;
-        const bool fwd = op.pass == Pass::Forward;
-        const std::int32_t id = fwd ? fid(s, c, op.pack) : bid(s, c, op.pack);
-        if (record) dag.stage_ops[n_ops++] = id;
-        if (prev >= 0) sink.add(prev, id);
-        prev = id;
-        const auto s16 = static_cast<std::int16_t>(s);
-        const auto c8 = static_cast<std::int8_t>(c);
-        if (fwd) {
-          if (vs + 1 < virtual_stages) {
-            const int rs = s + 1 < p ? s + 1 : 0;
-            const int rc = s + 1 < p ? c : c + 1;
-            const std::int32_t send = sink.new_node({fsend_time[static_cast<std::size_t>(op.pack)],
-                                                     op.pack, s16, c8, OpKind::P2P, Pass::Forward});
-            sink.add(id, send);
-            if (last_fsend >= 0) sink.add(last_fsend, send);
-            last_fsend = send;
-            sink.add(send, fid(rs, rc, op.pack));
-            if (record) dag.stage_comm[n_comm++] = send;
-          }
-          return;
-        }
-        last_b = id;
-        const auto b = static_cast<std::size_t>(op.pack);
-        const std::int32_t need = vs + 1 == virtual_stages ? needs->last[b] : needs->any[b];
-        if (need >= 0) sink.add(fid(s, c, need), id);
-        if (v == 1 && s == p - 1 && mf > 0) {
-          // Last-stage readiness (docs/design.md section 6); also implied by the stream order.
-          const int k = forwards_before_backward(plan.schedule, mf, op.pack, plan.warmup_extra);
-          if (k > 0) sink.add(fid(s, 0, k - 1), id);
-        }
-        if (vs > 0) {
-          const int rs = s > 0 ? s - 1 : p - 1;
-          const int rc = s > 0 ? c : c - 1;
-          const std::int32_t send =
-              sink.new_node({bsend_time[b], op.pack, s16, c8, OpKind::P2P, Pass::Backward});
-          sink.add(id, send);
-          if (last_bsend >= 0) sink.add(last_bsend, send);
-          last_bsend = send;
-          sink.add(send, bid(rs, rc, op.pack));
-          if (record) dag.stage_comm[n_comm++] = send;
-        }
-      };
-      if (record) {
-        for (const OrderedOp& op :
-             stage_order(plan.schedule, p, s, mf, mb, plan.warmup_extra, plan.vchunks))
-          visit(op);
-      } else {
-        const auto first =
-            static_cast<std::size_t>(dag.stage_ops_begin[static_cast<std::size_t>(s)]);
-        const auto last =
-            static_cast<std::size_t>(dag.stage_ops_begin[static_cast<std::size_t>(s) + 1]);
-        for (std::size_t i = first; i < last; ++i) {
-          const DagNode& node = dag.nodes[static_cast<std::size_t>(dag.stage_ops[i])];
-          visit({node.pass, node.pack, node.chunk});
-        }
-      }
-      const auto s16 = static_cast<std::int16_t>(s);
-      std::int32_t sync = -1;
-      if (model_dp_sync && last_b >= 0) {
-        sync = sink.new_node(
-            {sync_time[static_cast<std::size_t>(s)], -1, s16, 0, OpKind::DpSync, Pass::Backward});
-        sink.add(last_b, sync);
-      }
-      const std::int32_t opt = sink.new_node({0.0, -1, s16, 0, OpKind::Optimizer, Pass::Backward});
-      if (prev >= 0) sink.add(prev, opt);
-      if (sync >= 0) sink.add(sync, opt);
-      if (!record) continue;
-      dag.dp_sync[static_cast<std::size_t>(s)] = sync;
-      dag.optimizer[static_cast<std::size_t>(s)] = opt;
-      dag.stage_ops_begin[static_cast<std::size_t>(s) + 1] = static_cast<std::int32_t>(n_ops);
-      dag.stage_comm_begin[static_cast<std::size_t>(s) + 1] = static_cast<std::int32_t>(n_comm);
-    }
-  };
+  const auto stages = static_cast<std::size_t>(shape.p);
+  dag.stage_ops_begin.assign(stages + 1, 0);
+  dag.stage_comm_begin.assign(stages + 1, 0);
+  dag.dp_sync.assign(stages, -1);
+  dag.optimizer.assign(stages, -1);
   std::fill(dag.succ_begin.begin(), dag.succ_begin.end(), 0);
   std::fill(dag.indegree.begin(), dag.indegree.end(), 0);
-  CountSink counter{dag, static_cast<std::int32_t>(compute)};
-  emit(counter, true);
-  finish_counts(dag, static_cast<std::size_t>(counter.next_id), n_ops, n_comm);
-  FillSink filler{dag, static_cast<std::int32_t>(compute)};
-  emit(filler, false);
+
+  EdgeEmitter emitter(plan, replica, cost, shape, *needs, dag);
+  CountSink counter{dag, static_cast<std::int32_t>(shape.compute)};
+  emitter.emit(counter, true);
+  finish_counts(dag, static_cast<std::size_t>(counter.next_id), emitter.ops_recorded(),
+                emitter.sends_recorded());
+  FillSink filler{dag, static_cast<std::int32_t>(shape.compute)};
+  emitter.emit(filler, false);
   return dag;
 }
 

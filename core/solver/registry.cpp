@@ -20,10 +20,14 @@ struct Entry {
 
 // What callers may ask about a strategy without comparing its name (docs/design.md section 5).
 constexpr Entry kStrategies[] = {
-    {"fixed", &solver_detail::solve_fixed, {.uses_slices = false, .has_ablations = false}},
+    {"fixed",
+     &solver_detail::solve_fixed,
+     {.uses_slices = false, .has_ablations = false, .is_baseline = true}},
     {"balanced", &solver_detail::solve_balanced, {.uses_slices = false, .has_ablations = false}},
     {"sliced", &solver_detail::solve_sliced, {.uses_slices = true, .has_ablations = false}},
-    {"slimpack", &solver_detail::solve_slimpack, {.uses_slices = true, .has_ablations = true}},
+    {"slimpack",
+     &solver_detail::solve_slimpack,
+     {.uses_slices = true, .has_ablations = true, .searches_candidates = true}},
 };
 
 Status validate(const std::string& strategy, const SolveInput& in) {

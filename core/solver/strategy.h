@@ -42,6 +42,9 @@ struct SolveStats {
   double gap = 0.0;        // (objective - bound) / objective
   bool proven_optimal = false;
   std::string notes;  // free-form details (chosen S, Mf, Mb, w, outliers ...)
+  // The candidate a searching strategy (StrategyInfo::searches_candidates) picked, as it labels
+  // it (e.g. "S=8192 Mf=12 Mb=14"); empty when the strategy does not search or did not say.
+  std::string chosen_candidate;
 };
 
 struct SolveResult {
@@ -61,6 +64,11 @@ std::vector<std::string> strategy_names();  // fixed, balanced, sliced, slimpack
 struct StrategyInfo {
   bool uses_slices = false;    // honours StrategyParams::slice_size (S)
   bool has_ablations = false;  // honours asymmetric / dp_aware / dp_merge
+  // Chooses S (and the packs) by simulating candidates; SolveStats::chosen_candidate names the
+  // winner, so an automatic S is explained by it.
+  bool searches_candidates = false;
+  // Fixed-size packing: the reference the paper's speed-ups (and a comparison's defaults) use.
+  bool is_baseline = false;
 };
 // Empty for a name the registry does not know.
 std::optional<StrategyInfo> strategy_info(const std::string& strategy);

@@ -3,8 +3,10 @@
 // Every expected number is worked out by hand from the synthetic snapshot below.
 #include <QAbstractItemModelTester>
 #include <QBrush>
+#include <QSpinBox>
 #include <QTest>
 
+#include "app/config_options.h"
 #include "app/ops_csv.h"
 #include "charts/histogram_bins.h"
 #include "charts/sweep_chart.h"
@@ -13,7 +15,9 @@
 #include "models/format.h"
 #include "models/metrics_model.h"
 #include "models/stage_model.h"
+#include "panels/compare_view.h"
 #include "panels/config_panel.h"
+#include "solver/strategy.h"
 
 using namespace slimpack;
 using namespace slimpack::ui;
@@ -202,6 +206,54 @@ class TestModels : public QObject {
     QVERIFY(row);
     plan->replicas[0].forward.resize(8);
     QVERIFY(interleavedFallback(s).isEmpty());
+  }
+
+  // The automatic S is explained by the strategy's properties and the typed chosen candidate,
+  // never by the strategy's name or the notes' text.
+  void autoSliceIsExplainedByTypedFields() {
+    ExplorerSnapshot s;
+    auto plan = std::make_shared<Plan>();
+    plan->slice_size = 8192;
+    s.plan = plan;
+    s.config.strategy = "slimpack";
+    s.solve_stats.notes = "chosen: S=1 Mf=1 simulated=1s";  // text nobody reads
+    s.solve_stats.chosen_candidate = "S=8192 Mf=12 Mb=14";
+    QCOMPARE(autoSliceReason(s), QString("the fastest simulated candidate (S=8192 Mf=12 Mb=14)"));
+    s.solve_stats.chosen_candidate.clear();
+    QCOMPARE(autoSliceReason(s), QString("the fastest simulated candidate"));
+    s.config.strategy = "sliced";
+    QCOMPARE(autoSliceReason(s), QString("the sliced strategy's default S"));
+    s.config.slice_size = 4096;  // a chosen S needs no reason
+    QVERIFY(autoSliceReason(s).isEmpty());
+  }
+
+  // The comparison checks the baseline and every slicing strategy by default (registry
+  // properties), in registry order.
+  void compareDefaultsComeFromStrategyProperties() {
+    CompareView view;
+    QStringList expected;
+    for (const auto& name : strategy_names()) {
+      const auto info = strategy_info(name);
+      QVERIFY(info.has_value());
+      if (info->is_baseline || info->uses_slices) expected << QString::fromStdString(name);
+    }
+    QCOMPARE(view.selectedStrategies(), expected);
+    QCOMPARE(expected, QStringList({"fixed", "sliced", "slimpack"}));
+  }
+
+  // The panel's spin boxes may be narrower than the option table (a slider needs an end) but never
+  // offer a value the CLI and the session file would refuse.
+  void configPanelRangesLieInTheOptionTable() {
+    ConfigPanel panel;
+    const std::pair<const char*, QSpinBox*> boxes[] = {
+        {"pp", panel.ppBox()}, {"tp", panel.tpBox()},           {"vchunks", panel.vchunksBox()},
+        {"cp", panel.cpBox()}, {"context", panel.contextBox()}, {"slice", panel.sliceSpin()}};
+    for (const auto& [flag, box] : boxes) {
+      const ConfigOption* option = find_option(flag);
+      QVERIFY2(option && option->kind == OptionKind::Integer, flag);
+      QVERIFY2(box->minimum() >= option->min_int, flag);
+      QVERIFY2(box->maximum() <= option->max_int, flag);
+    }
   }
 
   void sweepPointTooltips() {

@@ -4,21 +4,16 @@
 #include <QColor>
 
 #include "models/format.h"
+#include "solver/strategy.h"
 
 namespace slimpack::ui {
 
 QString autoSliceReason(const ExplorerSnapshot& s) {
   if (s.config.slice_size > 0 || !s.plan || s.plan->slice_size <= 0 || !s.plan_file.empty())
     return {};
-  const std::string& notes = s.solve_stats.notes;
-  if (s.config.strategy == "slimpack") {
-    // The solver's notes start with "chosen: <candidate> simulated=...;": name that candidate.
-    QString chosen;
-    if (notes.rfind("chosen: ", 0) == 0) {
-      const auto end = notes.find(" simulated=");
-      chosen = QString::fromStdString(
-          notes.substr(8, end == std::string::npos ? std::string::npos : end - 8));
-    }
+  const auto info = strategy_info(s.config.strategy);
+  if (info && info->searches_candidates) {
+    const QString chosen = QString::fromStdString(s.solve_stats.chosen_candidate);
     return QObject::tr("the fastest simulated candidate%1")
         .arg(chosen.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(chosen));
   }

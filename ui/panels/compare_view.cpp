@@ -29,7 +29,9 @@ CompareView::CompareView(QWidget* parent)
   row->addWidget(new QLabel(tr("Strategies:")));
   for (const auto& name : strategy_names()) {
     auto* box = new QCheckBox(QString::fromStdString(name));
-    box->setChecked(name == "fixed" || name == "slimpack" || name == "sliced");
+    // Checked by default: the baseline and every strategy that slices (what the paper compares).
+    const auto info = strategy_info(name);
+    box->setChecked(info && (info->is_baseline || info->uses_slices));
     boxes_.push_back(box);
     row->addWidget(box);
   }

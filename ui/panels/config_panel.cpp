@@ -15,6 +15,7 @@
 
 #include <algorithm>
 
+#include "app/config_options.h"
 #include "cost/model_config.h"
 #include "cost/recompute.h"
 #include "cost/stage_split.h"
@@ -337,18 +338,22 @@ void ConfigPanel::edited() {
 
 bool ConfigPanel::readTypedFields(ConfigSpec& s) {
   bool ok = true;
-  const auto mark = [&ok](QWidget* field, const Status& status, const QString& help) {
+  // Checked by the option table (core/app/config_options.h), so a bad value reads exactly as the
+  // CLI's message for the same value ("--recompute: 'most' is not one of ...").
+  const auto read = [&](QWidget* field, std::string_view flag, const QString& text,
+                        const QString& help) {
+    const ConfigOption* option = find_option(flag);
+    ScenarioSpec scenario{{}, s};
+    const Status status =
+        set_option(*option, scenario, OptionValue{text.trimmed().toStdString()}, cli_name(*option));
+    if (status) s = scenario.config;
     field->setStyleSheet(status ? QString() : QStringLiteral("background: #f8d0d0;"));
     field->setToolTip(status ? help : QString::fromStdString(status.error().message));
     ok = ok && static_cast<bool>(status);
   };
-  auto recompute = parse_recompute(recompute_->currentText().trimmed().toStdString());
-  if (recompute) s.recompute = *recompute;
-  mark(recompute_, recompute ? Status{} : Status{recompute.error()},
+  read(recompute_, "recompute", recompute_->currentText(),
        tr("Activation recomputation: none, selective, full, a layer count per stage, or auto"));
-  auto split = parse_stage_split(stage_layers_->text().trimmed().toStdString());
-  if (split) s.stage_split = *split;
-  mark(stage_layers_, split ? Status{} : Status{split.error()},
+  read(stage_layers_, "stage-layers", stage_layers_->text(),
        tr("Layers per stage: auto, even, or a list such as 7,8,8,9"));
   return ok;
 }

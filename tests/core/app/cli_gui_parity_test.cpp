@@ -17,6 +17,7 @@
 #include "app/ops_csv.h"
 #include "app/pipeline.h"
 #include "app/sweep.h"
+#include "cost/stage_split.h"
 
 namespace slimpack {
 namespace {
@@ -147,6 +148,23 @@ TEST(CliGuiParity, SimulateWorkloadMatchesThePipeline) {
   EXPECT_DOUBLE_EQ(cli["bubble_ratio"].get<double>(), snap->sim.bubble_ratio);
   EXPECT_DOUBLE_EQ(cli["peak_memory_bytes"].get<double>(), snap->sim.peak_memory_bytes);
   EXPECT_EQ(cli["config"]["workload"].get<std::string>(), snap->workload_label);
+}
+
+// A value that only the scenario can refuse (the layers must sum to the model's) is named by its
+// option in both front ends, from the option table.
+TEST(CliGuiParity, ScenarioErrorsNameTheSameOption) {
+  const CliRun cli =
+      run_cli("simulate --preset chat-sft --batch-tokens 65536 --stage-layers 7,8,8,8", true);
+  EXPECT_EQ(cli.exit_code, 2);
+  PipelineRequest req;
+  req.workload = chat_workload();
+  auto split = parse_stage_split("7,8,8,8");
+  ASSERT_TRUE(split.ok());
+  req.config.stage_split = *split;
+  auto snap = run_pipeline(req, CancelToken::none(), ProgressSink::none());
+  ASSERT_FALSE(snap.ok());
+  EXPECT_EQ(snap.error().message, "--stage-layers: the layers sum to 31, the model has 32");
+  EXPECT_EQ(cli.out, "slimpack simulate: " + snap.error().message + "\n");
 }
 
 TEST(CliGuiParity, OneRuleAndOneMessageForPlanFiles) {

@@ -23,6 +23,21 @@ TEST(Solve, ListsStrategiesAndRejectsUnknownOnes) {
   EXPECT_NE(r.error().message.find("fixed, balanced, sliced, slimpack"), std::string::npos);
 }
 
+// Callers decide by these properties, never by a strategy's name.
+TEST(Solve, RegistryGivesEachStrategysProperties) {
+  const auto fixed = strategy_info("fixed");
+  const auto slimpack = strategy_info("slimpack");
+  ASSERT_TRUE(fixed && slimpack);
+  EXPECT_TRUE(fixed->is_baseline);
+  EXPECT_FALSE(fixed->uses_slices || fixed->searches_candidates);
+  EXPECT_TRUE(slimpack->uses_slices && slimpack->has_ablations && slimpack->searches_candidates);
+  EXPECT_FALSE(slimpack->is_baseline);
+  int baselines = 0;
+  for (const auto& name : strategy_names()) baselines += strategy_info(name)->is_baseline ? 1 : 0;
+  EXPECT_EQ(baselines, 1);
+  EXPECT_FALSE(strategy_info("magic").has_value());
+}
+
 TEST(Solve, NeedsACostModelAndValidParams) {
   SolveInput in{batch_of({10}), nullptr, {}};
   auto r = solve("fixed", in);
