@@ -433,6 +433,7 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
                              {"selection", t_select},
                              {"local search", t_local}};
   out.stats.candidates = sel.simulated;
+  out.stats.chosen_candidate = label;  // the explorer's auto-S note reads this, never the notes
   fill_objective(out.plan, lines, out.stats);
   char buf[96];
   std::snprintf(buf, sizeof buf, " simulated=%.6gs", sel.time);

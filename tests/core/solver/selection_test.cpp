@@ -113,6 +113,9 @@ TEST(SlimPackTightMemory, TheDrainBuildWinsAndRecomputesLessThanEverything) {
   EXPECT_LT(total(slim->plan.recompute_layers), total(cost.max_recompute_layers()));
   EXPECT_LE(total(slim->plan.recompute_layers), total(ablation->plan.recompute_layers));
   EXPECT_LT(simulated(slim->plan, cost), simulated(ablation->plan, cost));
+  // The chosen candidate is a typed field (the explorer's auto-S note), named like the notes.
+  EXPECT_EQ(slim->stats.chosen_candidate.rfind("S=", 0), 0u) << slim->stats.chosen_candidate;
+  EXPECT_NE(slim->stats.notes.find("chosen: " + slim->stats.chosen_candidate), std::string::npos);
 }
 
 // Where memory is loose the plan is within 5% of the per-stage work bound (the busiest stage's
