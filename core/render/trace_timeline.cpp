@@ -25,11 +25,14 @@ std::string lower(std::string s) {
   return s;
 }
 
+// `rank_shared`: another file of the run claims the same rank (files of two runs opened together,
+// or copies): the file name keeps their groups apart.
 std::string group_label(const TraceSource& src, int source_index, int source_count,
-                        const TraceLane& lane) {
+                        bool rank_shared, const TraceLane& lane) {
   std::string label;
   if (src.rank >= 0)
-    label = "rank " + std::to_string(src.rank) + " · ";
+    label =
+        "rank " + std::to_string(src.rank) + (rank_shared ? " (" + src.label + ")" : "") + " · ";
   else if (source_count > 1)
     label = "file " + std::to_string(source_index + 1) + " · ";
   label += lane.process_name.empty() ? "pid " + lane.pid : lane.process_name;
@@ -83,7 +86,12 @@ std::shared_ptr<TraceTimeline> TraceTimeline::build(std::vector<TraceSource> sou
         TraceGroupInfo g;
         g.source = s;
         g.pid = lane.pid;
-        g.label = group_label(t->sources_[static_cast<std::size_t>(s)], s, nsrc, lane);
+        const TraceSource& src = t->sources_[static_cast<std::size_t>(s)];
+        const bool rank_shared =
+            src.rank >= 0 &&
+            std::count_if(t->sources_.begin(), t->sources_.end(),
+                          [&](const TraceSource& o) { return o.rank == src.rank; }) > 1;
+        g.label = group_label(src, s, nsrc, rank_shared, lane);
         t->groups_.push_back(std::move(g));
       }
       t->groups_[static_cast<std::size_t>(it->second)].lanes.push_back(

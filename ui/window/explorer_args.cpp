@@ -39,7 +39,12 @@ ExplorerArgs parse_explorer_args(const QStringList& arguments) {
   QCommandLineOption data_dirs("data-dirs",
                                "Print where the bundled samples and docs were found, and exit.");
   parser.addOptions({screenshot, session, size, view, theme, data_dirs});
-  parser.addPositionalArgument("FILE", "A length file (.csv, .json, .jsonl), plan or session.");
+  parser.addPositionalArgument(
+      "FILE...",
+      "Files to open: a length file (.csv, .json, .jsonl), a plan, a session, or profiler "
+      "traces (Chrome / Kineto / PyTorch, .json or .json.gz); several traces open as the ranks "
+      "of one run.",
+      "[FILE...]");
   parser.process(arguments);
 
   ExplorerArgs a;

@@ -123,6 +123,15 @@ TEST(TraceTimeline, RanksOrderSourcesAndNameGroups) {
   EXPECT_NEAR(m.lane(1).bars[0].start, 2e-6, 1e-15);
 }
 
+TEST(TraceTimeline, FilesClaimingTheSameRankAreToldApartByName) {
+  // Two runs' rank-0 files opened together: both groups would read "rank 0 · pid 5".
+  const char* one = R"([{"ph": "X", "name": "k", "pid": 5, "tid": 1, "ts": 10, "dur": 5}])";
+  auto tl = TraceTimeline::build({{parse(one), 0, "before.json"}, {parse(one), 0, "after.json"}});
+  ASSERT_EQ(tl->groups().size(), 2u);
+  EXPECT_EQ(tl->groups()[0].label, "rank 0 (before.json) · pid 5");
+  EXPECT_EQ(tl->groups()[1].label, "rank 0 (after.json) · pid 5");
+}
+
 TEST(TraceTimeline, SearchByNameMarksEveryMatchingBar) {
   auto tl = TraceTimeline::build({{parse(kNested), -1, "a.json"}});
   const GanttModel m = tl->gantt();
