@@ -304,7 +304,7 @@ Status simulate_sliced_plans(const SolveInput& in, const Limits& lim, const Canc
       sel.time = *t;
       sel.candidate.reset();
       sel.sliced_plan = std::move(sl->plan);
-      sel.sliced_label = "symmetric sliced S=" + std::to_string(s) + " (" + sl->stats.notes + ")";
+      sel.sliced_label = "symmetric sliced (" + sl->stats.notes + ")";  // notes name S
     }
   }
   return Status::success();
