@@ -173,8 +173,10 @@ void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape
   };
   heaviest_first_order(longs);
   heaviest_first_order(shorts);
+  // Written as a difference: `t` may be the numeric_limits sentinel of `smallest` below (no short
+  // sequences), and ftok + t would overflow (UB, found by the UBSan CI stage).
   auto tok_ok = [&](int p, Tokens t) {
-    return token_cap <= 0 || out.ftok[static_cast<std::size_t>(p)] + t <= token_cap;
+    return token_cap <= 0 || t <= token_cap - out.ftok[static_cast<std::size_t>(p)];
   };
   // Long sequences first, each from pack 0: their last slices land early so that their backward
   // can start with a small warm-up, and their K/V prefix grows pack by pack (L1).
