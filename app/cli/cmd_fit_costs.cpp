@@ -15,6 +15,7 @@
 #include "trace/trace_import.h"
 #include "trace/trace_lanes.h"
 #include "trace/trace_units.h"
+#include "trace_check_cli.h"
 
 namespace slimpack::cli {
 namespace {
@@ -34,12 +35,6 @@ std::vector<OptionSpec> fit_costs_specs() {
   return specs;
 }
 
-Expected<UnitRuleSet> rules_from(const std::string& spec) {
-  const auto& names = builtin_unit_rule_set_names();
-  if (std::find(names.begin(), names.end(), spec) != names.end()) return builtin_unit_rules(spec);
-  return read_unit_rules(spec);
-}
-
 struct Fitted {
   CostProfile profile;
   std::string summary;  // first line of the text output
@@ -49,8 +44,8 @@ struct Fitted {
 Expected<Fitted> fit_from_trace(const Args& args, const std::string& trace_path) {
   const auto plan_path = args.get("plan");
   if (!plan_path) return Error::bad_input("--trace needs --plan FILE (the plan that was run)");
-  auto rules = rules_from(args.get_or("trace-rules", "slimpack"));
-  if (!rules) return rules.error().with_context("--trace-rules");
+  auto rules = trace_rules_option(args);
+  if (!rules) return rules.error();
   // The same plan-file rule and cost model as `simulate --plan` (core/app).
   auto plan = load_plan_file(*plan_path);
   if (!plan) return plan.error();
@@ -60,15 +55,9 @@ Expected<Fitted> fit_from_trace(const Args& args, const std::string& trace_path)
   if (!cost) return cost.error();
   auto trace = import_chrome_trace(trace_path, {.keep_events = true, .keep_args = false});
   if (!trace) return trace.error();
-  LaneMapping lanes;
-  if (auto lanes_file = args.get("trace-lanes")) {
-    auto read = read_lane_mapping(*lanes_file);
-    if (!read) return read.error();
-    lanes = std::move(*read);
-  } else {
-    lanes = default_lane_mapping(*trace);
-  }
-  auto cal = calibrate_from_trace(*trace, lanes, *rules, *plan, **cost);
+  auto lanes = trace_lanes_option(args, *trace);
+  if (!lanes) return lanes.error();
+  auto cal = calibrate_from_trace(*trace, *lanes, *rules, *plan, **cost);
   if (!cal) return cal.error();
   Fitted out;
   out.profile = std::move(cal->profile);

@@ -15,12 +15,6 @@ namespace {
 
 constexpr std::size_t kWorstUnitsShown = 5;
 
-Expected<UnitRuleSet> rules_from(const std::string& spec) {
-  const auto& names = builtin_unit_rule_set_names();
-  if (std::find(names.begin(), names.end(), spec) != names.end()) return builtin_unit_rules(spec);
-  return read_unit_rules(spec);
-}
-
 const char* pass_name(Pass p) {
   return p == Pass::Forward ? "forward" : "backward";
 }
@@ -90,6 +84,20 @@ std::vector<OptionSpec> trace_check_options() {
        "lane -> stage mapping JSON (default: our exports' names, else one stage per process)"}};
 }
 
+Expected<UnitRuleSet> trace_rules_option(const Args& args) {
+  const std::string spec = args.get_or("trace-rules", "slimpack");
+  const auto& names = builtin_unit_rule_set_names();
+  if (std::find(names.begin(), names.end(), spec) != names.end()) return builtin_unit_rules(spec);
+  auto rules = read_unit_rules(spec);
+  if (!rules) return rules.error().with_context("--trace-rules");
+  return rules;
+}
+
+Expected<LaneMapping> trace_lanes_option(const Args& args, const ImportedTrace& trace) {
+  if (auto file = args.get("trace-lanes")) return read_lane_mapping(*file);
+  return default_lane_mapping(trace);
+}
+
 Expected<std::optional<TraceCheckReport>> check_trace_option(const Args& args,
                                                              const SimResult& sim) {
   const auto file = args.get("check-trace");
@@ -98,19 +106,13 @@ Expected<std::optional<TraceCheckReport>> check_trace_option(const Args& args,
       return Error::bad_input("--trace-rules and --trace-lanes need --check-trace FILE");
     return std::optional<TraceCheckReport>{};
   }
-  auto rules = rules_from(args.get_or("trace-rules", "slimpack"));
-  if (!rules) return rules.error().with_context("--trace-rules");
+  auto rules = trace_rules_option(args);
+  if (!rules) return rules.error();
   auto trace = import_chrome_trace(*file, {.keep_events = true, .keep_args = false});
   if (!trace) return trace.error();
-  LaneMapping lanes;
-  if (auto lanes_file = args.get("trace-lanes")) {
-    auto read = read_lane_mapping(*lanes_file);
-    if (!read) return read.error();
-    lanes = std::move(*read);
-  } else {
-    lanes = default_lane_mapping(*trace);
-  }
-  auto mapped = map_trace_units(*trace, lanes, *rules);
+  auto lanes = trace_lanes_option(args, *trace);
+  if (!lanes) return lanes.error();
+  auto mapped = map_trace_units(*trace, *lanes, *rules);
   if (!mapped) return mapped.error();
   const TraceCheck check = check_against_simulation(*mapped, sim, trace_us_per_unit(sim));
   return std::optional<TraceCheckReport>{
