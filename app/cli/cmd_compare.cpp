@@ -19,7 +19,8 @@ std::vector<std::string> table_cells(const nlohmann::json& row) {
   std::vector<std::string> c(8, "-");
   c[0] = row["strategy"].get<std::string>();
   if (row.contains("error")) return c;
-  c[1] = format_time(row["iteration_time"].get<double>());
+  // Four digits: rows of one comparison often differ by a few per cent.
+  c[1] = format_time_digits(row["iteration_time"].get<double>(), 4);
   if (row["speedup"].is_number()) {
     c[2] = format_fixed(row["speedup"].get<double>(), 2) + "x";
   }

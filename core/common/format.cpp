@@ -6,10 +6,14 @@
 namespace slimpack {
 namespace {
 
-// Decimals that give three significant digits for a value in [0, 1000).
-int three_significant(double v) {
+// Decimals that give `digits` (>= 3) significant digits for a value in [0, 1000).
+int significant(double v, int digits = 3) {
   const double a = std::fabs(v);
-  return a >= 100.0 ? 0 : a >= 10.0 ? 1 : 2;
+  return (a >= 100.0 ? 0 : a >= 10.0 ? 1 : 2) + (digits - 3);
+}
+
+int three_significant(double v) {
+  return significant(v, 3);
 }
 
 struct Scaled {
@@ -44,8 +48,13 @@ std::string format_fixed(double v, int decimals) {
 }
 
 std::string format_time(double t, const std::string& unit) {
+  return format_time_digits(t, 3, unit);
+}
+
+std::string format_time_digits(double t, int digits, const std::string& unit) {
+  digits = digits < 3 ? 3 : digits;
   if (!std::isfinite(t)) return "-";
-  if (unit != "s") return format_fixed(t, three_significant(t)) + " " + unit;
+  if (unit != "s") return format_fixed(t, significant(t, digits)) + " " + unit;
   const double a = std::fabs(t);
   if (a == 0.0) return "0 s";
   double factor = 1.0;
@@ -61,12 +70,12 @@ std::string format_time(double t, const std::string& unit) {
     name = "ms";
   }
   double v = t * factor;
-  // 999.7 ms must not read "1000 ms": the next unit up.
-  if (std::fabs(v) >= 999.5 && factor > 1.0) {
+  // 999.7 ms must not read "1000 ms" (999.97 with four digits): the next unit up.
+  if (std::fabs(v) >= 1000.0 - 0.5 * std::pow(10.0, 3 - digits) && factor > 1.0) {
     v /= 1000.0;
     name = factor == 1e3 ? "s" : factor == 1e6 ? "ms" : "us";
   }
-  return format_fixed(v, three_significant(v)) + " " + name;
+  return format_fixed(v, significant(v, digits)) + " " + name;
 }
 
 std::string format_bytes(double bytes) {

@@ -13,6 +13,10 @@ namespace slimpack {
 // "4.50 units".
 std::string format_time(double t, const std::string& unit = "s");
 
+// The same with `digits` (3 or more) significant digits, where tables compare times that differ
+// by a few per cent ("124.4 s" against "125.0 s"): format_time_digits(55.702, 4) = "55.70 s".
+std::string format_time_digits(double t, int digits, const std::string& unit = "s");
+
 // Bytes in decimal units: "7.50 GB", "77.0 GB", "512 MB", "812 B".
 std::string format_bytes(double bytes);
 

@@ -34,6 +34,17 @@ TEST(Format, TimesPickTheLargestUnitAtLeastOne) {
   EXPECT_EQ(format_time(4.5, "units"), "4.50 units");
 }
 
+TEST(Format, TimesWithFourDigitsForComparisonTables) {
+  EXPECT_EQ(format_time_digits(55.702, 4), "55.70 s");
+  EXPECT_EQ(format_time_digits(124.38, 4), "124.4 s");
+  EXPECT_EQ(format_time_digits(0.0235, 4), "23.50 ms");
+  EXPECT_EQ(format_time_digits(0.99996, 4), "1.000 s");  // not "1000.0 ms"
+  EXPECT_EQ(format_time_digits(0.9994, 4), "999.4 ms");
+  EXPECT_EQ(format_time_digits(4.5, 4, "units"), "4.500 units");
+  EXPECT_EQ(format_time_digits(17.0, 3), format_time(17.0));
+  EXPECT_EQ(format_time_digits(17.0, 1), format_time(17.0));  // fewer than 3 reads as 3
+}
+
 TEST(Format, PercentCountsAndRates) {
   EXPECT_EQ(format_percent(0.125), "12.5 %");
   EXPECT_EQ(format_percent(-0.0001), "0.0 %");  // no "-0.0 %"
