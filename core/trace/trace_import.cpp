@@ -5,6 +5,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <limits>
 #include <string_view>
@@ -39,7 +40,85 @@ std::size_t first_invalid_utf8(const unsigned char* p, std::size_t size) {
   return size;
 }
 
-// Copies JSON text that simdjson has validated to `out` without the whitespace between tokens;
+// Whether JSON text is one well-formed value. simdjson's
+// raw_json() skips an object by bracket depth without checking what is inside, so a kept "args"
+// text is checked here (the fuzzer found `"args": {0071, "k": 1}` accepted when args are kept
+// and refused when they are skipped). Strings are taken as simdjson's stage 1 delimited them.
+class JsonValueCheck {
+ public:
+  explicit JsonValueCheck(std::string_view s) : s_(s) {}
+  bool ok() {
+    if (!value(0)) return false;
+    ws();
+    return i_ == s_.size();
+  }
+
+ private:
+  static constexpr int kMaxDepth = 1024;  // simdjson's own default
+  void ws() {
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\r' || s_[i_] == '\t'))
+      ++i_;
+  }
+  bool eat(char c) {
+    ws();
+    if (i_ < s_.size() && s_[i_] == c) {
+      ++i_;
+      return true;
+    }
+    return false;
+  }
+  bool string() {
+    if (!eat('"')) return false;  // eat() skips the whitespace before
+    while (i_ < s_.size()) {
+      const char c = s_[i_++];
+      if (c == '\\')
+        ++i_;
+      else if (c == '"')
+        return true;
+    }
+    return false;
+  }
+  bool scalar() {
+    const std::size_t b = i_;
+    while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '-' ||
+                              s_[i_] == '+' || s_[i_] == '.'))
+      ++i_;
+    const std::string_view t = s_.substr(b, i_ - b);
+    if (t == "true" || t == "false" || t == "null") return true;
+    if (t.empty() || !(t[0] == '-' || (t[0] >= '0' && t[0] <= '9'))) return false;
+    // A leading zero is only a number's whole part on its own ("0.5", not "0071").
+    const std::size_t d = t[0] == '-' ? 1 : 0;
+    if (d >= t.size() || t[d] < '0' || t[d] > '9') return false;
+    return !(t[d] == '0' && d + 1 < t.size() && t[d + 1] >= '0' && t[d + 1] <= '9');
+  }
+  bool value(int depth) {
+    ws();
+    if (depth > kMaxDepth || i_ >= s_.size()) return false;
+    const char c = s_[i_];
+    if (c == '"') return string();
+    if (c == '{') {
+      ++i_;
+      if (eat('}')) return true;
+      do {
+        if (!string() || !eat(':') || !value(depth + 1)) return false;
+      } while (eat(','));
+      return eat('}');
+    }
+    if (c == '[') {
+      ++i_;
+      if (eat(']')) return true;
+      do {
+        if (!value(depth + 1)) return false;
+      } while (eat(','));
+      return eat(']');
+    }
+    return scalar();
+  }
+  std::string_view s_;
+  std::size_t i_ = 0;
+};
+
+// Copies JSON text to `out` without the whitespace between tokens;
 // returns the length. Args objects are small (~100 bytes): a plain loop beats simdjson::minify,
 // whose SIMD setup cost 12% of an import.
 std::size_t minify_json(std::string_view raw, char* out) {
@@ -266,12 +345,11 @@ class ChromeTraceParser {
     return {};
   }
 
-  // The args value as compact JSON text in args_buf_ (for tooltips). The raw text is a view into
-  // the document; minifying drops the writer's spaces.
-  Status args_text(od::value& v, std::string_view& out) {
+  // The raw text of a value (a view into the document), checked to be well-formed: simdjson skips
+  // an object or array by bracket depth without looking inside.
+  Status checked_raw(od::value& v, std::string_view& raw) {
     od::json_type type{};
     if (auto e = v.type().get(type)) return json_error(e, true);
-    std::string_view raw;
     if (type == od::json_type::object) {
       od::object obj;
       if (auto e = v.get_object().get(obj)) return json_error(e, true);
@@ -283,6 +361,15 @@ class ChromeTraceParser {
     } else {
       raw = v.raw_json_token();
     }
+    if (!JsonValueCheck(raw).ok()) return json_error(simdjson::TAPE_ERROR, true);
+    return {};
+  }
+
+  // The args value as compact JSON text in args_buf_ (for tooltips). Minifying drops the
+  // writer's spaces.
+  Status args_text(od::value& v, std::string_view& out) {
+    std::string_view raw;
+    if (Status s = checked_raw(v, raw); !s) return s;
     if (args_buf_.size() < raw.size()) args_buf_.resize(std::max(raw.size(), 2 * args_buf_.size()));
     out = std::string_view(args_buf_.data(), minify_json(raw, args_buf_.data()));
     return {};
@@ -302,8 +389,11 @@ class ChromeTraceParser {
       late_args_ = true;
       return {};
     }
-    if (!keep_args_ || ev.ph.size() != 1 || (ev.ph[0] != 'X' && ev.ph[0] != 'B' && ev.ph[0] != 'E'))
-      return {};  // skipped unread
+    if (!keep_args_ || ev.ph.size() != 1 ||
+        (ev.ph[0] != 'X' && ev.ph[0] != 'B' && ev.ph[0] != 'E')) {
+      std::string_view unused;  // not kept, but a malformed file fails the same in every mode
+      return checked_raw(v, unused);
+    }
     if (Status s = args_text(v, ev.args); !s) return s;
     ev.has_args = true;
     return {};

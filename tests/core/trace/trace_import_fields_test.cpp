@@ -108,6 +108,36 @@ TEST(TraceImportFields, ArgsPastTheMemoryBudgetAreDroppedAndCounted) {
   EXPECT_EQ(all->args_dropped, 0);
 }
 
+TEST(TraceImportFields, MalformedArgsFailWhetherArgsAreKeptOrSkipped) {
+  // Found by the trace fuzzer: simdjson's raw_json() skipped this balanced but invalid object, so
+  // the import that keeps args accepted a file that the count-only import refused.
+  const std::string bad =
+      R"([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2, "args": {0071, "k": 1}}])";
+  TraceImportOptions count_only;
+  count_only.keep_events = false;
+  TraceImportOptions no_args;
+  no_args.keep_args = false;
+  for (const TraceImportOptions& opt : {TraceImportOptions{}, no_args, count_only}) {
+    auto t = parse(bad, opt);
+    ASSERT_FALSE(t.ok()) << "keep_events " << opt.keep_events << " keep_args " << opt.keep_args;
+    EXPECT_NE(t.error().message.find("traceEvents[0]"), std::string::npos) << t.error().message;
+  }
+  for (const char* args : {R"({"k": [0, -0.5, 1e-3, true, null, "x\"y", {}, []]})", R"([])",
+                           R"({"a": {"b": {"c": [1, [2, [3]]]}}})"}) {
+    auto ok = parse(std::string(R"([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2,
+                                     "args": )") +
+                    args + "}]");
+    EXPECT_TRUE(ok.ok()) << args << ": " << (ok ? "" : ok.error().message);
+  }
+  for (const char* args :
+       {R"({"k": 01})", R"({"k" 1})", R"({"k": 1,})", R"([1 2])", R"({"k": tru})", R"({"k": -})"}) {
+    auto t = parse(std::string(R"([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2,
+                                    "args": )") +
+                   args + "}]");
+    EXPECT_FALSE(t.ok()) << args;
+  }
+}
+
 TEST(TraceImportFields, RankFromDistributedInfoBeforeOrAfterEvents) {
   auto before = parse(R"({"distributedInfo": {"backend": "nccl", "rank": 3, "world_size": 8},
                           "traceEvents": []})");
