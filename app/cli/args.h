@@ -13,7 +13,7 @@ namespace slimpack::cli {
 
 struct OptionSpec {
   std::string name;   // without leading dashes, e.g. "plan"
-  std::string value;  // value placeholder ("FILE", "N"); empty for flags
+  std::string value;  // the value's name in --help ("FILE", "N"); empty for flags
   std::string help;
 };
 

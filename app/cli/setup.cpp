@@ -12,7 +12,7 @@ namespace {
 std::vector<OptionSpec> specs_of(OptionSection section) {
   std::vector<OptionSpec> specs;
   for (const ConfigOption& o : options_in(section))
-    specs.push_back({std::string(o.flag), std::string(o.placeholder), option_help(o)});
+    specs.push_back({std::string(o.flag), std::string(o.value_name), option_help(o)});
   return specs;
 }
 

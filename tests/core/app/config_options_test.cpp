@@ -64,7 +64,7 @@ TEST(ConfigOptions, EachOptionIsNamedOnce) {
     EXPECT_NE(o.get, nullptr) << o.flag;
     EXPECT_NE(o.set, nullptr) << o.flag;
     EXPECT_FALSE(option_help(o).empty()) << o.flag;
-    EXPECT_EQ(o.placeholder.empty(), o.kind == OptionKind::Flag) << o.flag;
+    EXPECT_EQ(o.value_name.empty(), o.kind == OptionKind::Flag) << o.flag;
     if (o.kind == OptionKind::Choice) {
       EXPECT_NE(o.choices, nullptr) << o.flag;
     }
