@@ -333,14 +333,8 @@ class EdgeEmitter {
     if (c * d_.p + s + 1 >= d_.virtual_stages) return;
     const int rs = s + 1 < d_.p ? s + 1 : 0;
     const int rc = s + 1 < d_.p ? c : c + 1;
-    const std::int32_t send = sink.new_node(
-        {fsend_time_[static_cast<std::size_t>(op.pack)], op.pack, static_cast<std::int16_t>(s),
-         static_cast<std::int8_t>(c), OpKind::P2P, Pass::Forward});
-    sink.add(id, send);
-    if (cur.last_fsend >= 0) sink.add(cur.last_fsend, send);
-    cur.last_fsend = send;
-    sink.add(send, d_.fid(rs, rc, op.pack));
-    if (record) dag_.stage_comm[n_comm_++] = send;
+    add_send(sink, op, s, Pass::Forward, fsend_time_[static_cast<std::size_t>(op.pack)], id,
+             cur.last_fsend, d_.fid(rs, rc, op.pack), record);
   }
 
   // A backward op waits for the forward packs whose activations it uses, and on the last stage
@@ -368,13 +362,22 @@ class EdgeEmitter {
     if (c * d_.p + s == 0) return;
     const int rs = s > 0 ? s - 1 : d_.p - 1;
     const int rc = s > 0 ? c : c - 1;
-    const std::int32_t send = sink.new_node(
-        {bsend_time_[static_cast<std::size_t>(op.pack)], op.pack, static_cast<std::int16_t>(s),
-         static_cast<std::int8_t>(c), OpKind::P2P, Pass::Backward});
-    sink.add(id, send);
-    if (cur.last_bsend >= 0) sink.add(cur.last_bsend, send);
-    cur.last_bsend = send;
-    sink.add(send, d_.bid(rs, rc, op.pack));
+    add_send(sink, op, s, Pass::Backward, bsend_time_[static_cast<std::size_t>(op.pack)], id,
+             cur.last_bsend, d_.bid(rs, rc, op.pack), record);
+  }
+
+  // One P2P send of `op` from stage s: after the op itself and the stage's previous send of the
+  // same direction (one link, in order), before the receiving op `to`.
+  template <class Sink>
+  void add_send(Sink& sink, const OrderedOp& op, int s, Pass pass, double time, std::int32_t from,
+                std::int32_t& last_send, std::int32_t to, bool record) {
+    const std::int32_t send =
+        sink.new_node({time, op.pack, static_cast<std::int16_t>(s),
+                       static_cast<std::int8_t>(op.chunk), OpKind::P2P, pass});
+    sink.add(from, send);
+    if (last_send >= 0) sink.add(last_send, send);
+    last_send = send;
+    sink.add(send, to);
     if (record) dag_.stage_comm[n_comm_++] = send;
   }
 
