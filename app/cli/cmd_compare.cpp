@@ -56,7 +56,8 @@ nlohmann::json row_json(const CompareEntry& e) {
             {"tokens_per_second", nullptr},
             {"solver_seconds", nullptr},
             {"legal", false},
-            {"error", e.reason}};
+            {"error", e.reason},
+            {"limit", limit_json(e.limit)}};
   const SimResult& r = *e.sim;
   return {{"strategy", e.strategy},
           {"iteration_time", r.iteration_time},
@@ -68,6 +69,7 @@ nlohmann::json row_json(const CompareEntry& e) {
           {"tokens_per_second", r.tokens_per_second},
           {"solver_seconds", e.solver_seconds},
           {"legal", r.legal},
+          {"limit", nullptr},
           {"dp", e.config.dp},
           {"cp", e.config.cp},
           {"tp", e.config.tp},

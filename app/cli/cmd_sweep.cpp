@@ -30,14 +30,16 @@ nlohmann::json row_json(const SweepPoint& pt) {
             {"peak_memory_bytes", nullptr},
             {"solver_seconds", nullptr},
             {"legal", false},
-            {"error", pt.error}};
+            {"error", pt.error},
+            {"limit", limit_json(pt.limit)}};
   return {{"value", pt.value},
           {"iteration_time", pt.iteration_time},
           {"bubble_ratio", pt.bubble_ratio},
           {"tokens_per_second", pt.tokens_per_second},
           {"peak_memory_bytes", pt.peak_memory_bytes},
           {"solver_seconds", pt.solver_seconds},
-          {"legal", pt.legal}};
+          {"legal", pt.legal},
+          {"limit", nullptr}};
 }
 
 }  // namespace

@@ -33,4 +33,21 @@ Status write_text_output(const std::string& destination, const std::string& text
   return json_util::write_file_atomic(destination, text);
 }
 
+nlohmann::json limit_json(const std::optional<InfeasibleDetail>& limit) {
+  if (!limit) return nullptr;
+  const auto or_null = [](int v) { return v >= 0 ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  const bool tokens = limit->limit == Limit::TokenCap;
+  const bool numbers = limit->limit != Limit::Solver;
+  return {{"kind", limit_name(limit->limit)},
+          {"stage", or_null(limit->stage)},
+          {"replica", or_null(limit->replica)},
+          {"needed", numbers ? nlohmann::json(limit->needed) : nlohmann::json(nullptr)},
+          {"cap", numbers ? nlohmann::json(limit->cap) : nlohmann::json(nullptr)},
+          {"unit", !numbers ? nlohmann::json(nullptr)
+                   : tokens ? "tokens"
+                            : "bytes"},
+          {"sequence",
+           limit->sequence.empty() ? nlohmann::json(nullptr) : nlohmann::json(limit->sequence)}};
+}
+
 }  // namespace slimpack::cli

@@ -2,6 +2,7 @@
 // Shared output helpers of the CLI: exit codes and JSON / text destinations.
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 
 #include "args.h"
@@ -22,6 +23,10 @@ Status write_json_output(const std::string& destination, const nlohmann::json& j
 
 // Writes text to a destination ("-" = stdout), atomically for files.
 Status write_text_output(const std::string& destination, const std::string& text);
+
+// The binding limit of an infeasible row as values, or null: {"kind": "stage memory", "stage": 0,
+// "replica": null, "needed": 8.33e10, "cap": 6.8e10, "unit": "bytes", "sequence": "s16"}.
+nlohmann::json limit_json(const std::optional<InfeasibleDetail>& limit);
 
 // Numbers for people come from core/common/format.h (format_time, format_bytes, format_percent,
 // format_count, format_rate), as in the explorer. format_seconds is the older name of format_time.

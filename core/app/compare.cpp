@@ -40,6 +40,7 @@ Expected<CompareEntry> compare_row(const CompareRequest& request, const Strategy
     case RunOutcome::Infeasible:
       e.outcome = RowOutcome::Infeasible;
       e.reason = a.cause.message;
+      e.limit = a.cause.detail;
       return e;
     case RunOutcome::Cancelled:
     case RunOutcome::Failed:

@@ -30,6 +30,8 @@ struct CompareEntry {
   // Infeasible: the solver's reason, without a "strategy NAME: " prefix;
   // NotApplicable: "not applicable: needs ...".
   std::string reason;
+  // Infeasible: the limit that binds (stage, bytes or tokens), when one does.
+  std::optional<InfeasibleDetail> limit;
   // Set when solved. Shared and immutable: the compare view, its table and the exporter all hold
   // the entries, and a deep copy of a large SimResult costs the GUI thread milliseconds.
   std::shared_ptr<const Plan> plan;

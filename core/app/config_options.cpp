@@ -42,12 +42,11 @@ std::vector<std::string> schedule_names() {
           schedule_name(ScheduleKind::Interleaved)};
 }
 
-// The parsers of core/cost name their value ("recompute: 'most' is ..."); the table names the
-// option itself, so only their reason is kept.
-Status reason_of(const Error& e, std::string_view parser_name) {
-  const std::string prefix = std::string(parser_name) + ": ";
-  if (e.message.rfind(prefix, 0) == 0) return Error{e.kind, e.message.substr(prefix.size())};
-  return e;
+// The parsers of core/cost name their value as a field ("recompute": "'most' is ..."); the table
+// names the option itself, so only their reason is kept.
+Status reason_of(const Error& e) {
+  if (e.field.empty()) return e;
+  return Error{e.kind, e.field_reason};
 }
 
 // Helpers for the table rows: an int / Tokens / double / string / bool member of the workload or
@@ -163,6 +162,7 @@ std::vector<ConfigOption> make_options() {
                .min_int = 1,
                .max_int = kMaxParallel,
                .sweepable = true,
+               .fields = {"parallel.pp"},
                SLIMPACK_INT(config, pp)});
   o.push_back({.flag = "dp",
                .section = C,
@@ -173,6 +173,7 @@ std::vector<ConfigOption> make_options() {
                .min_int = 1,
                .max_int = kMaxParallel,
                .sweepable = true,
+               .fields = {"parallel.dp"},
                SLIMPACK_INT(config, dp)});
   o.push_back({.flag = "tp",
                .section = C,
@@ -183,6 +184,7 @@ std::vector<ConfigOption> make_options() {
                .min_int = 1,
                .max_int = kMaxParallel,
                .sweepable = true,
+               .fields = {"parallel.tp"},
                SLIMPACK_INT(config, tp)});
   o.push_back({.flag = "strategy",
                .section = C,
@@ -199,6 +201,7 @@ std::vector<ConfigOption> make_options() {
                .value_name = "N",
                .help = "slice size S in tokens (0 = strategy default)",
                .sweepable = true,
+               .fields = {"params.slice_size"},
                SLIMPACK_INT(config, slice_size)});
   o.push_back({.flag = "packs",
                .section = C,
@@ -208,6 +211,7 @@ std::vector<ConfigOption> make_options() {
                .help = "forward packs per replica (0 = auto)",
                .max_int = kMaxInt,
                .sweepable = true,
+               .fields = {"params.packs"},
                SLIMPACK_INT(config, packs)});
   o.push_back({.flag = "pack-tokens",
                .section = C,
@@ -216,6 +220,7 @@ std::vector<ConfigOption> make_options() {
                .value_name = "N",
                .help = "token capacity C of a `fixed` pack (default: the context window)",
                .sweepable = true,
+               .fields = {"params.pack_tokens"},
                SLIMPACK_INT(config, pack_tokens)});
   o.push_back({.flag = "context",
                .section = C,
@@ -237,7 +242,7 @@ std::vector<ConfigOption> make_options() {
                .get = [](const S& s) -> V { return recompute_name(s.config.recompute); },
                .set = [](S& s, const V& v) -> Status {
                  auto r = parse_recompute(as_text(v));
-                 if (!r) return reason_of(r.error(), "recompute");
+                 if (!r) return reason_of(r.error());
                  s.config.recompute = *r;
                  return {};
                }});
@@ -263,7 +268,7 @@ std::vector<ConfigOption> make_options() {
        .get = [](const S& s) -> V { return stage_split_name(s.config.stage_split); },
        .set = [](S& s, const V& v) -> Status {
          auto split = parse_stage_split(as_text(v));
-         if (!split) return reason_of(split.error(), "stage layers");
+         if (!split) return reason_of(split.error());
          s.config.stage_split = *split;
          return {};
        }});
@@ -274,6 +279,7 @@ std::vector<ConfigOption> make_options() {
                .value_name = "NAME",
                .choices = schedule_names,
                .noun = "schedule",
+               .fields = {"params.schedule"},
                .get = [](const S& s) -> V { return std::string(schedule_name(s.config.schedule)); },
                .set = [](S& s, const V& v) -> Status {
                  parse_schedule(as_text(v), s.config.schedule);  // checked against choices
@@ -287,6 +293,7 @@ std::vector<ConfigOption> make_options() {
                .help = "virtual chunks for the interleaved schedule (default 2)",
                .min_int = 1,
                .max_int = kMaxParallel,
+               .fields = {"parallel.vchunks", "params.vchunks"},
                SLIMPACK_INT(config, vchunks)});
   o.push_back({.flag = "memory-cap",
                .section = C,
@@ -331,6 +338,7 @@ std::vector<ConfigOption> make_options() {
                .value_name = "S",
                .help = "slimpack: MILP time limit per replica in seconds (default 2)",
                .number_exclusive = true,
+               .fields = {"params.time_limit_s"},
                SLIMPACK_NUMBER(config, time_limit_s)});
   o.push_back({.flag = "symmetric",
                .section = C,
@@ -532,12 +540,14 @@ Status set_option(const ConfigOption& o, ScenarioSpec& scenario, const OptionVal
 }
 
 Error name_option_in(const Error& error, std::string (*naming)(const ConfigOption&)) {
+  if (error.field.empty()) return error;
   for (const auto& o : scenario_options())
-    for (std::string_view field : o.fields) {
-      const std::string prefix = std::string(field) + ": ";
-      if (error.message.rfind(prefix, 0) == 0)
-        return Error{error.kind, naming(o) + ": " + error.message.substr(prefix.size())};
-    }
+    for (std::string_view field : o.fields)
+      if (error.field == field) {
+        Error named = Error::bad_field(naming(o), error.field_reason);
+        named.kind = error.kind;
+        return named;
+      }
   return error;
 }
 

@@ -55,8 +55,8 @@ struct ConfigOption {
   std::string_view noun{};                          // Choice: "unknown <noun> 'x' (known: ...)"
   bool session_negated = false;  // Flag stored as its opposite in the session (--symmetric)
   bool sweepable = false;        // `slimpack sweep` may give it a list of values
-  // Names the scenario functions use for this option in their messages ("memory cap",
-  // "parallel.stage_layers"): an error starting with one is about this option.
+  // Field names the scenario functions give their errors about this option ("memory cap",
+  // "parallel.stage_layers"; Error::field): such an error is about this option.
   std::vector<std::string_view> fields{};
   // The option's value in a scenario, and storing an already checked value (a Text's parser may
   // still refuse it: the reason, without a name).
@@ -87,8 +87,9 @@ std::string option_text(const ConfigOption& option, const OptionValue& value);
 Status set_option(const ConfigOption& option, ScenarioSpec& scenario, const OptionValue& value,
                   const std::string& name);
 
-// An error of the scenario functions ("memory cap: must not be negative") named by the option it
-// is about in one front end's spelling ("--memory-cap: must not be negative"); other errors pass.
+// An error of the scenario functions about one field (Error::field "memory cap", reason "must not
+// be negative") named by the option it is about in one front end's spelling ("--memory-cap: must
+// not be negative"), its field now that name; errors about no option's field pass unchanged.
 Error name_option_in(const Error& error, std::string (*naming)(const ConfigOption&));
 
 }  // namespace slimpack

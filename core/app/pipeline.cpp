@@ -24,9 +24,10 @@ Status check_context_window(const ConfigSpec& config, const Batch& batch) {
   if (config.context <= 0) return {};
   for (const Sequence& seq : batch.sequences)
     if (seq.length > config.context)
-      return Error::bad_input("context: sample '" + seq.id + "' has " + std::to_string(seq.length) +
-                              " tokens, more than the context window of " +
-                              std::to_string(config.context) + " tokens");
+      return Error::bad_field("context", "sample '" + seq.id + "' has " +
+                                             std::to_string(seq.length) +
+                                             " tokens, more than the context window of " +
+                                             std::to_string(config.context) + " tokens");
   return {};
 }
 

@@ -38,6 +38,7 @@ Expected<SweepPoint> sweep_point(const std::string& value, const std::string& st
       break;
     case RunOutcome::Infeasible:
       pt.error = a.cause.message;
+      pt.limit = a.cause.detail;
       return pt;
     case RunOutcome::Cancelled:
     case RunOutcome::Failed:

@@ -21,7 +21,8 @@ struct SweepPoint {
   double bubble_ratio = 0.0;
   bool ok = false;    // solved; false when this value was infeasible
   std::string error;  // why not (the solver's reason, without a "strategy NAME: " prefix)
-  std::string value;  // the swept value as given ("2048")
+  std::optional<InfeasibleDetail> limit;  // the limit that binds, when one does
+  std::string value;                      // the swept value as given ("2048")
   double tokens_per_second = 0.0;
   double peak_memory_bytes = 0.0;
   double solver_seconds = 0.0;

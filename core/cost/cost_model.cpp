@@ -60,19 +60,19 @@ Expected<CostModel> CostModel::create(ModelConfig model, GpuSpec gpu, ParallelCo
     checked.stage_layers = even_stage_layers(model.layers, checked.pp);
   if (auto s = validate(model, checked); !s) return s.error();
   if (!(options.cp_overlap >= 0.0 && options.cp_overlap <= 1.0))
-    return Error::bad_input("options.cp_overlap: must lie in [0, 1]");
+    return Error::bad_field("options.cp_overlap", "must lie in [0, 1]");
   if (!(options.tp_comm_exposed >= 0.0 && options.tp_comm_exposed <= 1.0))
-    return Error::bad_input("options.tp_comm_exposed: must lie in [0, 1]");
+    return Error::bad_field("options.tp_comm_exposed", "must lie in [0, 1]");
   if (!(options.short_query_tokens >= 0.0))
-    return Error::bad_input("options.short_query_tokens: must not be negative");
+    return Error::bad_field("options.short_query_tokens", "must not be negative");
   if (!(options.split_pairs_per_token >= 0.0))
-    return Error::bad_input("options.split_pairs_per_token: must not be negative");
+    return Error::bad_field("options.split_pairs_per_token", "must not be negative");
   if (options.recompute.mode == RecomputeMode::Layers && options.recompute.layers < 1)
-    return Error::bad_input("options.recompute: a layer count must be positive");
+    return Error::bad_field("options.recompute", "a layer count must be positive");
   if (auto s = validate(gpu); !s) return s.error();
   if (!(options.memory_cap_bytes >= 0.0))
-    return Error::bad_input("options.memory_cap_bytes: must not be negative");
-  if (options.token_cap < 0) return Error::bad_input("options.token_cap: must not be negative");
+    return Error::bad_field("options.memory_cap_bytes", "must not be negative");
+  if (options.token_cap < 0) return Error::bad_field("options.token_cap", "must not be negative");
   return CostModel(std::move(model), std::move(gpu), par, options);
 }
 

@@ -27,17 +27,17 @@ std::string join(const std::vector<std::string>& names) {
 }
 
 Status positive(double v, const char* field) {
-  if (!(v > 0.0)) return Error::bad_input(std::string(field) + ": must be positive");
+  if (!(v > 0.0)) return Error::bad_field(field, "must be positive");
   return {};
 }
 
 Status non_negative(double v, const char* field) {
-  if (!(v >= 0.0)) return Error::bad_input(std::string(field) + ": must not be negative");
+  if (!(v >= 0.0)) return Error::bad_field(field, "must not be negative");
   return {};
 }
 
 Status fraction(double v, const char* field) {
-  if (!(v > 0.0 && v <= 1.0)) return Error::bad_input(std::string(field) + ": must lie in (0, 1]");
+  if (!(v > 0.0 && v <= 1.0)) return Error::bad_field(field, "must lie in (0, 1]");
   return {};
 }
 
@@ -124,44 +124,51 @@ Status validate(const ModelConfig& m, const ParallelConfig& par) {
   for (const auto& [v, field, max] : sizes) {
     if (auto s = positive(v, field); !s) return s;
     if (v > max)
-      return Error::bad_input(std::string(field) + ": " + std::to_string(v) +
-                              " is more than the maximum " + std::to_string(max));
+      return Error::bad_field(
+          field, std::to_string(v) + " is more than the maximum " + std::to_string(max));
   }
   if (m.hidden % m.heads != 0)
-    return Error::bad_input("model.hidden: " + std::to_string(m.hidden) +
-                            " is not divisible by model.heads " + std::to_string(m.heads));
+    return Error::bad_field("model.hidden", "" + std::to_string(m.hidden) +
+                                                " is not divisible by model.heads " +
+                                                std::to_string(m.heads));
   if (m.heads % m.kv_heads != 0)
-    return Error::bad_input("model.kv_heads: " + std::to_string(m.kv_heads) +
-                            " does not divide model.heads " + std::to_string(m.heads));
+    return Error::bad_field("model.kv_heads", "" + std::to_string(m.kv_heads) +
+                                                  " does not divide model.heads " +
+                                                  std::to_string(m.heads));
   if (!par.stage_layers.empty()) {
     if (static_cast<int>(par.stage_layers.size()) != par.pp)
-      return Error::bad_input("parallel.stage_layers: " + std::to_string(par.stage_layers.size()) +
-                              " entries for " + std::to_string(par.pp) + " stages");
+      return Error::bad_field("parallel.stage_layers",
+                              "" + std::to_string(par.stage_layers.size()) + " entries for " +
+                                  std::to_string(par.pp) + " stages");
     int sum = 0;
     for (std::size_t s = 0; s < par.stage_layers.size(); ++s) {
       if (par.stage_layers[s] < 1)
-        return Error::bad_input("parallel.stage_layers: stage " + std::to_string(s) + " has " +
-                                std::to_string(par.stage_layers[s]) +
-                                " layers; every stage needs at least 1");
+        return Error::bad_field("parallel.stage_layers",
+                                "stage " + std::to_string(s) + " has " +
+                                    std::to_string(par.stage_layers[s]) +
+                                    " layers; every stage needs at least 1");
       sum += par.stage_layers[s];
     }
     if (sum != m.layers)
-      return Error::bad_input("parallel.stage_layers: the layers sum to " + std::to_string(sum) +
-                              ", the model has " + std::to_string(m.layers));
+      return Error::bad_field("parallel.stage_layers", "the layers sum to " + std::to_string(sum) +
+                                                           ", the model has " +
+                                                           std::to_string(m.layers));
     if (par.vchunks > 1)
-      return Error::bad_input(
-          "parallel.stage_layers: an uneven stage split cannot be combined with the interleaved "
-          "schedule (vchunks > 1)");
+      return Error::bad_field("parallel.stage_layers",
+                              "an uneven stage split cannot be combined with the interleaved "
+                              "schedule (vchunks > 1)");
   } else if (const std::int64_t chunks = std::int64_t{par.pp} * par.vchunks;
              m.layers % chunks != 0) {
     // In 64 bits: pp and vchunks come from files and may each be near INT_MAX.
-    return Error::bad_input(
-        "model.layers: " + std::to_string(m.layers) +
-        " is not divisible by parallel.pp * parallel.vchunks = " + std::to_string(chunks));
+    return Error::bad_field(
+        "model.layers",
+        "" + std::to_string(m.layers) +
+            " is not divisible by parallel.pp * parallel.vchunks = " + std::to_string(chunks));
   }
   if (m.heads % par.tp != 0)
-    return Error::bad_input("parallel.tp: " + std::to_string(par.tp) +
-                            " does not divide model.heads " + std::to_string(m.heads));
+    return Error::bad_field(
+        "parallel.tp",
+        "" + std::to_string(par.tp) + " does not divide model.heads " + std::to_string(m.heads));
   return {};
 }
 
@@ -190,7 +197,7 @@ Status validate(const GpuSpec& g) {
   for (const auto& [v, field] : nonneg)
     if (auto s = non_negative(v, field); !s) return s;
   if (g.runtime_reserve_bytes >= g.memory_bytes)
-    return Error::bad_input("gpu.runtime_reserve_bytes: must be below gpu.memory_bytes");
+    return Error::bad_field("gpu.runtime_reserve_bytes", "must be below gpu.memory_bytes");
   return {};
 }
 

@@ -32,8 +32,8 @@ Expected<RecomputeSpec> parse_recompute(const std::string& text) {
     if (n == 0) return RecomputeSpec{RecomputeMode::None, 0};
     return RecomputeSpec{RecomputeMode::Layers, n};
   }
-  return Error::bad_input("recompute: '" + text +
-                          "' is not one of none, selective, full, auto or a layer count");
+  return Error::bad_field(
+      "recompute", "'" + text + "' is not one of none, selective, full, auto or a layer count");
 }
 
 }  // namespace slimpack

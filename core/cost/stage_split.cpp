@@ -77,9 +77,10 @@ Expected<StageSplitSpec> parse_stage_split(const std::string& text) {
     int v = 0;
     auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
     if (item.empty() || ec != std::errc() || ptr != item.data() + item.size() || v < 1)
-      return Error::bad_input("stage layers: '" + item +
-                              "' is not a positive layer count (expected even, auto or a list "
-                              "such as 7,8,8,9)");
+      return Error::bad_field("stage layers",
+                              "'" + item +
+                                  "' is not a positive layer count (expected even, auto or a list "
+                                  "such as 7,8,8,9)");
     spec.explicit_layers.push_back(v);
     start = comma + 1;
   }

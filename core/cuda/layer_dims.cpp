@@ -10,11 +10,12 @@ Expected<LayerDims> layer_dims(const ModelConfig& m, int tp) {
   par.pp = 1;
   if (auto st = validate(m, par); !st) return st.error();
   if (m.ffn % tp != 0)
-    return Error::bad_input("parallel.tp: " + std::to_string(tp) + " does not divide model.ffn " +
-                            std::to_string(m.ffn));
+    return Error::bad_field("parallel.tp", "" + std::to_string(tp) + " does not divide model.ffn " +
+                                               std::to_string(m.ffn));
   if (m.kv_heads >= tp && m.kv_heads % tp != 0)
-    return Error::bad_input("parallel.tp: " + std::to_string(tp) +
-                            " does not divide model.kv_heads " + std::to_string(m.kv_heads));
+    return Error::bad_field(
+        "parallel.tp",
+        "" + std::to_string(tp) + " does not divide model.kv_heads " + std::to_string(m.kv_heads));
   LayerDims d;
   d.hidden = m.hidden;
   d.ffn_rank = m.ffn / tp;

@@ -58,12 +58,13 @@ PackShape repeated(const std::string& family, std::int64_t count, std::int64_t l
 Expected<std::vector<PackShape>> make_sweep(const SweepOptions& o) {
   constexpr std::int64_t kGranule = 256;
   if (o.min_tokens < kGranule || o.min_tokens % kGranule != 0)
-    return Error::bad_input("min tokens: " + std::to_string(o.min_tokens) +
-                            " must be a positive multiple of 256");
+    return Error::bad_field(
+        "min tokens", "" + std::to_string(o.min_tokens) + " must be a positive multiple of 256");
   if (o.max_tokens < o.min_tokens)
-    return Error::bad_input("max tokens: " + std::to_string(o.max_tokens) +
-                            " is below the minimum " + std::to_string(o.min_tokens));
-  if (o.max_offset < 0) return Error::bad_input("max offset: must not be negative");
+    return Error::bad_field("max tokens", "" + std::to_string(o.max_tokens) +
+                                              " is below the minimum " +
+                                              std::to_string(o.min_tokens));
+  if (o.max_offset < 0) return Error::bad_field("max offset", "must not be negative");
 
   std::vector<std::int64_t> sizes;
   for (std::int64_t t = o.min_tokens; t <= o.max_tokens; t *= 2) sizes.push_back(t);

@@ -31,8 +31,8 @@ Expected<std::shared_ptr<const LengthPool>> load_pool(
 }
 
 Expected<Batch> make_batch(const LengthPool& pool, const WorkloadSpec& spec) {
-  if (spec.batch_tokens < 0) return Error::bad_input("batch tokens: must not be negative");
-  if (spec.batch_count < 0) return Error::bad_input("batch count: must not be negative");
+  if (spec.batch_tokens < 0) return Error::bad_field("batch tokens", "must not be negative");
+  if (spec.batch_count < 0) return Error::bad_field("batch count", "must not be negative");
   if (spec.batch_tokens > 0 && spec.batch_count > 0)
     return Error::bad_input("batch tokens and batch count are exclusive: give one");
   // A file is the batch unless a size is asked for; a preset is sampled to the default budget.
@@ -52,18 +52,18 @@ Expected<std::shared_ptr<const CostModel>> make_cost_model(const ConfigSpec& con
                                                            const Batch* batch) {
   CostSetup setup;
   auto model = model_preset(config.model);
-  if (!model) return model.error().with_context("model");
+  if (!model) return Error::bad_field("model", model.error().message);
   auto gpu = gpu_preset(config.gpu);
-  if (!gpu) return gpu.error().with_context("gpu");
+  if (!gpu) return Error::bad_field("gpu", gpu.error().message);
   setup.model = *model;
   setup.gpu = *gpu;
-  if (config.memory_cap_gb < 0) return Error::bad_input("memory cap: must not be negative");
-  if (config.token_cap < 0) return Error::bad_input("token cap: must not be negative");
-  if (config.context < 0) return Error::bad_input("context: must not be negative");
+  if (config.memory_cap_gb < 0) return Error::bad_field("memory cap", "must not be negative");
+  if (config.token_cap < 0) return Error::bad_field("token cap", "must not be negative");
+  if (config.context < 0) return Error::bad_field("context", "must not be negative");
   setup.par.pp = shape ? shape->pp : config.pp;
   setup.par.dp = shape ? shape->dp : config.dp;
   setup.par.tp = config.tp;
-  if (config.cp < 1) return Error::bad_input("cp: must be at least 1");
+  if (config.cp < 1) return Error::bad_field("cp", "must be at least 1");
   setup.par.cp = config.cp;
   setup.par.stage_layers = config.stage_split.explicit_layers;
   setup.options.stage_split = config.stage_split.is_auto ? StageSplit::Auto : StageSplit::Even;

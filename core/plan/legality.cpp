@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "common/format.h"
+
 #include "plan/legality_detail.h"
 #include "plan/schedule_order.h"
 
@@ -38,7 +40,7 @@ std::string LegalityReport::summary() const {
 namespace legality_detail {
 
 void Collector::add(Rule rule, int replica, Pass pass, int pack, SeqIndex seq, std::string message,
-                    int stage) {
+                    int stage, double needed, double cap) {
   if (full()) return;
   Violation v;
   v.rule = rule;
@@ -47,6 +49,8 @@ void Collector::add(Rule rule, int replica, Pass pass, int pack, SeqIndex seq, s
   v.pack = pack;
   v.stage = stage;
   v.seq = seq;
+  v.needed = needed;
+  v.cap = cap;
   v.message = std::string(rule_name(rule)) + ": " + std::move(message);
   report_.violations.push_back(std::move(v));
 }
@@ -152,17 +156,11 @@ void check_token_cap(Collector& out, Tokens cap) {
         const int pi = static_cast<int>(p);
         out.add(Rule::L5, r, pass, pi, -1,
                 out.pack_label(r, pass, pi) + " holds " + std::to_string(t) +
-                    " tokens, over the token cap of " + std::to_string(cap));
+                    " tokens, over the token cap of " + std::to_string(cap),
+                -1, static_cast<double>(t), static_cast<double>(cap));
       }
     }
   }
-}
-
-std::string bytes_text(double bytes) {
-  char buf[64];
-  // Decimal GB, the unit of memory caps and GPU datasheets (an "80 GB" H100 holds 80e9 bytes).
-  std::snprintf(buf, sizeof buf, "%.0f bytes (%.2f GB)", bytes, bytes / 1e9);
-  return buf;
 }
 
 // L4: peak memory of every stage of every replica under the cap.
@@ -185,9 +183,10 @@ void check_memory(Collector& out, const MemoryModel& memory) {
       std::string where = "stage " + std::to_string(s);
       if (plan.dp() > 1) where += " of replica " + std::to_string(r);
       out.add(Rule::L4, r, Pass::Forward, -1, -1,
-              where + " needs " + bytes_text(peak) + " at its peak, over the cap of " +
-                  bytes_text(memory.capacity_bytes),
-              s);
+              where + " needs " + format_bytes(peak) + " at its peak, " +
+                  format_bytes(peak - memory.capacity_bytes) + " over the cap of " +
+                  format_bytes(memory.capacity_bytes),
+              s, peak, memory.capacity_bytes);
     }
   }
 }

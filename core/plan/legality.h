@@ -38,6 +38,8 @@ struct Violation {
   int pack = -1;        // 0-based pack index, -1 when not about one pack
   int stage = -1;       // for L4
   SeqIndex seq = -1;    // the sequence involved, -1 when none
+  double needed = 0.0;  // L4: the stage's peak bytes; L5: the pack's tokens
+  double cap = 0.0;     // L4: the memory cap in bytes; L5: the token cap
   std::string message;  // human readable, names rule, replica, pack and sequence id
 };
 

@@ -40,7 +40,7 @@ class Collector {
 
   bool full() const { return report_.violations.size() >= max_; }
   void add(Rule rule, int replica, Pass pass, int pack, SeqIndex seq, std::string message,
-           int stage = -1);
+           int stage = -1, double needed = 0.0, double cap = 0.0);
 
   // "forward pack F3" (1-based, like the paper's F_1..F_M), plus " of replica 1" when d > 1.
   std::string pack_label(int replica, Pass pass, int pack) const;

@@ -29,16 +29,16 @@ namespace {
 
 Status check_shape(const Plan& plan) {
   if (plan.stages < 1 || plan.stages > 32767)
-    return Error::bad_input("plan: stages must be in [1, 32767], got " +
-                            std::to_string(plan.stages));
+    return Error::bad_field("plan",
+                            "stages must be in [1, 32767], got " + std::to_string(plan.stages));
   if (plan.vchunks < 1 || plan.vchunks > 127)
-    return Error::bad_input("plan: vchunks must be in [1, 127], got " +
-                            std::to_string(plan.vchunks));
+    return Error::bad_field("plan",
+                            "vchunks must be in [1, 127], got " + std::to_string(plan.vchunks));
   if (plan.warmup_extra < 0)
-    return Error::bad_input("plan: warmup_extra must be >= 0, got " +
-                            std::to_string(plan.warmup_extra));
-  if (plan.replicas.empty()) return Error::bad_input("plan: no replicas");
-  if (!(plan.p2p_latency >= 0.0)) return Error::bad_input("plan: p2p_latency must be >= 0");
+    return Error::bad_field("plan",
+                            "warmup_extra must be >= 0, got " + std::to_string(plan.warmup_extra));
+  if (plan.replicas.empty()) return Error::bad_field("plan", "no replicas");
+  if (!(plan.p2p_latency >= 0.0)) return Error::bad_field("plan", "p2p_latency must be >= 0");
   return Status::success();
 }
 

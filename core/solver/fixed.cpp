@@ -74,10 +74,10 @@ Expected<SolveResult> solve_fixed(const SolveInput& in, const CancelToken& cance
   Tokens cap =
       in.params.pack_tokens > 0 ? in.params.pack_tokens : context_window(in.batch, in.params);
   if (cap < max_len) {
-    return Error::bad_input(
-        std::string(in.params.pack_tokens > 0 ? "params.pack_tokens: " : "params.context: ") +
-        std::to_string(cap) + " is smaller than sequence '" +
-        seqs[static_cast<std::size_t>(longest)].id + "' (" + std::to_string(max_len) + " tokens)");
+    return Error::bad_field(in.params.pack_tokens > 0 ? "params.pack_tokens" : "params.context",
+                            std::to_string(cap) + " is smaller than sequence '" +
+                                seqs[static_cast<std::size_t>(longest)].id + "' (" +
+                                std::to_string(max_len) + " tokens)");
   }
   std::string notes;
   if (in.params.packs > 0) {

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "common/format.h"
+
 namespace slimpack::solver_detail {
 
 ReplicaLoad heaviest_replica(const std::vector<std::vector<SeqIndex>>& replicas,
@@ -61,9 +63,16 @@ Status check_sequences_fit(const Batch& batch, const Limits& lim, int max_shards
     const Tokens piece = slice_size > 0 ? std::min(seq.length, slice_size) : seq.length;
     const Tokens piece_per_shard = static_cast<Tokens>(std::ceil(piece / shards));
     if (lim.token_cap > 0 && piece_per_shard > lim.token_cap) {
+      InfeasibleDetail detail;
+      detail.limit = Limit::TokenCap;
+      detail.needed = static_cast<double>(piece_per_shard);
+      detail.cap = static_cast<double>(lim.token_cap);
+      detail.sequence = seq.id;
       return Error::infeasible("sequence '" + seq.id + "' (" + std::to_string(seq.length) +
-                               " tokens) needs a pack of " + std::to_string(piece_per_shard) +
-                               " tokens, over the token cap of " + std::to_string(lim.token_cap));
+                                   " tokens) needs a pack of " + std::to_string(piece_per_shard) +
+                                   " tokens, over the token cap of " +
+                                   std::to_string(lim.token_cap),
+                               detail);
     }
     if (mm.capacity_bytes <= 0.0) continue;
     for (std::size_t s = 0; s < mm.static_bytes.size(); ++s) {
@@ -71,13 +80,19 @@ Status check_sequences_fit(const Batch& batch, const Limits& lim, int max_shards
       const double need =
           mm.static_bytes[s] + mm.activation_per_token[s] * std::ceil(seq.length / shards);
       if (need > mm.capacity_bytes) {
-        char buf[256];
-        std::snprintf(buf, sizeof buf,
-                      "sequence '%s' (%lld tokens) does not fit stage %zu memory even split over "
-                      "%d replica(s): needs %.0f bytes, cap %.0f bytes, shortfall %.0f bytes",
-                      seq.id.c_str(), static_cast<long long>(seq.length), s,
-                      static_cast<int>(shards), need, mm.capacity_bytes, need - mm.capacity_bytes);
-        return Error::infeasible(buf);
+        InfeasibleDetail detail;
+        detail.limit = Limit::StageMemory;
+        detail.stage = static_cast<int>(s);
+        detail.needed = need;
+        detail.cap = mm.capacity_bytes;
+        detail.sequence = seq.id;
+        return Error::infeasible(
+            "sequence '" + seq.id + "' (" + std::to_string(seq.length) +
+                " tokens) does not fit stage " + std::to_string(s) + " memory even split over " +
+                std::to_string(static_cast<int>(shards)) + " replica(s): needs " +
+                format_bytes(need) + ", cap " + format_bytes(mm.capacity_bytes) + ", shortfall " +
+                format_bytes(need - mm.capacity_bytes),
+            detail);
       }
     }
   }

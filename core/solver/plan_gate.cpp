@@ -34,7 +34,15 @@ Status gate_legality(Plan& plan, const Limits& lim) {
   LegalityReport rep = check_legality(plan, opt, 4);
   if (rep.legal()) return Status::success();
   const Violation& v = rep.violations.front();
-  if (v.rule == Rule::L4 || v.rule == Rule::L5) return Error::infeasible(rep.summary());
+  if (v.rule == Rule::L4 || v.rule == Rule::L5) {
+    InfeasibleDetail detail;
+    detail.limit = v.rule == Rule::L4 ? Limit::StageMemory : Limit::TokenCap;
+    detail.stage = v.stage;
+    detail.replica = v.replica;
+    detail.needed = v.needed;
+    detail.cap = v.cap;
+    return Error::infeasible(rep.summary(), detail);
+  }
   return Error::internal("strategy '" + plan.strategy +
                          "' built an illegal plan: " + rep.summary());
 }

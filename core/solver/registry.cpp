@@ -30,7 +30,8 @@ constexpr Entry kStrategies[] = {
      {.uses_slices = true, .has_ablations = true, .searches_candidates = true}},
 };
 
-Status validate(const std::string& strategy, const SolveInput& in) {
+Status validate(const Entry& entry, const SolveInput& in) {
+  const std::string strategy = entry.name;
   const StrategyParams& p = in.params;
   if (in.cost == nullptr) return Error::bad_input("solve: a cost model is required");
   if (in.batch.sequences.empty()) return Error::bad_input("solve: the batch has no sequences");
@@ -41,26 +42,26 @@ Status validate(const std::string& strategy, const SolveInput& in) {
   }
   const ParallelConfig& par = in.cost->parallel();
   if (par.pp < 1 || par.dp < 1) return Error::bad_input("solve: pp and dp must be at least 1");
-  if (p.slice_size < 0) return Error::bad_input("params.slice_size: must not be negative");
-  if (p.packs < 0) return Error::bad_input("params.packs: must not be negative");
-  if (p.pack_tokens < 0) return Error::bad_input("params.pack_tokens: must not be negative");
-  if (p.context < 0) return Error::bad_input("params.context: must not be negative");
+  if (p.slice_size < 0) return Error::bad_field("params.slice_size", "must not be negative");
+  if (p.packs < 0) return Error::bad_field("params.packs", "must not be negative");
+  if (p.pack_tokens < 0) return Error::bad_field("params.pack_tokens", "must not be negative");
+  if (p.context < 0) return Error::bad_field("params.context", "must not be negative");
   if (p.context > 0) {
     for (const Sequence& seq : in.batch.sequences) {
       if (seq.length > p.context)
-        return Error::bad_input(
-            "params.context: sample '" + seq.id + "' has " + std::to_string(seq.length) +
-            " tokens, more than the context window of " + std::to_string(p.context) + " tokens");
+        return Error::bad_field("params.context", "sample '" + seq.id + "' has " +
+                                                      std::to_string(seq.length) +
+                                                      " tokens, more than the context window of " +
+                                                      std::to_string(p.context) + " tokens");
     }
   }
-  if (p.vchunks < 1) return Error::bad_input("params.vchunks: must be at least 1");
-  if (!(p.time_limit_s > 0.0)) return Error::bad_input("params.time_limit_s: must be positive");
-  const bool sliced = strategy == "sliced" || strategy == "slimpack";
-  if (sliced && p.schedule == ScheduleKind::Interleaved)
-    return Error::bad_input(
-        "params.schedule: 'interleaved' is for unsliced plans (fixed, "
-        "balanced); '" +
-        strategy + "' needs '1f1b' or 'gpipe'");
+  if (p.vchunks < 1) return Error::bad_field("params.vchunks", "must be at least 1");
+  if (!(p.time_limit_s > 0.0)) return Error::bad_field("params.time_limit_s", "must be positive");
+  if (entry.info.uses_slices && p.schedule == ScheduleKind::Interleaved)
+    return Error::bad_field("params.schedule",
+                            "'interleaved' is for unsliced plans (fixed, "
+                            "balanced); '" +
+                                strategy + "' needs '1f1b' or 'gpipe'");
   return Status::success();
 }
 
@@ -97,7 +98,7 @@ Expected<SolveResult> solve(const std::string& strategy, const SolveInput& input
     for (const Entry& e : kStrategies) known += (known.empty() ? "" : ", ") + std::string(e.name);
     return Error::bad_input("unknown strategy '" + strategy + "' (known: " + known + ")");
   }
-  if (Status s = validate(strategy, input); !s) return s.error();
+  if (Status s = validate(*entry, input); !s) return s.error();
   if (cancel.cancelled()) return Error::cancelled();
   const auto start = std::chrono::steady_clock::now();
   Expected<SolveResult> out = entry->fn(input, cancel, progress);

@@ -162,33 +162,44 @@ UnitRule rule(std::string name, Pass pass, int pack_group, std::string category 
   return r;
 }
 
+// An error about one rule, or about the list (`index` = npos): its field ("rules[2]", "rules") and
+// reason as values, so the rules dialog marks the row without reading the words; the message also
+// names the set ("megatron: rules[2]: ...").
+Error rules_error(const UnitRuleSet& set, std::size_t index, const std::string& reason) {
+  const bool list = index == std::string::npos;
+  Error e = Error::bad_field(list ? "rules" : "rules[" + std::to_string(index) + "]", reason);
+  e.message = set.name + ": " + (list ? reason : e.message);
+  return e;
+}
+
 Expected<std::vector<CompiledRule>> compile(const UnitRuleSet& set) {
   std::vector<CompiledRule> out;
   out.reserve(set.rules.size());
   for (std::size_t i = 0; i < set.rules.size(); ++i) {
     const UnitRule& r = set.rules[i];
-    const std::string where = set.name + ": rules[" + std::to_string(i) + "]";
     const std::pair<const char*, const std::string*> patterns[] = {
         {"name", &r.name_pattern}, {"category", &r.category_pattern}, {"lane", &r.lane_pattern}};
     for (const auto& [field, p] : patterns) {
       if (p->size() > kMaxPatternLength)
-        return Error::bad_input(where + ": a pattern longer than " +
-                                std::to_string(kMaxPatternLength) + " characters");
+        return rules_error(
+            set, i, "a pattern longer than " + std::to_string(kMaxPatternLength) + " characters");
       if (const std::string why = pattern_problem(*p); !why.empty())
-        return Error::bad_input(where + ": the " + field + " pattern " +
-                                (why.rfind("a ", 0) == 0 ? "has " + why : why));
+        return rules_error(set, i,
+                           std::string("the ") + field + " pattern " +
+                               (why.rfind("a ", 0) == 0 ? "has " + why : why));
     }
     try {
       CompiledRule c{&r, std::regex(r.name_pattern, std::regex::ECMAScript | std::regex::optimize),
                      std::regex(r.category_pattern.empty() ? ".*" : r.category_pattern),
                      std::regex(r.lane_pattern)};
       if (r.pack_group < 0 || r.pack_group > static_cast<int>(c.name.mark_count()))
-        return Error::bad_input(where + ": pack_group " + std::to_string(r.pack_group) +
-                                " but the name pattern has " + std::to_string(c.name.mark_count()) +
-                                " capture groups");
+        return rules_error(set, i,
+                           "pack_group " + std::to_string(r.pack_group) +
+                               " but the name pattern has " + std::to_string(c.name.mark_count()) +
+                               " capture groups");
       out.push_back(std::move(c));
     } catch (const std::regex_error& e) {
-      return Error::bad_input(where + ": invalid regular expression: " + e.what());
+      return rules_error(set, i, std::string("invalid regular expression: ") + e.what());
     }
   }
   return out;
@@ -292,12 +303,11 @@ std::string unit_rules_to_json(const UnitRuleSet& rules) {
 
 Status validate_unit_rules(const UnitRuleSet& rules) {
   if (rules.rules.empty())
-    return Error::bad_input(rules.name + ": no rules (at least one is needed)");
+    return rules_error(rules, std::string::npos, "no rules (at least one is needed)");
   for (std::size_t i = 0; i < rules.rules.size(); ++i) {
     const UnitRule& r = rules.rules[i];
     if (r.pack_base < 0 || r.pack_base > 1)
-      return Error::bad_input(rules.name + ": rules[" + std::to_string(i) +
-                              "]: pack_base must be 0 or 1");
+      return rules_error(rules, i, "pack_base must be 0 or 1");
   }
   if (auto compiled = compile(rules); !compiled) return compiled.error();
   return {};

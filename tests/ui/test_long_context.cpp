@@ -114,6 +114,11 @@ class TestLongContext : public QObject {
     QVERIFY(window_->ganttFrame()->banner()->isVisible());
     QVERIFY2(window_->ganttFrame()->bannerText().contains("31"),
              qPrintable(window_->ganttFrame()->bannerText()));
+    // The hint comes from the typed field, not from the words: it names the option to change.
+    QCOMPARE(c().resultError().kind, ErrorKind::BadInput);
+    QCOMPARE(QString::fromStdString(c().resultError().field), QStringLiteral("--stage-layers"));
+    QVERIFY2(window_->ganttFrame()->bannerText().contains("Change --stage-layers"),
+             qPrintable(window_->ganttFrame()->bannerText()));
     typeInto(panel()->stageLayersEdit(), QStringLiteral("7,8,8,9"));
     QTRY_COMPARE_WITH_TIMEOUT(c().resultState(), ResultState::Current, kTimeoutMs);
   }

@@ -134,6 +134,12 @@ class TestModels : public QObject {
     entries[2].strategy = "balanced";
     entries[2].outcome = RowOutcome::Infeasible;
     entries[2].reason = "sequence s3 fits no stage";
+    InfeasibleDetail over;
+    over.limit = Limit::StageMemory;
+    over.stage = 2;
+    over.needed = 83.3e9;
+    over.cap = 80e9;
+    entries[2].limit = over;
     set_compare_speedups(entries);  // as run_compare does
     CompareModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -145,7 +151,11 @@ class TestModels : public QObject {
     QCOMPARE(model.data(model.index(1, CompareModel::PeakMemory)).toString(),
              QStringLiteral("50.0 GB"));
     QCOMPARE(model.data(model.index(2, CompareModel::IterationTime)).toString(),
-             QStringLiteral("failed"));
+             QStringLiteral("infeasible"));
+    // The binding limit comes as values: what the stage needs, shown and sortable.
+    QCOMPARE(model.data(model.index(2, CompareModel::PeakMemory)).toString(),
+             QStringLiteral("needs 83.3 GB (stage 2)"));
+    QCOMPARE(model.data(model.index(2, CompareModel::PeakMemory), Qt::UserRole).toDouble(), 83.3e9);
     QCOMPARE(model.data(model.index(2, CompareModel::Strategy), Qt::ToolTipRole).toString(),
              QStringLiteral("sequence s3 fits no stage"));
     model.setEntries({});

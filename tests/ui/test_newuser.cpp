@@ -134,6 +134,13 @@ class TestNewUser : public QObject {
       QVERIFY2(!text.contains(" bytes"), qPrintable(text));  // GB, not raw byte counts
     }
     QVERIFY(window_->statusResult()->text().contains("Not solved"));
+    QVERIFY(!window_->statusResult()->text().contains("Greyed"));  // the status bar: the reason
+    // The failure as values: a stage over the memory cap, and the hint that follows from it.
+    QCOMPARE(c().resultError().kind, ErrorKind::Infeasible);
+    QVERIFY(c().resultError().detail.has_value());
+    QCOMPARE(c().resultError().detail->limit, Limit::StageMemory);
+    QVERIFY(c().resultError().detail->needed > c().resultError().detail->cap);
+    QVERIFY(window_->ganttFrame()->bannerText().contains("higher memory cap"));
     QVERIFY(!window_->statusResult()->text().contains("iteration"));
     QVERIFY(c().snapshot() == good);  // kept, greyed, for comparison
 

@@ -15,6 +15,8 @@ std::vector<CompareRow> compare_rows(const std::vector<CompareEntry>& entries) {
     row.strategy = QString::fromStdString(e.strategy);
     if (!e.solved()) {
       row.error = readableMessage(e.reason);
+      row.outcome = e.outcome;
+      row.limit = e.limit;
       rows.push_back(row);
       continue;
     }
@@ -27,6 +29,15 @@ std::vector<CompareRow> compare_rows(const std::vector<CompareEntry>& entries) {
   }
   return rows;
 }
+
+namespace {
+// What a stage over the memory cap needs (0 when the row did not fail on stage memory).
+double needed_bytes(const CompareRow& row) {
+  return row.limit && row.limit->limit == Limit::StageMemory && row.limit->stage >= 0
+             ? row.limit->needed
+             : 0.0;
+}
+}  // namespace
 
 CompareModel::CompareModel(QObject* parent) : QAbstractTableModel(parent) {}
 
@@ -62,7 +73,7 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
       case Bubble:
         return row.bubble_ratio;
       case PeakMemory:
-        return row.peak_memory;
+        return failed ? needed_bytes(row) : row.peak_memory;
       default:
         return {};
     }
@@ -72,10 +83,14 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
   if (role == Qt::DisplayRole) {
     if (index.column() == Strategy) return row.strategy;
     // The reason is in the row itself (the last column stretches), not only in a tooltip.
-    if (failed)
-      return index.column() == IterationTime ? tr("failed")
-             : index.column() == Speedup     ? row.error
-                                             : QString();
+    if (failed) {
+      if (index.column() == IterationTime)
+        return row.outcome == RowOutcome::NotApplicable ? tr("not applicable") : tr("infeasible");
+      if (index.column() == Speedup) return row.error;
+      if (index.column() == PeakMemory && needed_bytes(row) > 0.0)
+        return tr("needs %1 (stage %2)").arg(formatBytes(needed_bytes(row))).arg(row.limit->stage);
+      return QString();
+    }
     switch (index.column()) {
       case IterationTime:
         return formatTime(row.iteration_time, unit_);

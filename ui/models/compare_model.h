@@ -3,6 +3,7 @@
 // first strategy that solved, bubble ratio and peak memory (the same columns as `slimpack
 // compare`).
 #include <QAbstractTableModel>
+#include <optional>
 #include <vector>
 
 #include "app/compare.h"
@@ -17,6 +18,10 @@ struct CompareRow {
   double bubble_ratio = 0.0;
   double peak_memory = 0.0;
   QString error;  // the strategy failed; the numbers are meaningless
+  RowOutcome outcome = RowOutcome::Solved;
+  // Infeasible: the binding limit as values; a stage over the memory cap shows what it needs in the
+  // peak-memory column.
+  std::optional<InfeasibleDetail> limit;
 };
 
 std::vector<CompareRow> compare_rows(const std::vector<CompareEntry>& entries);

@@ -35,19 +35,16 @@ std::string text_of(const QTableWidget* t, int row, int col) {
   return item ? item->text().toStdString() : std::string();
 }
 
-// Core messages count rules from 0 ("set: rules[1]: ..."); the table's rows are numbered from 1.
-// `row` gets the rule's row, or -1 when the message names none.
-QString for_the_table(const std::string& message, const std::string& set_name, int& row) {
-  QString m = q(message);
-  if (m.startsWith(q(set_name) + ": ")) m.remove(0, static_cast<int>(set_name.size()) + 2);
-  static const QRegularExpression rule_index(QStringLiteral("rules\\[(\\d+)\\]"));
-  const auto match = rule_index.match(m);
+// A rules error for the table: core names a rule by its field "rules[N]", counted from 0; the
+// table's rows are numbered from 1. `row` gets the rule's row, or -1 when the error names none.
+QString for_the_table(const Error& error, int& row) {
   row = -1;
-  if (match.hasMatch()) {
-    row = match.captured(1).toInt();
-    m.replace(match.capturedStart(), match.capturedLength(), QObject::tr("rule %1").arg(row + 1));
-  }
-  return m;
+  if (error.field.empty()) return q(error.message);
+  static const QRegularExpression rule_index(QStringLiteral("^rules\\[(\\d+)\\]$"));
+  const auto match = rule_index.match(q(error.field));
+  if (!match.hasMatch()) return q(error.field_reason);
+  row = match.captured(1).toInt();
+  return QObject::tr("rule %1: %2").arg(row + 1).arg(q(error.field_reason));
 }
 
 }  // namespace
@@ -223,7 +220,7 @@ void TraceRulesDialog::revalidate() {
   const UnitRuleSet set = ruleSet();
   const Status st = validate_unit_rules(set);
   int bad_row = -1;
-  message_ = st.ok() ? QString() : for_the_table(st.error().message, set.name, bad_row);
+  message_ = st.ok() ? QString() : for_the_table(st.error(), bad_row);
   {
     // The rule in the message is tinted; the tint is not an edit.
     const QSignalBlocker block(table_);

@@ -64,10 +64,11 @@ InputState ExplorerController::snapshotInputs() const {
   return {snapshot_->workload, snapshot_->config, nullptr, snapshot_->plan_file};
 }
 
-void ExplorerController::setState(ResultState state, const QString& message) {
+void ExplorerController::setState(ResultState state, const QString& message, const Error& error) {
   if (state == state_ && message == state_message_) return;
   state_ = state;
   state_message_ = message;
+  state_error_ = state == ResultState::Failed ? error : Error();
   emit resultStateChanged();
 }
 
@@ -152,7 +153,7 @@ void ExplorerController::runPipeline() {
         if (!result) {
           const QString message = readableMessage(result.error().message);
           // A newer edit waiting in the debounce window will run: stay "computing".
-          if (!pending_) setState(ResultState::Failed, message);
+          if (!pending_) setState(ResultState::Failed, message, result.error());
           emit pipelineFailed(message);
           return;
         }

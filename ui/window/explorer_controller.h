@@ -57,6 +57,9 @@ class ExplorerController : public QObject {
   ResultState resultState() const { return state_; }
   // Why the state is Failed or Cancelled (one line, for the banner and the status bar).
   QString resultMessage() const { return state_message_; }
+  // The failure itself when the state is Failed (its kind, field and binding limit as values, for
+  // the banner's hint); an empty error otherwise.
+  const Error& resultError() const { return state_error_; }
 
   // Replaces every input at once without recording an edit (undo/redo, Reset to Defaults goes
   // through restoreInputs too and records itself).
@@ -116,7 +119,7 @@ class ExplorerController : public QObject {
  private:
   void schedule();
   void runPipeline();
-  void setState(ResultState state, const QString& message = {});
+  void setState(ResultState state, const QString& message = {}, const Error& error = {});
   void recordEdit(const InputState& before, const QString& what);
   Batch currentBatch() const;
 
@@ -133,6 +136,7 @@ class ExplorerController : public QObject {
   bool restoring_ = false;  // restoreInputs: changes are not recorded as edits
   ResultState state_ = ResultState::Computing;
   QString state_message_;
+  Error state_error_;
   JobTracker pipeline_jobs_;
   JobTracker sweep_jobs_;
   JobTracker compare_jobs_;

@@ -372,12 +372,9 @@ void MainWindow::updateStatusText() {
     case ResultState::Failed:
     case ResultState::Cancelled: {
       // The same words as the banner on the views.
-      const QString banner = states_->resultBanner();
-      const qsizetype cut = banner.indexOf(QStringLiteral("Greyed:"));
-      status_result_->setText(
-          QStringLiteral("<span style='color:#d64545'>%1</span>")
-              .arg(banner.left(cut < 0 ? banner.size() : cut).trimmed().toHtmlEscaped()));
-      status_result_->setToolTip(banner);
+      status_result_->setText(QStringLiteral("<span style='color:#d64545'>%1</span>")
+                                  .arg(states_->resultBanner(false).toHtmlEscaped()));
+      status_result_->setToolTip(states_->resultBanner());
       return;
     }
     case ResultState::Computing:

@@ -1,5 +1,6 @@
 #include "window/view_states.h"
 
+#include "app/config_options.h"
 #include "models/format.h"
 #include "panels/compare_view.h"
 #include "panels/state_frame.h"
@@ -7,16 +8,31 @@
 
 namespace slimpack::ui {
 
-QString failureHint(const QString& message) {
-  const QString m = message.toLower();
-  if (m.contains("memory") || m.contains(" cap"))
-    return QObject::tr(
-        "Try a larger t, more stages p, a smaller slice size S or a higher memory "
-        "cap.");
-  if (m.contains("interleaved"))
-    return QObject::tr("Interleaving is for the unsliced fixed and balanced strategies.");
-  if (m.contains("cancel")) return {};
-  return QObject::tr("Change the settings, or undo the last change (Ctrl+Z).");
+QString failureHint(const Error& error) {
+  // Decided on the error's kind, field and binding limit (values), never on its words.
+  const QString generic = QObject::tr("Change the settings, or undo the last change (Ctrl+Z).");
+  switch (error.kind) {
+    case ErrorKind::Cancelled:
+      return {};
+    case ErrorKind::Infeasible:
+      if (error.detail && error.detail->limit == Limit::TokenCap)
+        return QObject::tr("Try a higher token cap or a smaller slice size S.");
+      return QObject::tr(
+          "Try a larger t, more stages p, a smaller slice size S or a higher memory cap.");
+    case ErrorKind::BadInput:
+      if (const ConfigOption* schedule = find_option("schedule");
+          schedule != nullptr && error.field == cli_name(*schedule))
+        return QObject::tr("Interleaving is for the unsliced fixed and balanced strategies.");
+      if (!error.field.empty())
+        return QObject::tr(
+                   "Change %1 (its field in the configuration panel), or undo the last "
+                   "change (Ctrl+Z).")
+            .arg(QString::fromStdString(error.field));
+      return generic;
+    case ErrorKind::Internal:
+      return generic;
+  }
+  return generic;
 }
 
 ViewStates::ViewStates(ExplorerController& controller, std::vector<StateFrame*> result_frames,
@@ -27,11 +43,12 @@ ViewStates::ViewStates(ExplorerController& controller, std::vector<StateFrame*> 
       sweep_(sweep),
       compare_(compare) {}
 
-QString ViewStates::resultBanner() const {
+QString ViewStates::resultBanner(bool with_previous) const {
   const SnapshotPtr& snap = controller_.snapshot();
-  const QString previous = snap ? tr("Greyed: the result of the previous settings (%1).")
-                                      .arg(describeConfig(snap->config))
-                                : QString();
+  const QString previous = snap && with_previous
+                               ? tr("Greyed: the result of the previous settings (%1).")
+                                     .arg(describeConfig(snap->config))
+                               : QString();
   switch (controller_.resultState()) {
     case ResultState::Current:
       return {};
@@ -41,7 +58,7 @@ QString ViewStates::resultBanner() const {
       QString why = readableMessage(controller_.resultMessage(), 400);
       if (!why.isEmpty() && !why.endsWith('.')) why += '.';
       return tr("Not solved for the current settings: %1 %2 %3")
-          .arg(why, failureHint(why), previous)
+          .arg(why, failureHint(controller_.resultError()), previous)
           .trimmed();
     }
     case ResultState::Cancelled:

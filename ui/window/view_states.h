@@ -22,8 +22,9 @@ class ViewStates : public QObject {
 
   // The comparison on screen was computed for these inputs (set when its result arrives).
   void setCompareBasis(const InputState& basis) { compare_basis_ = basis; }
-  // The banner text of the main result views ("" when they are current).
-  QString resultBanner() const;
+  // The banner text of the main result views ("" when they are current); without the "Greyed: the
+  // previous settings' result" sentence for the status bar.
+  QString resultBanner(bool with_previous = true) const;
   // The same for the narrow docks (metrics, memory, workload statistics).
   QString shortBanner() const;
 
@@ -39,6 +40,6 @@ class ViewStates : public QObject {
 };
 
 // One line with a hint for a failed solve ("... Try a larger t, more stages p, ...").
-QString failureHint(const QString& message);
+QString failureHint(const Error& error);
 
 }  // namespace slimpack::ui

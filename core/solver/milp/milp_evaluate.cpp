@@ -137,6 +137,16 @@ bool check_order(const MilpPhase2Input& in, const MilpPhase2Solution& sol, std::
 
 }  // namespace
 
+namespace {
+InfeasibleDetail token_cap_detail(double tokens, double cap) {
+  InfeasibleDetail detail;
+  detail.limit = Limit::TokenCap;
+  detail.needed = tokens;
+  detail.cap = cap;
+  return detail;
+}
+}  // namespace
+
 Status validate_phase2_input(const MilpPhase2Input& in) {
   if (in.mf < 1 || in.mb < 1) return Error::bad_input("phase 2: mf and mb must be at least 1");
   if (in.warmup_extra < 0 || in.pipeline_stages < 1) {
@@ -158,7 +168,7 @@ Status validate_phase2_input(const MilpPhase2Input& in) {
       std::ostringstream os;
       os << name << ": " << s.tokens << " tokens exceed the pack token cap " << in.token_cap
          << " by " << s.tokens - in.token_cap;
-      return Error::infeasible(os.str());
+      return Error::infeasible(os.str(), token_cap_detail(s.tokens, in.token_cap));
     }
   }
   for (const auto& g : milp_detail::group_slices(in)) {
@@ -181,14 +191,19 @@ Status validate_phase2_input(const MilpPhase2Input& in) {
       std::ostringstream os;
       os << name << ": a sequence of " << b.length << " tokens exceeds the pack token cap "
          << in.token_cap << " by " << b.length - in.token_cap;
-      return Error::infeasible(os.str());
+      return Error::infeasible(os.str(), token_cap_detail(b.length, in.token_cap));
     }
   }
   if (in.memory_cap_bytes > 0 && in.static_bytes > in.memory_cap_bytes) {
     std::ostringstream os;
     os << "phase 2: static memory " << in.static_bytes << " B exceeds the stage memory cap "
        << in.memory_cap_bytes << " B by " << in.static_bytes - in.memory_cap_bytes << " B";
-    return Error::infeasible(os.str());
+    InfeasibleDetail detail;
+    detail.limit = Limit::StaticMemory;
+    detail.stage = 0;  // phase 2 models stage 0, which holds the most packs in flight
+    detail.needed = in.static_bytes;
+    detail.cap = in.memory_cap_bytes;
+    return Error::infeasible(os.str(), detail);
   }
   return Status::success();
 }

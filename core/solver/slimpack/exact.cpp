@@ -18,7 +18,7 @@ Status exact_mode_available() {
 #if defined(SLIMPACK_HAVE_MILP)
   if (milp_available()) return Status::success();
 #endif
-  return Error::bad_input("params.exact: exact mode needs a build with SLIMPACK_ENABLE_MILP");
+  return Error::bad_field("params.exact", "exact mode needs a build with SLIMPACK_ENABLE_MILP");
 }
 
 #if defined(SLIMPACK_HAVE_MILP)

@@ -202,14 +202,50 @@ TEST(ConfigOptions, CliHelpListsExactlyTheDescribedOptions) {
 }
 
 TEST(ConfigOptions, ScenarioErrorsAreNamedByTheTable) {
-  const Error e = Error::bad_input("parallel.stage_layers: the layers sum to 31, the model has 32");
+  const Error e =
+      Error::bad_field("parallel.stage_layers", "the layers sum to 31, the model has 32");
   EXPECT_EQ(name_option_in(e, cli_name).message,
             "--stage-layers: the layers sum to 31, the model has 32");
+  EXPECT_EQ(name_option_in(e, cli_name).field, "--stage-layers");
+  EXPECT_EQ(name_option_in(e, cli_name).field_reason, "the layers sum to 31, the model has 32");
   EXPECT_EQ(name_option_in(e, session_name).message,
             "$.config.stage_layers: the layers sum to 31, the model has 32");
-  EXPECT_EQ(name_option_in(Error::bad_input("memory cap: must not be negative"), cli_name).message,
-            "--memory-cap: must not be negative");
+  EXPECT_EQ(
+      name_option_in(Error::bad_field("memory cap", "must not be negative"), cli_name).message,
+      "--memory-cap: must not be negative");
   EXPECT_EQ(name_option_in(Error::bad_input("something else"), cli_name).message, "something else");
+  // The naming reads the typed field, never the text: a message that merely starts like a field
+  // stays as it is, and a field no option claims passes unchanged.
+  EXPECT_EQ(name_option_in(Error::bad_input("memory cap: must not be negative"), cli_name).message,
+            "memory cap: must not be negative");
+  EXPECT_EQ(name_option_in(Error::bad_field("model.hidden", "must be positive"), cli_name).message,
+            "model.hidden: must be positive");
+}
+
+// The scenario functions give their errors a field, which the table knows: the producers and the
+// table's `fields` agree (a renamed field in a producer fails here, not silently in a front end).
+TEST(ConfigOptions, ProducersGiveFieldsTheTableKnows) {
+  ConfigSpec config;
+  config.stage_split.is_auto = false;
+  config.stage_split.explicit_layers = {8, 8, 8, 7};
+  auto cost = make_cost_model(config, std::nullopt, nullptr);
+  ASSERT_FALSE(cost.ok());
+  EXPECT_EQ(cost.error().field, "parallel.stage_layers");
+  EXPECT_EQ(name_option_in(cost.error(), cli_name).message,
+            "--stage-layers: the layers sum to 31, the model has 32");
+
+  ConfigSpec negative;
+  negative.memory_cap_gb = -1;
+  auto capped = make_cost_model(negative, std::nullopt, nullptr);
+  ASSERT_FALSE(capped.ok());
+  EXPECT_EQ(name_option_in(capped.error(), cli_name).message, "--memory-cap: must not be negative");
+
+  ConfigSpec unknown;
+  unknown.model = "llama-9";
+  auto model = make_cost_model(unknown, std::nullopt, nullptr);
+  ASSERT_FALSE(model.ok());
+  EXPECT_EQ(model.error().field, "model");
+  EXPECT_EQ(name_option_in(model.error(), cli_name).field, "--model");
 }
 
 }  // namespace

@@ -103,6 +103,15 @@ TEST(SlimPack, InfeasibleSequenceIsNamedWithItsShortfall) {
     EXPECT_EQ(r.error().kind, ErrorKind::Infeasible) << name;
     EXPECT_NE(r.error().message.find("'s1'"), std::string::npos) << r.error().message;
     EXPECT_NE(r.error().message.find("shortfall"), std::string::npos) << r.error().message;
+    // The same as values: the sequence, the stage and bytes over the cap.
+    ASSERT_TRUE(r.error().detail.has_value()) << name;
+    const InfeasibleDetail& d = *r.error().detail;
+    EXPECT_EQ(d.limit, Limit::StageMemory) << name;
+    EXPECT_EQ(d.sequence, "s1") << name;
+    EXPECT_GE(d.stage, 0) << name;
+    EXPECT_LT(d.stage, 4) << name;
+    EXPECT_GT(d.needed, d.cap) << name;
+    EXPECT_DOUBLE_EQ(d.cap, cost.memory_cap()) << name;
   }
 }
 

@@ -252,6 +252,10 @@ TEST(TraceUnitRules, JsonRoundTripAndValidation) {
   EXPECT_NE(
       validate_unit_rules(bad).error().message.find("pack_group 2 but the name pattern has 1"),
       std::string::npos);
+  // The rule as a typed field (the rules dialog marks its row from it, not from the words).
+  EXPECT_EQ(validate_unit_rules(bad).error().field, "rules[0]");
+  EXPECT_EQ(validate_unit_rules(bad).error().field_reason,
+            "pack_group 2 but the name pattern has 1 capture groups");
   bad = set;
   bad.rules.clear();
   ASSERT_FALSE(validate_unit_rules(bad).ok());
