@@ -119,8 +119,15 @@ class TestLongContext : public QObject {
     QCOMPARE(QString::fromStdString(c().resultError().field), QStringLiteral("--stage-layers"));
     QVERIFY2(window_->ganttFrame()->bannerText().contains("Change --stage-layers"),
              qPrintable(window_->ganttFrame()->bannerText()));
+    // ... and the panel marks that field, with the reason as its tooltip.
+    QCOMPARE(panel()->markedField(), static_cast<QWidget*>(panel()->stageLayersEdit()));
+    QVERIFY(panel()->stageLayersEdit()->styleSheet().contains("background"));
+    QVERIFY(panel()->stageLayersEdit()->toolTip().contains("31"));
     typeInto(panel()->stageLayersEdit(), QStringLiteral("7,8,8,9"));
     QTRY_COMPARE_WITH_TIMEOUT(c().resultState(), ResultState::Current, kTimeoutMs);
+    QCOMPARE(panel()->markedField(), nullptr);
+    QVERIFY(panel()->stageLayersEdit()->styleSheet().isEmpty());
+    QVERIFY(!panel()->stageLayersEdit()->toolTip().contains("31"));
   }
 };
 

@@ -358,4 +358,41 @@ bool ConfigPanel::readTypedFields(ConfigSpec& s) {
   return ok;
 }
 
+QWidget* ConfigPanel::fieldOf(std::string_view flag) const {
+  const std::pair<std::string_view, QWidget*> fields[] = {{"model", model_},
+                                                          {"gpu", gpu_},
+                                                          {"pp", pp_},
+                                                          {"dp", dp_},
+                                                          {"tp", tp_},
+                                                          {"strategy", strategy_},
+                                                          {"slice", slice_spin_},
+                                                          {"packs", packs_},
+                                                          {"schedule", schedule_},
+                                                          {"vchunks", vchunks_},
+                                                          {"context", context_},
+                                                          {"recompute", recompute_},
+                                                          {"cp", cp_},
+                                                          {"stage-layers", stage_layers_},
+                                                          {"memory-cap", memory_cap_}};
+  for (const auto& [name, widget] : fields)
+    if (name == flag) return widget;
+  return nullptr;
+}
+
+void ConfigPanel::showOptionError(const std::string& field, const QString& reason) {
+  if (marked_ != nullptr) {
+    marked_->setStyleSheet(QString());
+    marked_->setToolTip(marked_tip_);
+    marked_ = nullptr;
+  }
+  QWidget* widget = nullptr;
+  for (const ConfigOption& o : scenario_options())
+    if (!field.empty() && cli_name(o) == field) widget = fieldOf(o.flag);
+  if (widget == nullptr) return;
+  marked_ = widget;
+  marked_tip_ = widget->toolTip();
+  widget->setStyleSheet(QStringLiteral("background: #f8d0d0;"));
+  widget->setToolTip(reason);
+}
+
 }  // namespace slimpack::ui

@@ -6,6 +6,8 @@
 // controller debounces and re-solves. Cost files are chosen through costFileRequested: the window
 // asks for the file and the controller checks it before the configuration changes.
 #include <QWidget>
+#include <string>
+#include <string_view>
 
 #include "jobs/explorer_inputs.h"
 
@@ -55,6 +57,12 @@ class ConfigPanel : public QWidget {
   QSpinBox* cpBox() const { return cp_; }
   QLineEdit* stageLayersEdit() const { return stage_layers_; }
   QString costText() const;  // what the cost row shows
+  // A failed solve about one option (Error::field in the CLI's spelling, "--stage-layers") marks
+  // that option's field red with the reason as its tooltip, so the user sees where to look; the
+  // previous mark goes. An empty or unknown field only clears the mark.
+  void showOptionError(const std::string& field, const QString& reason);
+  // The field showOptionError marked, or null.
+  QWidget* markedField() const { return marked_; }
 
   enum class CostFile { Profile, Overrides };
 
@@ -90,6 +98,10 @@ class ConfigPanel : public QWidget {
   QLabel* note_;
   QLabel* auto_slice_;
   QString plan_file_;
+  QWidget* marked_ = nullptr;  // the field showOptionError marked
+  QString marked_tip_;         // its tooltip before
+  // The widget of an option of the table (core/app/config_options.h), by its CLI flag.
+  QWidget* fieldOf(std::string_view flag) const;
 };
 
 }  // namespace slimpack::ui

@@ -293,6 +293,10 @@ void MainWindow::connectController() {
   connect(&c, &ExplorerController::resultStateChanged, this, [this] {
     states_->refresh();
     updateStatusText();
+    // A solve that failed on one option marks its field in the panel (typed, Error::field).
+    const bool failed = controller_->resultState() == ResultState::Failed;
+    config_->showOptionError(failed ? controller_->resultError().field : std::string(),
+                             controller_->resultMessage());
   });
   connect(&c, &ExplorerController::loadFailed, this, [this](const QString& path, const QString& m) {
     showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), m);

@@ -49,10 +49,12 @@ struct Shot {
       return;
     }
     if (options.view == "infeasible" && !state_requested) {
-      // t = 2: the default workload's long sequences do not fit an 80 GB stage.
+      // t = 2 without recomputation: the default workload's long sequences do not fit an 80 GB
+      // stage (with the default, recompute auto, they do).
       state_requested = true;
       ConfigSpec spec = c.config();
       spec.tp = 2;
+      spec.recompute = RecomputeSpec{RecomputeMode::None, 0};
       c.setConfig(spec);
       return;
     }
