@@ -3,10 +3,10 @@
 #include <optional>
 
 #include "app/compare.h"
+#include "app/strategy_variant.h"
 #include "args.h"
 #include "commands.h"
 #include "image_export.h"
-#include "io/strategy_variant.h"
 #include "output.h"
 #include "setup.h"
 

@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "app/pipeline.h"
+#include "app/scenario.h"
 #include "args.h"
 #include "common/sequence.h"
 #include "common/status.h"
 #include "cost/cost_model.h"
-#include "io/scenario.h"
 #include "solver/strategy.h"
 #include "workload/lengths.h"
 
@@ -39,7 +39,7 @@ struct RunSetup {
 std::vector<OptionSpec> workload_options();
 std::vector<OptionSpec> config_options();
 
-// Option values as a scenario (core/io/scenario.h); errors name the option. `file` (a positional
+// Option values as a scenario (core/app/scenario.h); errors name the option. `file` (a positional
 // argument) takes the place of --lengths when given.
 Expected<WorkloadSpec> workload_spec(const Args& args, const std::optional<std::string>& file = {});
 Expected<ConfigSpec> config_spec(const Args& args);

@@ -1,8 +1,8 @@
 #include "app/compare.h"
 
 #include "app/pipeline.h"
-#include "io/strategy_run.h"
-#include "io/strategy_variant.h"
+#include "app/strategy_run.h"
+#include "app/strategy_variant.h"
 
 namespace slimpack {
 namespace {

@@ -1,5 +1,5 @@
 #pragma once
-// Several strategies (or variants, core/io/strategy_variant.h) on one batch and configuration:
+// Several strategies (or variants, core/app/strategy_variant.h) on one batch and configuration:
 // `slimpack compare` and the explorer's compare view. One failure policy for both: a strategy
 // that cannot place the batch (Infeasible) and a variant that does not fit the GPU count (not
 // applicable) are rows with their reason; a cancellation cancels the comparison; any other
@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "app/scenario.h"
 #include "common/cancel.h"
 #include "common/progress.h"
 #include "common/status.h"
 #include "cost/cost_model.h"
-#include "io/scenario.h"
 #include "render/gantt_model.h"
 #include "sim/sim_result.h"
 #include "sim/simulator.h"

@@ -15,8 +15,8 @@
 #include <variant>
 #include <vector>
 
+#include "app/scenario.h"
 #include "common/status.h"
-#include "io/scenario.h"
 
 namespace slimpack {
 

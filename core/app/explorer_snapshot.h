@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "app/scenario.h"
 #include "cost/cost_model.h"
-#include "io/scenario.h"
 #include "plan/plan.h"
 #include "render/gantt_model.h"
 #include "sim/sim_result.h"

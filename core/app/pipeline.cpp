@@ -3,7 +3,7 @@
 #include <chrono>
 
 #include "app/config_options.h"
-#include "io/strategy_run.h"
+#include "app/strategy_run.h"
 
 namespace slimpack {
 namespace {

@@ -7,11 +7,11 @@
 #include <string>
 
 #include "app/explorer_snapshot.h"
+#include "app/scenario.h"
 #include "common/cancel.h"
 #include "common/progress.h"
 #include "common/status.h"
 #include "cost/cost_model.h"
-#include "io/scenario.h"
 #include "sim/simulator.h"
 #include "solver/strategy.h"
 #include "workload/lengths.h"

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "app/scenario.h"
 #include "common/status.h"
-#include "io/scenario.h"
 
 namespace slimpack {
 

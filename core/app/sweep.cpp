@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "io/strategy_run.h"
+#include "app/strategy_run.h"
 
 namespace slimpack {
 

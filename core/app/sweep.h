@@ -8,10 +8,10 @@
 #include <vector>
 
 #include "app/pipeline.h"
+#include "app/scenario.h"
 #include "common/cancel.h"
 #include "common/progress.h"
 #include "common/status.h"
-#include "io/scenario.h"
 
 namespace slimpack {
 

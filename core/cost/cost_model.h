@@ -36,7 +36,7 @@ enum class StageSplit {
 
 // Named, overridable constants (docs/design.md section 3: "all constants are named, documented,
 // overridable"). The defaults are the plain model of docs/design.md section 3 (no recompute, even
-// split); the scenario (core/io/scenario.h) turns on what long-context users expect: recompute
+// split); the scenario (core/app/scenario.h) turns on what long-context users expect: recompute
 // auto, auto split.
 struct CostOptions {
   double memory_cap_bytes = 0.0;  // 0 = the GPU's memory_bytes

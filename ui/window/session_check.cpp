@@ -3,7 +3,7 @@
 #include <optional>
 
 #include "app/input_file.h"
-#include "io/scenario.h"
+#include "app/scenario.h"
 
 namespace slimpack::ui {
 

@@ -4,7 +4,7 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
-#include "io/scenario.h"
+#include "app/scenario.h"
 #include "jobs/job_tracker.h"
 #include "trace/sim_check_panel.h"
 #include "trace/trace_calibrate.h"

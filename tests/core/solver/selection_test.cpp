@@ -11,7 +11,7 @@
 namespace slimpack {
 namespace {
 
-// The cost model as the CLI configures it (core/io/scenario.cpp): recompute auto, automatic
+// The cost model as the CLI configures it (core/app/scenario.cpp): recompute auto, automatic
 // stage split weighed with the batch's attention density, TP communication 30% exposed, short
 // query blocks priced.
 CostModel cli_cost(const std::string& model, int tp, int pp, int dp, const Batch& batch,

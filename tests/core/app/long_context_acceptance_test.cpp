@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "io/scenario.h"
-#include "io/strategy_run.h"
+#include "app/scenario.h"
+#include "app/strategy_run.h"
 
 namespace slimpack {
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "../solver/solver_test_util.h"
-#include "io/strategy_run.h"
+#include "app/strategy_run.h"
 
 namespace slimpack {
 namespace {

@@ -1,4 +1,4 @@
-#include "io/scenario.h"
+#include "app/scenario.h"
 
 #include "cost/cost_json.h"
 #include "cost/model_config.h"

@@ -1,4 +1,4 @@
-#include "io/strategy_variant.h"
+#include "app/strategy_variant.h"
 
 #include <charconv>
 

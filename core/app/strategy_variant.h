@@ -5,8 +5,8 @@
 // (d * c_base) / c replicas, and is not applicable when that is not a whole number.
 #include <string>
 
+#include "app/scenario.h"
 #include "common/status.h"
-#include "io/scenario.h"
 
 namespace slimpack {
 

@@ -1,4 +1,4 @@
-#include "io/strategy_run.h"
+#include "app/strategy_run.h"
 
 namespace slimpack {
 namespace {
