@@ -31,8 +31,9 @@ constexpr std::size_t kMaxPatternLength = 512;
 constexpr double kMaxPatternStates = 100000;
 constexpr std::size_t kMaxPatternNumberDigits = 6;
 
-// Empty when `p` is safe to compile; else why not. Weights estimate the states std::regex builds:
-// an atom is 1, a group the sum of its contents, {n,m} multiplies by m (n + 1 when open-ended).
+// Empty when `p` is safe to compile; else why not, as a predicate ("has a ...", "nests ...").
+// Weights estimate the states std::regex builds: an atom is 1, a group the sum of its contents,
+// {n,m} multiplies by m (n + 1 when open-ended).
 std::string pattern_problem(const std::string& p) {
   auto digits_at = [&](std::size_t i) {
     std::size_t j = i;
@@ -66,7 +67,7 @@ std::string pattern_problem(const std::string& p) {
     std::string why;
     if (c == '\\') {
       const std::size_t n = digits_at(i + 1);
-      if (n > 2) return "a back-reference number longer than 2 digits";
+      if (n > 2) return "has a back-reference number longer than 2 digits";
       i += n > 0 ? 1 + n : 2;
       atom(1.0, false);
     } else if (c == '[') {
@@ -98,14 +99,14 @@ std::string pattern_problem(const std::string& p) {
       }
     } else if (c == '{') {
       const std::size_t n = digits_at(i + 1);
-      if (n > kMaxPatternNumberDigits) return "a repetition count longer than 6 digits";
+      if (n > kMaxPatternNumberDigits) return "has a repetition count longer than 6 digits";
       const double low = n > 0 ? std::stod(p.substr(i + 1, n)) : 0.0;
       double high = low;
       std::size_t j = i + 1 + n;
       bool open_ended = false;
       if (j < p.size() && p[j] == ',') {
         const std::size_t m = digits_at(j + 1);
-        if (m > kMaxPatternNumberDigits) return "a repetition count longer than 6 digits";
+        if (m > kMaxPatternNumberDigits) return "has a repetition count longer than 6 digits";
         open_ended = m == 0;
         high = m > 0 ? std::stod(p.substr(j + 1, m)) : low + 1.0;
         j += 1 + m;
@@ -184,9 +185,7 @@ Expected<std::vector<CompiledRule>> compile(const UnitRuleSet& set) {
         return rules_error(
             set, i, "a pattern longer than " + std::to_string(kMaxPatternLength) + " characters");
       if (const std::string why = pattern_problem(*p); !why.empty())
-        return rules_error(set, i,
-                           std::string("the ") + field + " pattern " +
-                               (why.rfind("a ", 0) == 0 ? "has " + why : why));
+        return rules_error(set, i, std::string("the ") + field + " pattern " + why);
     }
     try {
       CompiledRule c{&r, std::regex(r.name_pattern, std::regex::ECMAScript | std::regex::optimize),
