@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "sim/simulator.h"
+#include "solver/sliced_build.h"
 #include "solver/slimpack/candidate.h"
 #include "solver/slimpack/estimate.h"
 #include "solver/slimpack/exact.h"
@@ -57,8 +58,8 @@ constexpr int kFinalLocalSearchFactor = 4;
 constexpr double kLongShareCeiling = 0.9;
 constexpr double kLongShareFloor = 0.25;
 
-// `gated`: the plan already passed gate_legality (solve_sliced's own plans), so the legality
-// check, the most expensive part at 4M tokens, is not run twice.
+// `gated`: the plan already passed gate_legality, so the legality check, the most expensive part
+// at 4M tokens, is not run twice. Only the iteration time is read: no memory sweep.
 Expected<double> simulated_time(Plan& plan, const SolveInput& in, const Limits& lim,
                                 const CancelToken& cancel, bool gated = false) {
   if (!gated)
@@ -66,6 +67,7 @@ Expected<double> simulated_time(Plan& plan, const SolveInput& in, const Limits& 
   SimOptions opt;
   opt.check_legality = false;  // just checked
   opt.memory_timeline = false;
+  opt.memory_peaks = false;
   opt.keep_ops = false;
   opt.critical_path = false;
   Expected<SimResult> sim = simulate(plan, in.cost, opt, cancel);
@@ -280,31 +282,36 @@ Status simulate_candidates(std::vector<Candidate>& cands, const SolveInput& in, 
 
 // Step 4b: the symmetric `sliced` plan at every slice size of the automatic range (1024..16384)
 // competes too, so slimpack is never slower than `sliced` with the same parameters. A user's S
-// is honoured as it stands.
-Status simulate_sliced_plans(const SolveInput& in, const Limits& lim, const CancelToken& cancel,
-                             Selection& sel) {
+// is honoured as it stands. The replicas are assigned once (as `sliced` does, independent of S)
+// and the legality gate, the dearest step at 4M tokens, runs only on the plans the estimate does
+// not rule out: what is simulated, and what wins, is what solve_sliced() would have returned.
+Status simulate_sliced_plans(const SolveInput& in, const Limits& lim, const TimeLines& lines,
+                             const CancelToken& cancel, Selection& sel) {
   std::vector<Tokens> sizes;
   if (in.params.slice_size > 0)
     sizes.push_back(in.params.slice_size);
   else
     sizes.assign(std::begin(kSlicedCandidates), std::end(kSlicedCandidates));
+  std::optional<SlicedAssignment> assignment;
   for (Tokens s : sizes) {
     if (cancel.cancelled()) return Error::cancelled();
-    SolveInput copy = in;
-    copy.params.slice_size = s;
-    Expected<SolveResult> sl = solve_sliced(copy, cancel, ProgressSink::none());
+    if (!check_sequences_fit(in.batch, lim, 1, s)) continue;
+    if (!assignment) assignment = sliced_assignment(in, lines);
+    Expected<SlicedBuild> sl =
+        build_sliced(in, lim, lines, *assignment, s, cancel, ProgressSink::none());
     if (!sl) {
       if (sl.error().kind == ErrorKind::Cancelled) return sl.error();
       continue;
     }
     if (sel.found() && sp::estimate_plan(sl->plan, lim) > sel.time * (1.0 + kBoundSlack)) continue;
+    if (!gate_legality(sl->plan, lim)) continue;
     Expected<double> t = simulated_time(sl->plan, in, lim, cancel, true);
     ++sel.simulated;
     if (t && (!sel.found() || *t < sel.time)) {
       sel.time = *t;
       sel.candidate.reset();
+      sel.sliced_label = "symmetric sliced (" + sliced_notes(*sl, s) + ")";  // notes name S
       sel.sliced_plan = std::move(sl->plan);
-      sel.sliced_label = "symmetric sliced (" + sl->stats.notes + ")";  // notes name S
     }
   }
   return Status::success();
@@ -403,7 +410,7 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
   Error last_error = Error::infeasible("slimpack: no candidate plan fits (" + pool.last_why + ")");
   if (Status s = simulate_candidates(pool.cands, in, lim, cancel, sel, last_error); !s)
     return s.error();
-  if (Status s = simulate_sliced_plans(in, lim, cancel, sel); !s) return s.error();
+  if (Status s = simulate_sliced_plans(in, lim, lines, cancel, sel); !s) return s.error();
   if (!sel.found()) return last_error;
   const double t_select = seconds_since(t0) - t_phase1 - t_phase2;
 
