@@ -25,7 +25,8 @@ void add_spans(const ReplicaPlan& rp, std::size_t nseq, std::vector<int>& reach)
 
 }  // namespace
 
-int make_symmetric_backward(Plan& plan, bool global_runs) {
+int symmetric_backward_order(const Plan& plan, bool global_runs,
+                             std::vector<std::vector<int>>& order) {
   const std::size_t nseq = plan.sequences.size();
   int w = 0;
   std::vector<int> global_reach;
@@ -35,32 +36,47 @@ int make_symmetric_backward(Plan& plan, bool global_runs) {
     global_reach.assign(mf, -1);
     for (const auto& rp : plan.replicas) add_spans(rp, nseq, global_reach);
   }
-  for (auto& rp : plan.replicas) {
+  order.resize(plan.replicas.size());
+  std::vector<int> reach;
+  for (std::size_t r = 0; r < plan.replicas.size(); ++r) {
+    const ReplicaPlan& rp = plan.replicas[r];
     const int mf = static_cast<int>(rp.forward.size());
-    std::vector<int> reach;
     if (global_runs) {
       reach.assign(global_reach.begin(), global_reach.begin() + mf);
     } else {
       reach.assign(static_cast<std::size_t>(mf), -1);
       add_spans(rp, nseq, reach);
     }
-    rp.backward.clear();
-    rp.backward.reserve(static_cast<std::size_t>(mf));
+    std::vector<int>& out = order[r];
+    out.clear();
+    out.reserve(static_cast<std::size_t>(mf));
     int a = 0;
     while (a < mf) {
       int c = std::max(a, reach[static_cast<std::size_t>(a)]);
       for (int k = a; k <= c; ++k)
         c = std::max(c, std::min(mf - 1, reach[static_cast<std::size_t>(k)]));
-      for (int k = c; k >= a; --k) {
-        Pack b;
-        b.segments = rp.forward[static_cast<std::size_t>(k)].segments;
-        rp.backward.push_back(std::move(b));
-      }
+      for (int k = c; k >= a; --k) out.push_back(k);
       w = std::max(w, c - a);
       a = c + 1;
     }
   }
   if (plan.schedule == ScheduleKind::GPipe) w = 0;  // every forward precedes every backward
+  return w;
+}
+
+int make_symmetric_backward(Plan& plan, bool global_runs) {
+  std::vector<std::vector<int>> order;
+  const int w = symmetric_backward_order(plan, global_runs, order);
+  for (std::size_t r = 0; r < plan.replicas.size(); ++r) {
+    ReplicaPlan& rp = plan.replicas[r];
+    rp.backward.clear();
+    rp.backward.reserve(order[r].size());
+    for (int k : order[r]) {
+      Pack b;
+      b.segments = rp.forward[static_cast<std::size_t>(k)].segments;
+      rp.backward.push_back(std::move(b));
+    }
+  }
   return w;
 }
 

@@ -81,6 +81,7 @@ class SliceGrid {
   }
   std::size_t size() const { return offset_.empty() ? 0 : offset_.size() - 1; }
   bool empty() const { return size() == 0; }
+  bool operator==(const SliceGrid&) const = default;
 
  private:
   std::vector<int> data_;

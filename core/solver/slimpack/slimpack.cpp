@@ -88,6 +88,9 @@ struct SliceFamily {
   std::unique_ptr<std::vector<std::vector<sp::Item>>> items;  // candidates point into it
   Tokens token_cap = 0;
   std::vector<sp::Shape> shapes;
+  // The forward packs of each shape, built by its first kind and shared by the others (symmetric
+  // candidates point into it).
+  std::unique_ptr<std::vector<std::vector<sp::Layout>>> forward;
 };
 
 SliceFamily make_family(const SolveInput& in, const sp::Phase1& p1, const Limits& lim,
@@ -139,6 +142,7 @@ SliceFamily make_family(const SolveInput& in, const sp::Phase1& p1, const Limits
   for (int mf : mfs)
     for (double share : shares)
       fam.shapes.push_back(sp::Shape{slice, mf, mf, 0, share, prm.schedule, pp});
+  fam.forward = std::make_unique<std::vector<std::vector<sp::Layout>>>(fam.shapes.size());
   return fam;
 }
 
@@ -155,15 +159,20 @@ struct ShapeRef {
   double estimate = 0.0;  // of its symmetric build
 };
 
+// `twin`: the pool index of an earlier symmetric candidate of the family with the same Mf (-1 for
+// none), see build_candidate().
 void add_candidate(CandidatePool& pool, const sp::BuildContext& ctx, const SliceFamily& fam,
-                   const sp::Shape& shape, BackwardKind kind, std::vector<sp::Layout>* forward) {
+                   const sp::Shape& shape, BackwardKind kind, std::vector<sp::Layout>* forward,
+                   int twin = -1) {
   std::string why;
   sp::BuildContext local = ctx;
   local.token_cap = fam.token_cap;
   local.local_ops = kLocalOpsPerPack * shape.mf;
-  auto cand = sp::build_candidate(local, *fam.items, shape, kind, forward, &why);
+  const Candidate* twin_cand = twin >= 0 ? &pool.cands[static_cast<std::size_t>(twin)] : nullptr;
+  auto cand = sp::build_candidate(local, *fam.items, shape, kind, forward, &why, twin_cand, twin);
   if (cand) {
     cand->token_cap = fam.token_cap;
+    cand->built_index = static_cast<int>(pool.cands.size());
     pool.cands.push_back(std::move(*cand));
   } else {
     pool.last_why =
@@ -174,28 +183,31 @@ void add_candidate(CandidatePool& pool, const sp::BuildContext& ctx, const Slice
 // Steps 2 and 3: symmetric builds of every shape, then the asymmetric kinds for the shapes whose
 // symmetric build is estimated fastest (the forward packs are shared, so the estimate of a
 // shape's symmetric build is a fair first cut among shapes).
-Expected<CandidatePool> build_candidates(const SolveInput& in, const sp::Phase1& p1,
-                                         const Limits& lim, const TimeLines& lines,
+Expected<CandidatePool> build_candidates(const sp::BuildContext& ctx,
                                          const std::vector<Tokens>& slices,
                                          const CancelToken& cancel, ProgressSink& progress) {
+  const SolveInput& in = *ctx.input;
   CandidatePool pool;
-  sp::BuildContext ctx;
-  ctx.input = &in;
-  ctx.phase1 = &p1;
-  ctx.limits = &lim;
-  ctx.lines = &lines;
   std::vector<ShapeRef> shapes;
-  std::vector<std::vector<std::vector<sp::Layout>>> forward;  // [family][shape] cache
   for (std::size_t k = 0; k < slices.size(); ++k) {
     if (cancel.cancelled()) return Error::cancelled();
     progress.report("slimpack: phase 2",
                     static_cast<double>(k) / static_cast<double>(slices.size()));
-    SliceFamily& fam = pool.families.emplace_back(make_family(in, p1, lim, lines, slices[k]));
-    forward.emplace_back(fam.shapes.size());
+    SliceFamily& fam = pool.families.emplace_back(
+        make_family(in, *ctx.phase1, *ctx.limits, *ctx.lines, slices[k]));
+    std::vector<int> symmetric_of(fam.shapes.size(), -1);  // pool index of each shape's build
     for (std::size_t s = 0; s < fam.shapes.size(); ++s) {
       const std::size_t before = pool.cands.size();
-      add_candidate(pool, ctx, fam, fam.shapes[s], BackwardKind::Symmetric, &forward[k][s]);
-      if (pool.cands.size() > before) shapes.push_back({k, s, pool.cands.back().estimate});
+      // The same Mf with another long share often gives the same packs (the share never binds).
+      int twin = -1;
+      for (std::size_t t = 0; t < s && twin < 0; ++t)
+        if (fam.shapes[t].mf == fam.shapes[s].mf && symmetric_of[t] >= 0) twin = symmetric_of[t];
+      add_candidate(pool, ctx, fam, fam.shapes[s], BackwardKind::Symmetric, &(*fam.forward)[s],
+                    twin);
+      if (pool.cands.size() > before) {
+        shapes.push_back({k, s, pool.cands.back().estimate});
+        symmetric_of[s] = static_cast<int>(before);
+      }
     }
   }
   if (!in.params.asymmetric) return pool;
@@ -207,7 +219,7 @@ Expected<CandidatePool> build_candidates(const SolveInput& in, const sp::Phase1&
     const SliceFamily& fam = pool.families[ref.family];
     for (BackwardKind kind : {BackwardKind::Asymmetric, BackwardKind::Drain}) {
       const std::size_t before = pool.cands.size();
-      add_candidate(pool, ctx, fam, fam.shapes[ref.shape], kind, &forward[ref.family][ref.shape]);
+      add_candidate(pool, ctx, fam, fam.shapes[ref.shape], kind, &(*fam.forward)[ref.shape]);
       // A drain with w = 0 is the Mb = Mf build again: it would take a second simulation slot.
       if (kind == BackwardKind::Drain && pool.cands.size() > before &&
           pool.cands.back().shape.mb == pool.cands.back().shape.mf)
@@ -231,21 +243,31 @@ struct Selection {
 
 // Step 4a: the best few candidates of each kind by estimate that pass the legality gate are
 // simulated; a candidate the gate rejects (e.g. L4 by a margin the estimate missed) does not use
-// up a place.
-Status simulate_candidates(std::vector<Candidate>& cands, const SolveInput& in, const Limits& lim,
+// up a place. A candidate's plan is built here, when it is first tried.
+Status simulate_candidates(std::vector<Candidate>& cands, const sp::BuildContext& ctx,
                            const CancelToken& cancel, Selection& sel, Error& last_error) {
+  const SolveInput& in = *ctx.input;
+  const Limits& lim = *ctx.limits;
   std::stable_sort(cands.begin(), cands.end(),
                    [](const Candidate& a, const Candidate& b) { return a.estimate < b.estimate; });
   std::size_t accepted_asym = 0, accepted_sym = 0;
   // The best estimate of each kind among the candidates that passed the gate (sorted: the first).
   std::optional<double> best_asym_estimate, best_sym_estimate;
   std::vector<std::size_t> over_memory;  // skipped as far over the cap: the last resort
+  // Outcome of each plan tried, by pool index as built: a twin (the same plan) reuses it.
+  std::vector<std::optional<Expected<double>>> outcome(cands.size());
   auto try_candidate = [&](std::size_t c) -> Status {
     const bool asym = cands[c].asymmetric;
     std::size_t& quota = asym ? accepted_asym : accepted_sym;
     std::optional<double>& best_estimate = asym ? best_asym_estimate : best_sym_estimate;
     if (cancel.cancelled()) return Error::cancelled();
-    Expected<double> t = simulated_time(cands[c].plan, in, lim, cancel);
+    const auto root =
+        static_cast<std::size_t>(cands[c].twin >= 0 ? cands[c].twin : cands[c].built_index);
+    if (!outcome[root]) {
+      if (!cands[c].planned) sp::materialize(ctx, cands[c]);
+      outcome[root] = simulated_time(cands[c].plan, in, lim, cancel);
+    }
+    const Expected<double>& t = *outcome[root];
     ++sel.simulated;
     if (!t) {
       if (t.error().kind == ErrorKind::Cancelled) return t.error();
@@ -399,7 +421,14 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
   const double t_phase1 = seconds_since(t0);
 
   // Steps 2 and 3: candidates.
-  Expected<CandidatePool> built = build_candidates(in, p1, lim, lines, slices, cancel, progress);
+  sp::EstimateScratch scratch;
+  sp::BuildContext ctx;
+  ctx.input = &in;
+  ctx.phase1 = &p1;
+  ctx.limits = &lim;
+  ctx.lines = &lines;
+  ctx.scratch = &scratch;
+  Expected<CandidatePool> built = build_candidates(ctx, slices, cancel, progress);
   if (!built) return built.error();
   CandidatePool& pool = *built;
   const double t_phase2 = seconds_since(t0) - t_phase1;
@@ -408,18 +437,13 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
   progress.report("slimpack: selection", 0.0);
   Selection sel;
   Error last_error = Error::infeasible("slimpack: no candidate plan fits (" + pool.last_why + ")");
-  if (Status s = simulate_candidates(pool.cands, in, lim, cancel, sel, last_error); !s)
+  if (Status s = simulate_candidates(pool.cands, ctx, cancel, sel, last_error); !s)
     return s.error();
   if (Status s = simulate_sliced_plans(in, lim, lines, cancel, sel); !s) return s.error();
   if (!sel.found()) return last_error;
   const double t_select = seconds_since(t0) - t_phase1 - t_phase2;
 
   // Step 5: polish.
-  sp::BuildContext ctx;
-  ctx.input = &in;
-  ctx.phase1 = &p1;
-  ctx.limits = &lim;
-  ctx.lines = &lines;
   polish_best_asymmetric(pool, ctx, in, lim, cancel, progress, sel);
   const double t_local = seconds_since(t0) - t_phase1 - t_phase2 - t_select;
 
@@ -427,7 +451,8 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
   int local_ops = 0;
   std::string label = sel.sliced_label;
   if (sel.candidate) {
-    const Candidate& win = pool.cands[*sel.candidate];
+    Candidate& win = pool.cands[*sel.candidate];
+    if (!win.planned) sp::materialize(ctx, win);  // a twin of the plan simulated (equal times)
     local_ops = win.local_ops;
     out.plan = win.plan;
     label = win.label;
