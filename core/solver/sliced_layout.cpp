@@ -95,13 +95,17 @@ std::vector<Pack> contiguous_packs(const std::vector<Sequence>& seqs,
     for (std::size_t i = a; i < b; ++i) l += items[i].work;
     return l;
   };
+  // Each pack's load, kept next to `starts` (a split recomputes its two halves the same way):
+  // summing every pack again for every split cost O(M x slices) per replica.
+  auto end_of = [&](std::size_t k) { return k + 1 < starts.size() ? starts[k + 1] : items.size(); };
+  std::vector<double> loads(starts.size());
+  for (std::size_t k = 0; k < starts.size(); ++k) loads[k] = load_of(starts[k], end_of(k));
   while (starts.size() < m) {
     std::size_t best = starts.size();
     double best_load = -1.0;
     for (std::size_t k = 0; k < starts.size(); ++k) {
-      const std::size_t a = starts[k], b = k + 1 < starts.size() ? starts[k + 1] : items.size();
-      if (b - a < 2) continue;
-      const double l = load_of(a, b);
+      if (end_of(k) - starts[k] < 2) continue;
+      const double l = loads[k];
       if (l > best_load) best_load = l, best = k;
     }
     if (best == starts.size()) break;
@@ -122,6 +126,9 @@ std::vector<Pack> contiguous_packs(const std::vector<Sequence>& seqs,
       }
     }
     starts.insert(starts.begin() + static_cast<std::ptrdiff_t>(best) + 1, cut);
+    loads.insert(loads.begin() + static_cast<std::ptrdiff_t>(best) + 1, 0.0);
+    loads[best] = load_of(a, cut);
+    loads[best + 1] = load_of(cut, b);
   }
   std::vector<Pack> out(starts.size());
   for (std::size_t k = 0; k < starts.size(); ++k) {
