@@ -137,8 +137,21 @@ Pins make_pins(const std::vector<std::vector<Item>>& items, const Phase1& p1, co
   return pins;
 }
 
-void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
-                   Tokens token_cap, Layout& out) {
+namespace {
+
+// Heaviest first, ties by index: sorting (key, index) pairs is several times faster than an
+// indirect comparison on thousands of items, and this runs once per shape and replica.
+void heaviest_first_order(const std::vector<Item>& items, std::vector<std::size_t>& list) {
+  std::vector<std::pair<double, std::size_t>> keyed(list.size());
+  for (std::size_t k = 0; k < list.size(); ++k) keyed[k] = {-items[list[k]].f_total, list[k]};
+  std::sort(keyed.begin(), keyed.end());
+  for (std::size_t k = 0; k < list.size(); ++k) list[k] = keyed[k].second;
+}
+
+// Steps 1 and 2 of build_forward(): the pinned merged slices and the long sequences' slices
+// (which read the long share); returns the short items, in item order.
+std::vector<std::size_t> place_longs(const std::vector<Item>& items, const Pins& pins,
+                                     const Shape& shape, Tokens token_cap, Layout& out) {
   const int mf = shape.mf;
   out.mf = mf;
   out.fpack.reset(items, 0);
@@ -163,18 +176,7 @@ void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape
     }
   }
   const double budget = total / mf;
-  // Heaviest first, ties by index: sorting (key, index) pairs is several times faster than an
-  // indirect comparison on thousands of items, and this runs once per shape and replica.
-  auto heaviest_first_order = [&](std::vector<std::size_t>& list) {
-    std::vector<std::pair<double, std::size_t>> keyed(list.size());
-    for (std::size_t k = 0; k < list.size(); ++k) keyed[k] = {-items[list[k]].f_total, list[k]};
-    std::sort(keyed.begin(), keyed.end());
-    for (std::size_t k = 0; k < list.size(); ++k) list[k] = keyed[k].second;
-  };
-  heaviest_first_order(longs);
-  heaviest_first_order(shorts);
-  // Written as a difference: `t` may be the numeric_limits sentinel of `smallest` below (no short
-  // sequences), and ftok + t would overflow (UB, found by the UBSan CI stage).
+  heaviest_first_order(items, longs);
   auto tok_ok = [&](int p, Tokens t) {
     return token_cap <= 0 || t <= token_cap - out.ftok[static_cast<std::size_t>(p)];
   };
@@ -212,6 +214,21 @@ void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape
       prev = pick;
     }
   }
+  return shorts;
+}
+
+}  // namespace
+
+void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
+                   Tokens token_cap, Layout& out) {
+  std::vector<std::size_t> shorts = place_longs(items, pins, shape, token_cap, out);
+  heaviest_first_order(items, shorts);
+  const int mf = shape.mf;
+  // Written as a difference: `t` may be the numeric_limits sentinel of `smallest` below (no short
+  // sequences), and ftok + t would overflow (UB, found by the UBSan CI stage).
+  auto tok_ok = [&](int p, Tokens t) {
+    return token_cap <= 0 || t <= token_cap - out.ftok[static_cast<std::size_t>(p)];
+  };
   // Short sequences by LPT into the lightest pack that keeps the token cap. A pack that not even
   // the smallest short sequence fits is set aside for good (it used to be popped and pushed back
   // for every short sequence: O(shorts * Mf) where the cap binds); it can still be the fallback
@@ -256,6 +273,19 @@ void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape
     out.ftok[static_cast<std::size_t>(pick)] += t;
     (full(pick) ? set_aside : heap).push({out.fload[static_cast<std::size_t>(pick)], pick});
   }
+}
+
+bool places_longs_alike(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
+                        Tokens token_cap, const Layout& built) {
+  Layout trial;
+  place_longs(items, pins, shape, token_cap, trial);
+  if (trial.mf != built.mf) return false;
+  for (std::size_t i = 0; i < items.size(); ++i)
+    if (items[i].merged < 0 && items[i].is_long() &&
+        !std::equal(trial.fpack[i].begin(), trial.fpack[i].end(), built.fpack[i].begin(),
+                    built.fpack[i].end()))
+      return false;
+  return true;
 }
 
 }  // namespace slimpack::solver_detail::sp

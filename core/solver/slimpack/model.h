@@ -127,6 +127,13 @@ Pins make_pins(const std::vector<std::vector<Item>>& items, const Phase1& p1, co
 void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
                    Tokens token_cap, Layout& out);
 
+// True when build_forward() with `shape` gives `built`'s forward packs, `built` having been built
+// with the same items, pins, Mf and token cap but another long share: only the long sequences'
+// slices read the share, so when those land in the same packs (checked by placing them again,
+// a small part of the work), the short ones do too.
+bool places_longs_alike(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
+                        Tokens token_cap, const Layout& built);
+
 // Why build_backward gave up: the caller's next step depends on it (more warm-up makes more
 // work ready but holds more activations, so it cannot help when memory is what failed).
 enum class BackwardFailure {

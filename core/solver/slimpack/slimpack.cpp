@@ -196,12 +196,31 @@ Expected<CandidatePool> build_candidates(const sp::BuildContext& ctx,
     SliceFamily& fam = pool.families.emplace_back(
         make_family(in, *ctx.phase1, *ctx.limits, *ctx.lines, slices[k]));
     std::vector<int> symmetric_of(fam.shapes.size(), -1);  // pool index of each shape's build
+    std::vector<bool> copied(fam.shapes.size(), false);    // forward packs taken from a twin shape
+    // Without DP-merged pins the forward packs depend on (S, Mf, long share) only and are cached.
+    const bool cached = ctx.phase1->merged.empty();
     for (std::size_t s = 0; s < fam.shapes.size(); ++s) {
       const std::size_t before = pool.cands.size();
       // The same Mf with another long share often gives the same packs (the share never binds).
       int twin = -1;
+      std::size_t twin_shape = 0;
       for (std::size_t t = 0; t < s && twin < 0; ++t)
-        if (fam.shapes[t].mf == fam.shapes[s].mf && symmetric_of[t] >= 0) twin = symmetric_of[t];
+        if (fam.shapes[t].mf == fam.shapes[s].mf && symmetric_of[t] >= 0)
+          twin = symmetric_of[t], twin_shape = t;
+      // When this share places every long slice as the twin shape's build did, the forward packs
+      // are the twin's: copied instead of built again (the short sequences are most of the work).
+      if (twin >= 0 && cached && !copied[twin_shape]) {
+        const std::vector<sp::Layout>& built = (*fam.forward)[twin_shape];
+        const sp::Pins pins = sp::make_pins(*fam.items, *ctx.phase1, fam.shapes[s], fam.token_cap);
+        bool alike = built.size() == fam.items->size();
+        for (std::size_t r = 0; alike && r < built.size(); ++r)
+          alike =
+              sp::places_longs_alike((*fam.items)[r], pins, fam.shapes[s], fam.token_cap, built[r]);
+        if (alike) {
+          (*fam.forward)[s] = built;
+          copied[s] = true;
+        }
+      }
       add_candidate(pool, ctx, fam, fam.shapes[s], BackwardKind::Symmetric, &(*fam.forward)[s],
                     twin);
       if (pool.cands.size() > before) {

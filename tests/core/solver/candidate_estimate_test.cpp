@@ -152,6 +152,39 @@ TEST(CandidateEstimate, AnEqualForwardLayoutMakesATwinWithTheSamePlan) {
   expect_estimate_of_its_plan(s.ctx, *other);
 }
 
+// places_longs_alike() lets a shape reuse another share's forward packs: whenever it says so, a
+// fresh build gives exactly those packs. Four 5000-token sequences among 200 short ones: a share
+// near 1 leaves room for their slices where share 1 put them, a small one does not.
+TEST(CandidateEstimate, LongsPlacedAlikeMeansTheSameForwardPacks) {
+  std::vector<Tokens> lengths(4, 5000);
+  for (int i = 0; i < 200; ++i) lengths.push_back(1000 + 37 * (i % 29));
+  const Batch batch = test::batch_of(lengths);
+  const CostModel cost = tight_cost(2, 1);
+  SolverSetup s(batch, cost, 2048);
+  int alike = 0, different = 0;
+  for (int mf : {8, 16, 32}) {
+    const sp::Shape base = shape_of(2048, mf, 1.0, 2);
+    const sp::Pins pins = sp::make_pins(s.items, s.p1, base, 0);
+    sp::Layout built;
+    sp::build_forward(s.items[0], pins, base, 0, built);
+    for (double share : {0.99, 0.95, 0.9, 0.6, 0.4, 0.25, 0.1, 0.02}) {
+      const sp::Shape other = shape_of(2048, mf, share, 2);
+      sp::Layout fresh;
+      sp::build_forward(s.items[0], pins, other, 0, fresh);
+      if (sp::places_longs_alike(s.items[0], pins, other, 0, built)) {
+        ++alike;
+        EXPECT_TRUE(fresh.fpack == built.fpack) << "Mf=" << mf << " share=" << share;
+        EXPECT_EQ(fresh.fload, built.fload);
+        EXPECT_EQ(fresh.ftok, built.ftok);
+      } else {
+        different += fresh.fpack == built.fpack ? 0 : 1;
+      }
+    }
+  }
+  EXPECT_GT(alike, 0);
+  EXPECT_GT(different, 0);
+}
+
 TEST(CandidateEstimate, SymmetricOrderIsTheOrderOfTheCopiedBackwardPacks) {
   const Batch batch = long_tail_batch(Tokens{1} << 20);
   const CostModel cost = tight_cost(4, 2);
