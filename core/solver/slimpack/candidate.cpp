@@ -44,16 +44,25 @@ void append_slice(std::vector<Segment>& segs, const Segment& seg) {
   segs.push_back(seg);
 }
 
-// Resizes a pack list to `count` empty packs, keeping the segment buffers of those that stay.
-void reset_packs(std::vector<Pack>& packs, int count) {
-  packs.resize(static_cast<std::size_t>(count));
+// Resizes a pack list to `count` empty packs, keeping the segment buffers of those that stay;
+// with `spare`, packs beyond `count` are kept there (buffers and all) and reused first, so that
+// estimates alternating between Mf = 101, 203 and 406 do not free and allocate them again.
+void reset_packs(std::vector<Pack>& packs, int count, std::vector<Pack>* spare) {
+  const auto n = static_cast<std::size_t>(count);
+  if (spare != nullptr) {
+    for (; packs.size() > n; packs.pop_back()) spare->push_back(std::move(packs.back()));
+    for (; packs.size() < n && !spare->empty(); spare->pop_back())
+      packs.push_back(std::move(spare->back()));
+  }
+  packs.resize(n);
   for (Pack& p : packs) p.segments.clear();
 }
 
-// The replica's packs as plan segments into `rp`, reusing its buffers.
-void fill_replica_plan(const std::vector<Item>& items, const Layout& lay, ReplicaPlan& rp) {
-  reset_packs(rp.forward, lay.mf);
-  reset_packs(rp.backward, lay.mb);
+// The replica's packs as plan segments into `rp`, reusing its buffers (and `spare`'s, if given).
+void fill_replica_plan(const std::vector<Item>& items, const Layout& lay, ReplicaPlan& rp,
+                       std::vector<Pack>* spare = nullptr) {
+  reset_packs(rp.forward, lay.mf, spare);
+  reset_packs(rp.backward, lay.mb, spare);
   for (std::size_t i = 0; i < items.size(); ++i) {
     const Item& it = items[i];
     for (int j = 0; j < it.slices(); ++j) {
@@ -121,7 +130,7 @@ void estimate_candidate(const BuildContext& ctx, Candidate& cand) {
   plan.slice_size = cand.shape.slice;
   const std::vector<Layout>& layouts = forward_layouts(cand);
   for (std::size_t r = 0; r < layouts.size(); ++r)
-    fill_replica_plan((*cand.items)[r], layouts[r], plan.replicas[r]);
+    fill_replica_plan((*cand.items)[r], layouts[r], plan.replicas[r], &scratch.spare);
   if (!cand.asymmetric)
     cand.shape.w = symmetric_backward_order(plan, !ctx.phase1->merged.empty(), scratch.order);
   plan.warmup_extra = cand.shape.w;

@@ -41,6 +41,7 @@ struct Candidate {
 // their capacity, the figures, the symmetric backward order).
 struct EstimateScratch {
   Plan plan;
+  std::vector<Pack> spare;  // packs a smaller Mf left over, with their segment buffers
   PlanFigures figures;
   std::vector<std::vector<int>> order;
 };
