@@ -208,7 +208,8 @@ std::optional<Candidate> build_candidate(const BuildContext& ctx,
       if (!cached || target.empty()) {
         target.assign(items.size(), Layout{});
         for (std::size_t r = 0; r < items.size(); ++r)
-          build_forward(items[r], pins, shape, ctx.token_cap, target[r]);
+          build_forward(items[r], pins, shape, ctx.token_cap, target[r],
+                        ctx.forward_orders != nullptr ? &(*ctx.forward_orders)[r] : nullptr);
       }
       forward = &target;
     }

@@ -55,6 +55,8 @@ struct BuildContext {
   int local_ops = 64;
   int max_w_tries = 6;
   EstimateScratch* scratch = nullptr;  // may be null (a scratch of its own per estimate)
+  // forward_order() of each replica's items (may be null: computed per build).
+  const std::vector<ForwardOrder>* forward_orders = nullptr;
 };
 
 // How a candidate's backward packs are made.

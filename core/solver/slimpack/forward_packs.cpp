@@ -149,16 +149,15 @@ void heaviest_first_order(const std::vector<Item>& items, std::vector<std::size_
 }
 
 // Steps 1 and 2 of build_forward(): the pinned merged slices and the long sequences' slices
-// (which read the long share); returns the short items, in item order.
-std::vector<std::size_t> place_longs(const std::vector<Item>& items, const Pins& pins,
-                                     const Shape& shape, Tokens token_cap, Layout& out) {
+// (`longs`, heaviest first: the only step that reads the long share).
+void place_longs(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
+                 Tokens token_cap, const std::vector<std::size_t>& longs, Layout& out) {
   const int mf = shape.mf;
   out.mf = mf;
   out.fpack.reset(items, 0);
   out.fload.assign(static_cast<std::size_t>(mf), 0.0);
   out.ftok.assign(static_cast<std::size_t>(mf), 0);
   double total = 0.0;
-  std::vector<std::size_t> longs, shorts;
   for (std::size_t i = 0; i < items.size(); ++i) {
     const Item& it = items[i];
     total += it.f_total;
@@ -169,14 +168,9 @@ std::vector<std::size_t> place_longs(const std::vector<Item>& items, const Pins&
         out.fload[static_cast<std::size_t>(p)] += it.f[static_cast<std::size_t>(j)];
         out.ftok[static_cast<std::size_t>(p)] += it.tok[static_cast<std::size_t>(j)];
       }
-    } else if (it.is_long()) {
-      longs.push_back(i);
-    } else {
-      shorts.push_back(i);
     }
   }
   const double budget = total / mf;
-  heaviest_first_order(items, longs);
   auto tok_ok = [&](int p, Tokens t) {
     return token_cap <= 0 || t <= token_cap - out.ftok[static_cast<std::size_t>(p)];
   };
@@ -214,15 +208,27 @@ std::vector<std::size_t> place_longs(const std::vector<Item>& items, const Pins&
       prev = pick;
     }
   }
-  return shorts;
 }
 
 }  // namespace
 
+ForwardOrder forward_order(const std::vector<Item>& items) {
+  ForwardOrder order;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (items[i].merged >= 0) continue;
+    (items[i].is_long() ? order.longs : order.shorts).push_back(i);
+  }
+  heaviest_first_order(items, order.longs);
+  heaviest_first_order(items, order.shorts);
+  return order;
+}
+
 void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
-                   Tokens token_cap, Layout& out) {
-  std::vector<std::size_t> shorts = place_longs(items, pins, shape, token_cap, out);
-  heaviest_first_order(items, shorts);
+                   Tokens token_cap, Layout& out, const ForwardOrder* order) {
+  ForwardOrder own;
+  if (order == nullptr) order = &(own = forward_order(items));
+  place_longs(items, pins, shape, token_cap, order->longs, out);
+  const std::vector<std::size_t>& shorts = order->shorts;
   const int mf = shape.mf;
   // Written as a difference: `t` may be the numeric_limits sentinel of `smallest` below (no short
   // sequences), and ftok + t would overflow (UB, found by the UBSan CI stage).
@@ -276,9 +282,11 @@ void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape
 }
 
 bool places_longs_alike(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
-                        Tokens token_cap, const Layout& built) {
+                        Tokens token_cap, const Layout& built, const ForwardOrder* order) {
+  ForwardOrder own;
+  if (order == nullptr) order = &(own = forward_order(items));
   Layout trial;
-  place_longs(items, pins, shape, token_cap, trial);
+  place_longs(items, pins, shape, token_cap, order->longs, trial);
   if (trial.mf != built.mf) return false;
   for (std::size_t i = 0; i < items.size(); ++i)
     if (items[i].merged < 0 && items[i].is_long() &&

@@ -91,6 +91,7 @@ struct SliceFamily {
   // The forward packs of each shape, built by its first kind and shared by the others (symmetric
   // candidates point into it).
   std::unique_ptr<std::vector<std::vector<sp::Layout>>> forward;
+  std::vector<sp::ForwardOrder> orders;  // forward_order() of each replica's items
 };
 
 SliceFamily make_family(const SolveInput& in, const sp::Phase1& p1, const Limits& lim,
@@ -105,6 +106,7 @@ SliceFamily make_family(const SolveInput& in, const sp::Phase1& p1, const Limits
   double long_f = 0.0, all_f = 0.0, most_work = 0.0;
   for (int r = 0; r < d; ++r) {
     fam.items->push_back(sp::make_items(in.batch, p1, r, slice, *in.cost, lines));
+    fam.orders.push_back(sp::forward_order(fam.items->back()));
     Tokens t = 0;
     int n = 0;
     double w = 0.0;
@@ -168,6 +170,7 @@ void add_candidate(CandidatePool& pool, const sp::BuildContext& ctx, const Slice
   sp::BuildContext local = ctx;
   local.token_cap = fam.token_cap;
   local.local_ops = kLocalOpsPerPack * shape.mf;
+  local.forward_orders = &fam.orders;
   const Candidate* twin_cand = twin >= 0 ? &pool.cands[static_cast<std::size_t>(twin)] : nullptr;
   auto cand = sp::build_candidate(local, *fam.items, shape, kind, forward, &why, twin_cand, twin);
   if (cand) {
@@ -214,8 +217,8 @@ Expected<CandidatePool> build_candidates(const sp::BuildContext& ctx,
         const sp::Pins pins = sp::make_pins(*fam.items, *ctx.phase1, fam.shapes[s], fam.token_cap);
         bool alike = built.size() == fam.items->size();
         for (std::size_t r = 0; alike && r < built.size(); ++r)
-          alike =
-              sp::places_longs_alike((*fam.items)[r], pins, fam.shapes[s], fam.token_cap, built[r]);
+          alike = sp::places_longs_alike((*fam.items)[r], pins, fam.shapes[s], fam.token_cap,
+                                         built[r], &fam.orders[r]);
         if (alike) {
           (*fam.forward)[s] = built;
           copied[s] = true;
@@ -367,7 +370,13 @@ void polish_best_asymmetric(CandidatePool& pool, const sp::BuildContext& ctx, co
   if (!sel.best_asymmetric) return;
   Candidate& win = pool.cands[*sel.best_asymmetric];
   progress.report("slimpack: local search", 0.0);
-  Candidate trial = win;
+  Candidate trial;
+  {  // a copy without the plan (rebuilt below)
+    Plan plan = std::move(win.plan);
+    trial = win;
+    win.plan = std::move(plan);
+  }
+  trial.planned = false;
   Tokens context = 0;
   for (const auto& list : *win.items)
     for (const sp::Item& it : list)
@@ -473,7 +482,7 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
     Candidate& win = pool.cands[*sel.candidate];
     if (!win.planned) sp::materialize(ctx, win);  // a twin of the plan simulated (equal times)
     local_ops = win.local_ops;
-    out.plan = win.plan;
+    out.plan = std::move(win.plan);  // the pool is not read again
     label = win.label;
   } else {
     out.plan = std::move(sel.sliced_plan);
