@@ -65,8 +65,12 @@ Expected<SlicedBuild> build_sliced(const SolveInput& in, const Limits& lim, cons
                   std::to_string(plan.replicas[r].forward.size()) + " on some replica; ";
     }
   }
-  plan.warmup_extra = make_symmetric_backward(plan, false);
+  plan.warmup_extra = symmetric_backward_order(plan, false, out.order);
   return out;
+}
+
+void add_sliced_backward(SlicedBuild& built) {
+  apply_symmetric_order(built.plan, built.order);
 }
 
 std::string sliced_notes(const SlicedBuild& built, Tokens slice) {
@@ -87,6 +91,7 @@ Expected<SolveResult> solve_sliced(const SolveInput& in, const CancelToken& canc
 
   Expected<SlicedBuild> built = build_sliced(in, lim, lines, assignment, slice, cancel, progress);
   if (!built) return built.error();
+  add_sliced_backward(*built);
   const double t_pack = seconds_since(t0) - t_assign;
   if (cancel.cancelled()) return Error::cancelled();
   progress.report("sliced: legality", 1.0);

@@ -81,9 +81,7 @@ int symmetric_backward_order(const Plan& plan, bool global_runs,
   return w;
 }
 
-int make_symmetric_backward(Plan& plan, bool global_runs) {
-  std::vector<std::vector<int>> order;
-  const int w = symmetric_backward_order(plan, global_runs, order);
+void apply_symmetric_order(Plan& plan, const std::vector<std::vector<int>>& order) {
   for (std::size_t r = 0; r < plan.replicas.size(); ++r) {
     ReplicaPlan& rp = plan.replicas[r];
     rp.backward.clear();
@@ -94,6 +92,12 @@ int make_symmetric_backward(Plan& plan, bool global_runs) {
       rp.backward.push_back(std::move(b));
     }
   }
+}
+
+int make_symmetric_backward(Plan& plan, bool global_runs) {
+  std::vector<std::vector<int>> order;
+  const int w = symmetric_backward_order(plan, global_runs, order);
+  apply_symmetric_order(plan, order);
   return w;
 }
 

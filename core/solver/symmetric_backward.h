@@ -18,5 +18,7 @@ int make_symmetric_backward(Plan& plan, bool global_runs);
 // sequence count and schedule) of `plan`; returns the same w.
 int symmetric_backward_order(const Plan& plan, bool global_runs,
                              std::vector<std::vector<int>>& order);
+// Fills every replica's backward list with copies of its forward packs in `order`.
+void apply_symmetric_order(Plan& plan, const std::vector<std::vector<int>>& order);
 
 }  // namespace slimpack::solver_detail

@@ -135,29 +135,8 @@ void estimate_candidate(const BuildContext& ctx, Candidate& cand) {
     cand.shape.w = symmetric_backward_order(plan, !ctx.phase1->merged.empty(), scratch.order);
   plan.warmup_extra = cand.shape.w;
 
-  const CostModel& cost = *ctx.limits->cost;
-  const int last = plan.stages - 1;
   PlanFigures& f = scratch.figures;
-  const PlanFigures shape = plan_shape_figures(plan);
-  f.stages = shape.stages;
-  f.schedule = shape.schedule;
-  f.vchunks = shape.vchunks;
-  f.warmup_extra = shape.warmup_extra;
-  f.context = shape.context;
-  f.forward.resize(plan.replicas.size());
-  f.backward.resize(plan.replicas.size());
-  for (std::size_t r = 0; r < plan.replicas.size(); ++r) {
-    const ReplicaPlan& rp = plan.replicas[r];
-    f.forward[r].clear();
-    for (const Pack& p : rp.forward) f.forward[r].push_back(pack_figures(p, cost, last));
-    f.backward[r].clear();
-    if (cand.asymmetric) {
-      for (const Pack& p : rp.backward) f.backward[r].push_back(pack_figures(p, cost, last));
-    } else {  // make_symmetric_backward() copies these packs' segments: the same figures
-      for (int k : scratch.order[r])
-        f.backward[r].push_back(f.forward[r][static_cast<std::size_t>(k)]);
-    }
-  }
+  fill_plan_figures(plan, *ctx.limits->cost, cand.asymmetric ? nullptr : &scratch.order, f);
   const MemoryEstimate memory = estimate_memory(f, *ctx.limits);
   cand.memory_fill = memory.worst_fill;
   cand.estimate = estimate_plan(f, *ctx.limits, memory.recompute);

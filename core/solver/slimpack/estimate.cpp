@@ -114,17 +114,34 @@ PlanFigures plan_shape_figures(const Plan& plan) {
   return f;
 }
 
-PlanFigures plan_figures(const Plan& plan, const Limits& lim) {
-  PlanFigures f = plan_shape_figures(plan);
+void fill_plan_figures(const Plan& plan, const CostModel& cost,
+                       const std::vector<std::vector<int>>* symmetric_order, PlanFigures& f) {
+  const PlanFigures shape = plan_shape_figures(plan);
+  f.stages = shape.stages;
+  f.schedule = shape.schedule;
+  f.vchunks = shape.vchunks;
+  f.warmup_extra = shape.warmup_extra;
+  f.context = shape.context;
   const int last = plan.stages - 1;
   f.forward.resize(plan.replicas.size());
   f.backward.resize(plan.replicas.size());
   for (std::size_t r = 0; r < plan.replicas.size(); ++r) {
-    for (const Pack& p : plan.replicas[r].forward)
-      f.forward[r].push_back(pack_figures(p, *lim.cost, last));
-    for (const Pack& p : plan.replicas[r].backward)
-      f.backward[r].push_back(pack_figures(p, *lim.cost, last));
+    const ReplicaPlan& rp = plan.replicas[r];
+    f.forward[r].clear();
+    for (const Pack& p : rp.forward) f.forward[r].push_back(pack_figures(p, cost, last));
+    f.backward[r].clear();
+    if (symmetric_order == nullptr) {
+      for (const Pack& p : rp.backward) f.backward[r].push_back(pack_figures(p, cost, last));
+    } else {  // make_symmetric_backward() copies these packs' segments: the same figures
+      for (int k : (*symmetric_order)[r])
+        f.backward[r].push_back(f.forward[r][static_cast<std::size_t>(k)]);
+    }
   }
+}
+
+PlanFigures plan_figures(const Plan& plan, const Limits& lim) {
+  PlanFigures f;
+  fill_plan_figures(plan, *lim.cost, nullptr, f);
   return f;
 }
 

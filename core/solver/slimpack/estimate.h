@@ -39,6 +39,11 @@ struct PlanFigures {
 // The plan fields, with `forward` and `backward` left for the caller to fill.
 PlanFigures plan_shape_figures(const Plan& plan);
 PlanFigures plan_figures(const Plan& plan, const Limits& lim);
+// The same into `f` (reusing its buffers). With `symmetric_order` (symmetric_backward_order()),
+// the backward figures are the forward ones in that order and the plan's backward packs are not
+// read: they need not exist yet.
+void fill_plan_figures(const Plan& plan, const CostModel& cost,
+                       const std::vector<std::vector<int>>* symmetric_order, PlanFigures& f);
 
 // The recompute a plan needs and how full it leaves the fullest stage.
 struct MemoryEstimate {

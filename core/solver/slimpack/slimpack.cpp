@@ -337,6 +337,7 @@ Status simulate_sliced_plans(const SolveInput& in, const Limits& lim, const Time
   else
     sizes.assign(std::begin(kSlicedCandidates), std::end(kSlicedCandidates));
   std::optional<SlicedAssignment> assignment;
+  sp::PlanFigures figures;
   for (Tokens s : sizes) {
     if (cancel.cancelled()) return Error::cancelled();
     if (!check_sequences_fit(in.batch, lim, 1, s)) continue;
@@ -347,7 +348,13 @@ Status simulate_sliced_plans(const SolveInput& in, const Limits& lim, const Time
       if (sl.error().kind == ErrorKind::Cancelled) return sl.error();
       continue;
     }
-    if (sel.found() && sp::estimate_plan(sl->plan, lim) > sel.time * (1.0 + kBoundSlack)) continue;
+    if (sel.found()) {  // estimated from the forward packs and the backward order
+      sp::fill_plan_figures(sl->plan, *lim.cost, &sl->order, figures);
+      const double estimate =
+          sp::estimate_plan(figures, lim, sp::estimate_memory(figures, lim).recompute);
+      if (estimate > sel.time * (1.0 + kBoundSlack)) continue;
+    }
+    add_sliced_backward(*sl);
     if (!gate_legality(sl->plan, lim)) continue;
     Expected<double> t = simulated_time(sl->plan, in, lim, cancel, true);
     ++sel.simulated;

@@ -4,7 +4,8 @@
 // - a symmetric shape whose forward packs equal an earlier shape's is that shape's twin (same
 // plan);
 // - symmetric_backward_order() is the order make_symmetric_backward() copies the packs in;
-// - build_sliced() + the legality gate is solve_sliced()'s plan;
+// - build_sliced() + add_sliced_backward() + the legality gate is solve_sliced()'s plan, and its
+//   estimate before the backward packs exist is the same;
 // - SimOptions::memory_peaks = false changes no time.
 #include <gtest/gtest.h>
 
@@ -218,6 +219,14 @@ TEST(CandidateEstimate, BuildSlicedWithTheGateIsSolveSliced) {
   auto built = build_sliced(in, lim, lines, sliced_assignment(in, lines), 2048, CancelToken::none(),
                             ProgressSink::none());
   ASSERT_TRUE(built.ok());
+  // Estimated before its backward packs exist (as slimpack's selection does): the same numbers.
+  sp::PlanFigures early;
+  sp::fill_plan_figures(built->plan, cost, &built->order, early);
+  const double early_estimate =
+      sp::estimate_plan(early, lim, sp::estimate_memory(early, lim).recompute);
+  add_sliced_backward(*built);
+  EXPECT_EQ(early_estimate, sp::estimate_plan(built->plan, lim));
+  EXPECT_EQ(early_estimate, sp::estimate_plan(sliced->plan, lim));
   ASSERT_TRUE(gate_legality(built->plan, lim).ok());
   EXPECT_EQ(built->plan.recompute_layers, sliced->plan.recompute_layers);
   EXPECT_EQ(built->plan.warmup_extra, sliced->plan.warmup_extra);
@@ -228,6 +237,9 @@ TEST(CandidateEstimate, BuildSlicedWithTheGateIsSolveSliced) {
     ASSERT_EQ(a.forward.size(), b.forward.size());
     for (std::size_t k = 0; k < a.forward.size(); ++k)
       EXPECT_EQ(a.forward[k].segments, b.forward[k].segments);
+    ASSERT_EQ(a.backward.size(), b.backward.size());
+    for (std::size_t k = 0; k < a.backward.size(); ++k)
+      EXPECT_EQ(a.backward[k].segments, b.backward[k].segments);
   }
   EXPECT_EQ(sliced_notes(*built, 2048), sliced->stats.notes);
 }
