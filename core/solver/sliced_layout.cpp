@@ -12,14 +12,14 @@ struct Item {
   double work = 0.0;
 };
 
-// Greedy contiguous fill for bottleneck `limit`; returns the start index of each pack. A sequence
+// Greedy contiguous fill for bottleneck `limit`: the start index of each pack, into `starts`
+// (cleared first, so that the bisection below reuses one buffer for its ~60 probes). A sequence
 // whose whole forward work fits the limit is kept in one pack (it starts a new pack when it does
 // not fit the current one): only sequences bigger than a pack span several, so runs of packs
 // chained by spanning sequences stay short and the symmetric warm-up w stays small.
-std::vector<std::size_t> cuts_for(const std::vector<Item>& items,
-                                  const std::vector<std::size_t>& seq_end, double limit,
-                                  Tokens cap) {
-  std::vector<std::size_t> starts{0};
+void cuts_for(const std::vector<Item>& items, const std::vector<std::size_t>& seq_end, double limit,
+              Tokens cap, std::vector<std::size_t>& starts) {
+  starts.assign(1, 0);
   double load = 0.0;
   Tokens tok = 0;
   auto open = [&](std::size_t i) {
@@ -49,7 +49,6 @@ std::vector<std::size_t> cuts_for(const std::vector<Item>& items,
       tok += it.seg.tokens();
     }
   }
-  return starts;
 }
 
 }  // namespace
@@ -80,15 +79,18 @@ std::vector<Pack> contiguous_packs(const std::vector<Sequence>& seqs,
   const std::size_t m =
       std::clamp<std::size_t>(static_cast<std::size_t>(std::max(1, packs)), 1, items.size());
   double lo = biggest, hi = std::max(total, biggest);
-  if (cuts_for(items, seq_end, lo, cap).size() > m) {
+  std::vector<std::size_t> starts;
+  cuts_for(items, seq_end, lo, cap, starts);
+  if (starts.size() > m) {
     for (int iter = 0; iter < 60 && hi - lo > 1e-9 * hi; ++iter) {
       const double mid = 0.5 * (lo + hi);
-      (cuts_for(items, seq_end, mid, cap).size() <= m ? hi : lo) = mid;
+      cuts_for(items, seq_end, mid, cap, starts);
+      (starts.size() <= m ? hi : lo) = mid;
     }
   } else {
     hi = lo;
   }
-  std::vector<std::size_t> starts = cuts_for(items, seq_end, hi, cap);
+  cuts_for(items, seq_end, hi, cap, starts);
   // Fewer packs than asked: split the heaviest pack with two or more items at its best point.
   auto load_of = [&](std::size_t a, std::size_t b) {
     double l = 0.0;
