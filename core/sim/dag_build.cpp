@@ -41,6 +41,14 @@ Status pack_durations(const Plan& plan, int replica, Pass pass, const std::vecto
                               std::to_string(p));
     if (pack.stage_times.empty() && !pack.time && cost == nullptr)
       return Error::bad_input(where() + ": no explicit time and no cost model to price it");
+    // CostModel::pack_time() term by term: the pack's tokens and attention pairs are the same on
+    // every stage, so they are summed once instead of once per stage (same values, same bits).
+    const bool priced = pack.stage_times.empty() && !pack.time;
+    const double tokens = priced ? static_cast<double>(pack.tokens()) : 0.0;
+    const double pairs = priced ? cost->effective_pairs(pack) : 0.0;
+    // merge_comm_time() is a sum over DP-merged segments only: +0.0 (which adds nothing) without.
+    const bool merged = std::any_of(pack.segments.begin(), pack.segments.end(),
+                                    [](const Segment& seg) { return seg.shards > 1; });
     for (int s = 0; s < p; ++s) {
       double t = 0.0;
       if (!pack.stage_times.empty())
@@ -48,7 +56,8 @@ Status pack_durations(const Plan& plan, int replica, Pass pass, const std::vecto
       else if (pack.time)
         t = *pack.time;
       else
-        t = cost->pack_time(pass, s, pack, plan.recompute_at(s));
+        t = cost->time(pass, s, tokens, pairs, plan.recompute_at(s)) +
+            (merged ? cost->merge_comm_time(pack, s) : 0.0);
       if (!(t >= 0.0))
         return Error::bad_input(where() + ": negative or invalid time on stage " +
                                 std::to_string(s));

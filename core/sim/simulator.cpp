@@ -134,7 +134,7 @@ Expected<SimResult> simulate(const Plan& plan, const CostModel* cost, const SimO
         sim_detail::collect_replica(plan, dags[ri], schedules[ri], options.keep_ops, &last);
     if (options.critical_path)
       rr.critical_path = sim_detail::critical_path(dags[ri], schedules[ri], last);
-    if (memory)
+    if (memory && options.memory_peaks)
       sim_detail::memory_timeline(plan, dags[ri], schedules[ri], *memory, options.memory_timeline,
                                   rr);
     result.replicas.push_back(std::move(rr));

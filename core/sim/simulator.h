@@ -14,6 +14,9 @@ namespace slimpack {
 struct SimOptions {
   bool check_legality = true;   // run the legality checker first; illegal plans are rejected
   bool memory_timeline = true;  // fill StageResult::memory
+  // Fill StageResult::peak_memory_bytes (and SimResult::peak_memory_bytes); off for callers that
+  // read times only (the solver's selection), which then skip the memory sweep altogether.
+  bool memory_peaks = true;
   bool keep_ops = true;  // fill StageResult::ops/comm (off for sweeps that need metrics only)
   bool critical_path = true;
   // Memory model for the timeline; when null, cost->memory_model() is used (no timeline without

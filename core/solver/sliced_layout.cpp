@@ -12,14 +12,14 @@ struct Item {
   double work = 0.0;
 };
 
-// Greedy contiguous fill for bottleneck `limit`; returns the start index of each pack. A sequence
+// Greedy contiguous fill for bottleneck `limit`: the start index of each pack, into `starts`
+// (cleared first, so that the bisection below reuses one buffer for its ~60 probes). A sequence
 // whose whole forward work fits the limit is kept in one pack (it starts a new pack when it does
 // not fit the current one): only sequences bigger than a pack span several, so runs of packs
 // chained by spanning sequences stay short and the symmetric warm-up w stays small.
-std::vector<std::size_t> cuts_for(const std::vector<Item>& items,
-                                  const std::vector<std::size_t>& seq_end, double limit,
-                                  Tokens cap) {
-  std::vector<std::size_t> starts{0};
+void cuts_for(const std::vector<Item>& items, const std::vector<std::size_t>& seq_end, double limit,
+              Tokens cap, std::vector<std::size_t>& starts) {
+  starts.assign(1, 0);
   double load = 0.0;
   Tokens tok = 0;
   auto open = [&](std::size_t i) {
@@ -49,7 +49,6 @@ std::vector<std::size_t> cuts_for(const std::vector<Item>& items,
       tok += it.seg.tokens();
     }
   }
-  return starts;
 }
 
 }  // namespace
@@ -80,28 +79,35 @@ std::vector<Pack> contiguous_packs(const std::vector<Sequence>& seqs,
   const std::size_t m =
       std::clamp<std::size_t>(static_cast<std::size_t>(std::max(1, packs)), 1, items.size());
   double lo = biggest, hi = std::max(total, biggest);
-  if (cuts_for(items, seq_end, lo, cap).size() > m) {
+  std::vector<std::size_t> starts;
+  cuts_for(items, seq_end, lo, cap, starts);
+  if (starts.size() > m) {
     for (int iter = 0; iter < 60 && hi - lo > 1e-9 * hi; ++iter) {
       const double mid = 0.5 * (lo + hi);
-      (cuts_for(items, seq_end, mid, cap).size() <= m ? hi : lo) = mid;
+      cuts_for(items, seq_end, mid, cap, starts);
+      (starts.size() <= m ? hi : lo) = mid;
     }
   } else {
     hi = lo;
   }
-  std::vector<std::size_t> starts = cuts_for(items, seq_end, hi, cap);
+  cuts_for(items, seq_end, hi, cap, starts);
   // Fewer packs than asked: split the heaviest pack with two or more items at its best point.
   auto load_of = [&](std::size_t a, std::size_t b) {
     double l = 0.0;
     for (std::size_t i = a; i < b; ++i) l += items[i].work;
     return l;
   };
+  // Each pack's load, kept next to `starts` (a split recomputes its two halves the same way):
+  // summing every pack again for every split cost O(M x slices) per replica.
+  auto end_of = [&](std::size_t k) { return k + 1 < starts.size() ? starts[k + 1] : items.size(); };
+  std::vector<double> loads(starts.size());
+  for (std::size_t k = 0; k < starts.size(); ++k) loads[k] = load_of(starts[k], end_of(k));
   while (starts.size() < m) {
     std::size_t best = starts.size();
     double best_load = -1.0;
     for (std::size_t k = 0; k < starts.size(); ++k) {
-      const std::size_t a = starts[k], b = k + 1 < starts.size() ? starts[k + 1] : items.size();
-      if (b - a < 2) continue;
-      const double l = load_of(a, b);
+      if (end_of(k) - starts[k] < 2) continue;
+      const double l = loads[k];
       if (l > best_load) best_load = l, best = k;
     }
     if (best == starts.size()) break;
@@ -122,6 +128,9 @@ std::vector<Pack> contiguous_packs(const std::vector<Sequence>& seqs,
       }
     }
     starts.insert(starts.begin() + static_cast<std::ptrdiff_t>(best) + 1, cut);
+    loads.insert(loads.begin() + static_cast<std::ptrdiff_t>(best) + 1, 0.0);
+    loads[best] = load_of(a, cut);
+    loads[best + 1] = load_of(cut, b);
   }
   std::vector<Pack> out(starts.size());
   for (std::size_t k = 0; k < starts.size(); ++k) {

@@ -1,11 +1,14 @@
 #pragma once
 // SlimPack candidates (internal): one (S, Mf, Mb, w, long share) setting built for every replica,
-// turned into a plan, estimated, and finally simulated by the selection step.
+// estimated from its pack layouts, and turned into a plan only when the selection step simulates
+// it (most candidates are ruled out by their estimate, and at 4M tokens a plan costs as much to
+// build and free as the layouts do).
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cost/cost_model.h"
+#include "solver/slimpack/estimate.h"
 #include "solver/slimpack/model.h"
 #include "solver/strategy.h"
 
@@ -15,13 +18,32 @@ struct Candidate {
   Shape shape;
   bool asymmetric = true;
   std::vector<std::vector<Item>>* items = nullptr;  // owned by the caller, per replica
-  std::vector<Layout> layouts;                      // asymmetric candidates only
-  Plan plan;
+  // The packs: asymmetric candidates own theirs; a symmetric one points at the forward packs of
+  // its shape (shared by the kinds built on it, owned by the caller) or, when those are not
+  // shared (DP-merged pins), owns them.
+  std::vector<Layout> layouts;
+  const std::vector<Layout>* shared_forward = nullptr;
+  Plan plan;                 // filled by materialize()
+  bool planned = false;      // `plan` is built
   double estimate = 0.0;     // estimated iteration makespan (seconds)
   double memory_fill = 0.0;  // estimated peak / cap of the fullest stage (estimate.h)
   int local_ops = 0;
   Tokens token_cap = 0;  // the pack capacity it was built with (its slice family's)
+  // Index (in the pool as built) of an earlier symmetric candidate whose forward packs came out
+  // the same (another long share that never bound): the same plan, so it is neither estimated
+  // nor simulated again. -1 when none.
+  int twin = -1;
+  int built_index = -1;  // its index in the pool as built
   std::string label;     // "S=8192 Mf=16 Mb=16 w=1 share=1.00"
+};
+
+// Buffers the estimate reuses from one candidate to the next (a plan skeleton whose packs keep
+// their capacity, the figures, the symmetric backward order).
+struct EstimateScratch {
+  Plan plan;
+  std::vector<Pack> spare;  // packs a smaller Mf left over, with their segment buffers
+  PlanFigures figures;
+  std::vector<std::vector<int>> order;
 };
 
 struct BuildContext {
@@ -32,6 +54,9 @@ struct BuildContext {
   Tokens token_cap = 0;  // L5 (hard) and the memory-derived pack size (soft) combined
   int local_ops = 64;
   int max_w_tries = 6;
+  EstimateScratch* scratch = nullptr;  // may be null (a scratch of its own per estimate)
+  // forward_order() of each replica's items (may be null: computed per build).
+  const std::vector<ForwardOrder>* forward_orders = nullptr;
 };
 
 // How a candidate's backward packs are made.
@@ -49,15 +74,22 @@ enum class BackwardKind {
 // that readies some work for every backward pack and grows while a backward pack cannot be
 // filled). std::nullopt with `why` when no w up to Mf works. `forward_cache` (may be null) keeps
 // the forward packs of this (S, Mf, long share) for the next kind built on the same shape.
+//
+// `twin` (may be null): for a symmetric build, an earlier symmetric candidate of the same items
+// and Mf at index `twin_index`; when the forward packs come out the same, the candidate is its
+// twin's (estimate, w and label copied, `twin` set) instead of being estimated again.
 std::optional<Candidate> build_candidate(const BuildContext& ctx,
                                          std::vector<std::vector<Item>>& items, Shape shape,
                                          BackwardKind kind, std::vector<Layout>* forward_cache,
-                                         std::string* why);
+                                         std::string* why, const Candidate* twin = nullptr,
+                                         int twin_index = -1);
 
-// Builds the plan of a candidate from its layouts (symmetric candidates keep none: the shared
-// forward layouts are passed in), with its estimate and label.
-void assemble_plan(const BuildContext& ctx, Candidate& cand, const std::vector<Layout>& layouts);
-// Rebuilds the plan of an asymmetric candidate from its own layouts.
+// The estimate, memory fill and label of a candidate from its layouts (and, for a symmetric one,
+// its w: the smallest legal warm-up of its backward order), without building its plan.
+void estimate_candidate(const BuildContext& ctx, Candidate& cand);
+// Builds the candidate's plan (the same numbers estimate_candidate() read); sets `planned`.
+void materialize(const BuildContext& ctx, Candidate& cand);
+// Both: what a candidate whose layouts changed (local search) needs before it is simulated.
 void assemble_plan(const BuildContext& ctx, Candidate& cand);
 
 }  // namespace slimpack::solver_detail::sp

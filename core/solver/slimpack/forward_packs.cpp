@@ -137,15 +137,27 @@ Pins make_pins(const std::vector<std::vector<Item>>& items, const Phase1& p1, co
   return pins;
 }
 
-void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
-                   Tokens token_cap, Layout& out) {
+namespace {
+
+// Heaviest first, ties by index: sorting (key, index) pairs is several times faster than an
+// indirect comparison on thousands of items, and this runs once per shape and replica.
+void heaviest_first_order(const std::vector<Item>& items, std::vector<std::size_t>& list) {
+  std::vector<std::pair<double, std::size_t>> keyed(list.size());
+  for (std::size_t k = 0; k < list.size(); ++k) keyed[k] = {-items[list[k]].f_total, list[k]};
+  std::sort(keyed.begin(), keyed.end());
+  for (std::size_t k = 0; k < list.size(); ++k) list[k] = keyed[k].second;
+}
+
+// Steps 1 and 2 of build_forward(): the pinned merged slices and the long sequences' slices
+// (`longs`, heaviest first: the only step that reads the long share).
+void place_longs(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
+                 Tokens token_cap, const std::vector<std::size_t>& longs, Layout& out) {
   const int mf = shape.mf;
   out.mf = mf;
   out.fpack.reset(items, 0);
   out.fload.assign(static_cast<std::size_t>(mf), 0.0);
   out.ftok.assign(static_cast<std::size_t>(mf), 0);
   double total = 0.0;
-  std::vector<std::size_t> longs, shorts;
   for (std::size_t i = 0; i < items.size(); ++i) {
     const Item& it = items[i];
     total += it.f_total;
@@ -156,25 +168,9 @@ void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape
         out.fload[static_cast<std::size_t>(p)] += it.f[static_cast<std::size_t>(j)];
         out.ftok[static_cast<std::size_t>(p)] += it.tok[static_cast<std::size_t>(j)];
       }
-    } else if (it.is_long()) {
-      longs.push_back(i);
-    } else {
-      shorts.push_back(i);
     }
   }
   const double budget = total / mf;
-  // Heaviest first, ties by index: sorting (key, index) pairs is several times faster than an
-  // indirect comparison on thousands of items, and this runs once per shape and replica.
-  auto heaviest_first_order = [&](std::vector<std::size_t>& list) {
-    std::vector<std::pair<double, std::size_t>> keyed(list.size());
-    for (std::size_t k = 0; k < list.size(); ++k) keyed[k] = {-items[list[k]].f_total, list[k]};
-    std::sort(keyed.begin(), keyed.end());
-    for (std::size_t k = 0; k < list.size(); ++k) list[k] = keyed[k].second;
-  };
-  heaviest_first_order(longs);
-  heaviest_first_order(shorts);
-  // Written as a difference: `t` may be the numeric_limits sentinel of `smallest` below (no short
-  // sequences), and ftok + t would overflow (UB, found by the UBSan CI stage).
   auto tok_ok = [&](int p, Tokens t) {
     return token_cap <= 0 || t <= token_cap - out.ftok[static_cast<std::size_t>(p)];
   };
@@ -212,6 +208,33 @@ void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape
       prev = pick;
     }
   }
+}
+
+}  // namespace
+
+ForwardOrder forward_order(const std::vector<Item>& items) {
+  ForwardOrder order;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (items[i].merged >= 0) continue;
+    (items[i].is_long() ? order.longs : order.shorts).push_back(i);
+  }
+  heaviest_first_order(items, order.longs);
+  heaviest_first_order(items, order.shorts);
+  return order;
+}
+
+void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
+                   Tokens token_cap, Layout& out, const ForwardOrder* order) {
+  ForwardOrder own;
+  if (order == nullptr) order = &(own = forward_order(items));
+  place_longs(items, pins, shape, token_cap, order->longs, out);
+  const std::vector<std::size_t>& shorts = order->shorts;
+  const int mf = shape.mf;
+  // Written as a difference: `t` may be the numeric_limits sentinel of `smallest` below (no short
+  // sequences), and ftok + t would overflow (UB, found by the UBSan CI stage).
+  auto tok_ok = [&](int p, Tokens t) {
+    return token_cap <= 0 || t <= token_cap - out.ftok[static_cast<std::size_t>(p)];
+  };
   // Short sequences by LPT into the lightest pack that keeps the token cap. A pack that not even
   // the smallest short sequence fits is set aside for good (it used to be popped and pushed back
   // for every short sequence: O(shorts * Mf) where the cap binds); it can still be the fallback
@@ -256,6 +279,21 @@ void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape
     out.ftok[static_cast<std::size_t>(pick)] += t;
     (full(pick) ? set_aside : heap).push({out.fload[static_cast<std::size_t>(pick)], pick});
   }
+}
+
+bool places_longs_alike(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
+                        Tokens token_cap, const Layout& built, const ForwardOrder* order) {
+  ForwardOrder own;
+  if (order == nullptr) order = &(own = forward_order(items));
+  Layout trial;
+  place_longs(items, pins, shape, token_cap, order->longs, trial);
+  if (trial.mf != built.mf) return false;
+  for (std::size_t i = 0; i < items.size(); ++i)
+    if (items[i].merged < 0 && items[i].is_long() &&
+        !std::equal(trial.fpack[i].begin(), trial.fpack[i].end(), built.fpack[i].begin(),
+                    built.fpack[i].end()))
+      return false;
+  return true;
 }
 
 }  // namespace slimpack::solver_detail::sp

@@ -81,6 +81,7 @@ class SliceGrid {
   }
   std::size_t size() const { return offset_.empty() ? 0 : offset_.size() - 1; }
   bool empty() const { return size() == 0; }
+  bool operator==(const SliceGrid&) const = default;
 
  private:
   std::vector<int> data_;
@@ -121,10 +122,26 @@ std::vector<std::vector<int>> forwards_before(const Shape& shape);
 Pins make_pins(const std::vector<std::vector<Item>>& items, const Phase1& p1, const Shape& shape,
                Tokens token_cap);
 
+// The unmerged items of one replica in the order build_forward() places them: long ones and
+// short ones, each heaviest first (ties by index). It depends on the items only, so a slice size's
+// shapes share it (sorting thousands of items per shape and replica was a few % of a solve).
+struct ForwardOrder {
+  std::vector<std::size_t> longs, shorts;
+};
+ForwardOrder forward_order(const std::vector<Item>& items);
+
 // Forward packs of one replica: pinned merged slices first, then long sequences' slices early
 // (first fit, nondecreasing packs, up to long_share of the budget), then short sequences by LPT.
+// `order` is forward_order(items), or null to compute it here.
 void build_forward(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
-                   Tokens token_cap, Layout& out);
+                   Tokens token_cap, Layout& out, const ForwardOrder* order = nullptr);
+
+// True when build_forward() with `shape` gives `built`'s forward packs, `built` having been built
+// with the same items, pins, Mf and token cap but another long share: only the long sequences'
+// slices read the share, so when those land in the same packs (checked by placing them again,
+// a small part of the work), the short ones do too.
+bool places_longs_alike(const std::vector<Item>& items, const Pins& pins, const Shape& shape,
+                        Tokens token_cap, const Layout& built, const ForwardOrder* order = nullptr);
 
 // Why build_backward gave up: the caller's next step depends on it (more warm-up makes more
 // work ready but holds more activations, so it cannot help when memory is what failed).

@@ -150,8 +150,15 @@ std::vector<Item> make_items(const Batch& batch, const Phase1& p1, int replica, 
                              const CostModel& cost, const TimeLines& lines) {
   const auto& seqs = batch.sequences;
   std::vector<Item> items;
+  items.reserve(p1.replicas[static_cast<std::size_t>(replica)].size() + p1.merged.size());
+  // Each item's lists sized once (an item per sequence, thousands per replica at 4M tokens).
   auto fill = [&](Item& it, Tokens length) {
-    for (const Slice& s : slice_sequence(it.seq, length, slice_size)) {
+    const std::vector<Slice> slices = slice_sequence(it.seq, length, slice_size);
+    it.cut.reserve(slices.size() + 1);
+    it.tok.reserve(slices.size());
+    it.f.reserve(slices.size());
+    it.b.reserve(slices.size());
+    for (const Slice& s : slices) {
       if (it.cut.empty()) it.cut.push_back(s.begin);
       it.cut.push_back(s.end);
       Segment seg{it.seq, s.begin, s.end, it.shards, it.shard};

@@ -16,6 +16,7 @@
 #include <optional>
 
 #include "sim/simulator.h"
+#include "solver/sliced_build.h"
 #include "solver/slimpack/candidate.h"
 #include "solver/slimpack/estimate.h"
 #include "solver/slimpack/exact.h"
@@ -57,8 +58,8 @@ constexpr int kFinalLocalSearchFactor = 4;
 constexpr double kLongShareCeiling = 0.9;
 constexpr double kLongShareFloor = 0.25;
 
-// `gated`: the plan already passed gate_legality (solve_sliced's own plans), so the legality
-// check, the most expensive part at 4M tokens, is not run twice.
+// `gated`: the plan already passed gate_legality, so the legality check, the most expensive part
+// at 4M tokens, is not run twice. Only the iteration time is read: no memory sweep.
 Expected<double> simulated_time(Plan& plan, const SolveInput& in, const Limits& lim,
                                 const CancelToken& cancel, bool gated = false) {
   if (!gated)
@@ -66,6 +67,7 @@ Expected<double> simulated_time(Plan& plan, const SolveInput& in, const Limits& 
   SimOptions opt;
   opt.check_legality = false;  // just checked
   opt.memory_timeline = false;
+  opt.memory_peaks = false;
   opt.keep_ops = false;
   opt.critical_path = false;
   Expected<SimResult> sim = simulate(plan, in.cost, opt, cancel);
@@ -86,6 +88,10 @@ struct SliceFamily {
   std::unique_ptr<std::vector<std::vector<sp::Item>>> items;  // candidates point into it
   Tokens token_cap = 0;
   std::vector<sp::Shape> shapes;
+  // The forward packs of each shape, built by its first kind and shared by the others (symmetric
+  // candidates point into it).
+  std::unique_ptr<std::vector<std::vector<sp::Layout>>> forward;
+  std::vector<sp::ForwardOrder> orders;  // forward_order() of each replica's items
 };
 
 SliceFamily make_family(const SolveInput& in, const sp::Phase1& p1, const Limits& lim,
@@ -100,6 +106,7 @@ SliceFamily make_family(const SolveInput& in, const sp::Phase1& p1, const Limits
   double long_f = 0.0, all_f = 0.0, most_work = 0.0;
   for (int r = 0; r < d; ++r) {
     fam.items->push_back(sp::make_items(in.batch, p1, r, slice, *in.cost, lines));
+    fam.orders.push_back(sp::forward_order(fam.items->back()));
     Tokens t = 0;
     int n = 0;
     double w = 0.0;
@@ -137,6 +144,7 @@ SliceFamily make_family(const SolveInput& in, const sp::Phase1& p1, const Limits
   for (int mf : mfs)
     for (double share : shares)
       fam.shapes.push_back(sp::Shape{slice, mf, mf, 0, share, prm.schedule, pp});
+  fam.forward = std::make_unique<std::vector<std::vector<sp::Layout>>>(fam.shapes.size());
   return fam;
 }
 
@@ -153,15 +161,21 @@ struct ShapeRef {
   double estimate = 0.0;  // of its symmetric build
 };
 
+// `twin`: the pool index of an earlier symmetric candidate of the family with the same Mf (-1 for
+// none), see build_candidate().
 void add_candidate(CandidatePool& pool, const sp::BuildContext& ctx, const SliceFamily& fam,
-                   const sp::Shape& shape, BackwardKind kind, std::vector<sp::Layout>* forward) {
+                   const sp::Shape& shape, BackwardKind kind, std::vector<sp::Layout>* forward,
+                   int twin = -1) {
   std::string why;
   sp::BuildContext local = ctx;
   local.token_cap = fam.token_cap;
   local.local_ops = kLocalOpsPerPack * shape.mf;
-  auto cand = sp::build_candidate(local, *fam.items, shape, kind, forward, &why);
+  local.forward_orders = &fam.orders;
+  const Candidate* twin_cand = twin >= 0 ? &pool.cands[static_cast<std::size_t>(twin)] : nullptr;
+  auto cand = sp::build_candidate(local, *fam.items, shape, kind, forward, &why, twin_cand, twin);
   if (cand) {
     cand->token_cap = fam.token_cap;
+    cand->built_index = static_cast<int>(pool.cands.size());
     pool.cands.push_back(std::move(*cand));
   } else {
     pool.last_why =
@@ -172,28 +186,50 @@ void add_candidate(CandidatePool& pool, const sp::BuildContext& ctx, const Slice
 // Steps 2 and 3: symmetric builds of every shape, then the asymmetric kinds for the shapes whose
 // symmetric build is estimated fastest (the forward packs are shared, so the estimate of a
 // shape's symmetric build is a fair first cut among shapes).
-Expected<CandidatePool> build_candidates(const SolveInput& in, const sp::Phase1& p1,
-                                         const Limits& lim, const TimeLines& lines,
+Expected<CandidatePool> build_candidates(const sp::BuildContext& ctx,
                                          const std::vector<Tokens>& slices,
                                          const CancelToken& cancel, ProgressSink& progress) {
+  const SolveInput& in = *ctx.input;
   CandidatePool pool;
-  sp::BuildContext ctx;
-  ctx.input = &in;
-  ctx.phase1 = &p1;
-  ctx.limits = &lim;
-  ctx.lines = &lines;
   std::vector<ShapeRef> shapes;
-  std::vector<std::vector<std::vector<sp::Layout>>> forward;  // [family][shape] cache
   for (std::size_t k = 0; k < slices.size(); ++k) {
     if (cancel.cancelled()) return Error::cancelled();
     progress.report("slimpack: phase 2",
                     static_cast<double>(k) / static_cast<double>(slices.size()));
-    SliceFamily& fam = pool.families.emplace_back(make_family(in, p1, lim, lines, slices[k]));
-    forward.emplace_back(fam.shapes.size());
+    SliceFamily& fam = pool.families.emplace_back(
+        make_family(in, *ctx.phase1, *ctx.limits, *ctx.lines, slices[k]));
+    std::vector<int> symmetric_of(fam.shapes.size(), -1);  // pool index of each shape's build
+    std::vector<bool> copied(fam.shapes.size(), false);    // forward packs taken from a twin shape
+    // Without DP-merged pins the forward packs depend on (S, Mf, long share) only and are cached.
+    const bool cached = ctx.phase1->merged.empty();
     for (std::size_t s = 0; s < fam.shapes.size(); ++s) {
       const std::size_t before = pool.cands.size();
-      add_candidate(pool, ctx, fam, fam.shapes[s], BackwardKind::Symmetric, &forward[k][s]);
-      if (pool.cands.size() > before) shapes.push_back({k, s, pool.cands.back().estimate});
+      // The same Mf with another long share often gives the same packs (the share never binds).
+      int twin = -1;
+      std::size_t twin_shape = 0;
+      for (std::size_t t = 0; t < s && twin < 0; ++t)
+        if (fam.shapes[t].mf == fam.shapes[s].mf && symmetric_of[t] >= 0)
+          twin = symmetric_of[t], twin_shape = t;
+      // When this share places every long slice as the twin shape's build did, the forward packs
+      // are the twin's: copied instead of built again (the short sequences are most of the work).
+      if (twin >= 0 && cached && !copied[twin_shape]) {
+        const std::vector<sp::Layout>& built = (*fam.forward)[twin_shape];
+        const sp::Pins pins = sp::make_pins(*fam.items, *ctx.phase1, fam.shapes[s], fam.token_cap);
+        bool alike = built.size() == fam.items->size();
+        for (std::size_t r = 0; alike && r < built.size(); ++r)
+          alike = sp::places_longs_alike((*fam.items)[r], pins, fam.shapes[s], fam.token_cap,
+                                         built[r], &fam.orders[r]);
+        if (alike) {
+          (*fam.forward)[s] = built;
+          copied[s] = true;
+        }
+      }
+      add_candidate(pool, ctx, fam, fam.shapes[s], BackwardKind::Symmetric, &(*fam.forward)[s],
+                    twin);
+      if (pool.cands.size() > before) {
+        shapes.push_back({k, s, pool.cands.back().estimate});
+        symmetric_of[s] = static_cast<int>(before);
+      }
     }
   }
   if (!in.params.asymmetric) return pool;
@@ -205,7 +241,7 @@ Expected<CandidatePool> build_candidates(const SolveInput& in, const sp::Phase1&
     const SliceFamily& fam = pool.families[ref.family];
     for (BackwardKind kind : {BackwardKind::Asymmetric, BackwardKind::Drain}) {
       const std::size_t before = pool.cands.size();
-      add_candidate(pool, ctx, fam, fam.shapes[ref.shape], kind, &forward[ref.family][ref.shape]);
+      add_candidate(pool, ctx, fam, fam.shapes[ref.shape], kind, &(*fam.forward)[ref.shape]);
       // A drain with w = 0 is the Mb = Mf build again: it would take a second simulation slot.
       if (kind == BackwardKind::Drain && pool.cands.size() > before &&
           pool.cands.back().shape.mb == pool.cands.back().shape.mf)
@@ -229,21 +265,31 @@ struct Selection {
 
 // Step 4a: the best few candidates of each kind by estimate that pass the legality gate are
 // simulated; a candidate the gate rejects (e.g. L4 by a margin the estimate missed) does not use
-// up a place.
-Status simulate_candidates(std::vector<Candidate>& cands, const SolveInput& in, const Limits& lim,
+// up a place. A candidate's plan is built here, when it is first tried.
+Status simulate_candidates(std::vector<Candidate>& cands, const sp::BuildContext& ctx,
                            const CancelToken& cancel, Selection& sel, Error& last_error) {
+  const SolveInput& in = *ctx.input;
+  const Limits& lim = *ctx.limits;
   std::stable_sort(cands.begin(), cands.end(),
                    [](const Candidate& a, const Candidate& b) { return a.estimate < b.estimate; });
   std::size_t accepted_asym = 0, accepted_sym = 0;
   // The best estimate of each kind among the candidates that passed the gate (sorted: the first).
   std::optional<double> best_asym_estimate, best_sym_estimate;
   std::vector<std::size_t> over_memory;  // skipped as far over the cap: the last resort
+  // Outcome of each plan tried, by pool index as built: a twin (the same plan) reuses it.
+  std::vector<std::optional<Expected<double>>> outcome(cands.size());
   auto try_candidate = [&](std::size_t c) -> Status {
     const bool asym = cands[c].asymmetric;
     std::size_t& quota = asym ? accepted_asym : accepted_sym;
     std::optional<double>& best_estimate = asym ? best_asym_estimate : best_sym_estimate;
     if (cancel.cancelled()) return Error::cancelled();
-    Expected<double> t = simulated_time(cands[c].plan, in, lim, cancel);
+    const auto root =
+        static_cast<std::size_t>(cands[c].twin >= 0 ? cands[c].twin : cands[c].built_index);
+    if (!outcome[root]) {
+      if (!cands[c].planned) sp::materialize(ctx, cands[c]);
+      outcome[root] = simulated_time(cands[c].plan, in, lim, cancel);
+    }
+    const Expected<double>& t = *outcome[root];
     ++sel.simulated;
     if (!t) {
       if (t.error().kind == ErrorKind::Cancelled) return t.error();
@@ -280,31 +326,43 @@ Status simulate_candidates(std::vector<Candidate>& cands, const SolveInput& in, 
 
 // Step 4b: the symmetric `sliced` plan at every slice size of the automatic range (1024..16384)
 // competes too, so slimpack is never slower than `sliced` with the same parameters. A user's S
-// is honoured as it stands.
-Status simulate_sliced_plans(const SolveInput& in, const Limits& lim, const CancelToken& cancel,
-                             Selection& sel) {
+// is honoured as it stands. The replicas are assigned once (as `sliced` does, independent of S)
+// and the legality gate, the dearest step at 4M tokens, runs only on the plans the estimate does
+// not rule out: what is simulated, and what wins, is what solve_sliced() would have returned.
+Status simulate_sliced_plans(const SolveInput& in, const Limits& lim, const TimeLines& lines,
+                             const CancelToken& cancel, Selection& sel) {
   std::vector<Tokens> sizes;
   if (in.params.slice_size > 0)
     sizes.push_back(in.params.slice_size);
   else
     sizes.assign(std::begin(kSlicedCandidates), std::end(kSlicedCandidates));
+  std::optional<SlicedAssignment> assignment;
+  sp::PlanFigures figures;
   for (Tokens s : sizes) {
     if (cancel.cancelled()) return Error::cancelled();
-    SolveInput copy = in;
-    copy.params.slice_size = s;
-    Expected<SolveResult> sl = solve_sliced(copy, cancel, ProgressSink::none());
+    if (!check_sequences_fit(in.batch, lim, 1, s)) continue;
+    if (!assignment) assignment = sliced_assignment(in, lines);
+    Expected<SlicedBuild> sl =
+        build_sliced(in, lim, lines, *assignment, s, cancel, ProgressSink::none());
     if (!sl) {
       if (sl.error().kind == ErrorKind::Cancelled) return sl.error();
       continue;
     }
-    if (sel.found() && sp::estimate_plan(sl->plan, lim) > sel.time * (1.0 + kBoundSlack)) continue;
+    if (sel.found()) {  // estimated from the forward packs and the backward order
+      sp::fill_plan_figures(sl->plan, *lim.cost, &sl->order, figures);
+      const double estimate =
+          sp::estimate_plan(figures, lim, sp::estimate_memory(figures, lim).recompute);
+      if (estimate > sel.time * (1.0 + kBoundSlack)) continue;
+    }
+    add_sliced_backward(*sl);
+    if (!gate_legality(sl->plan, lim)) continue;
     Expected<double> t = simulated_time(sl->plan, in, lim, cancel, true);
     ++sel.simulated;
     if (t && (!sel.found() || *t < sel.time)) {
       sel.time = *t;
       sel.candidate.reset();
+      sel.sliced_label = "symmetric sliced (" + sliced_notes(*sl, s) + ")";  // notes name S
       sel.sliced_plan = std::move(sl->plan);
-      sel.sliced_label = "symmetric sliced (" + sl->stats.notes + ")";  // notes name S
     }
   }
   return Status::success();
@@ -319,7 +377,13 @@ void polish_best_asymmetric(CandidatePool& pool, const sp::BuildContext& ctx, co
   if (!sel.best_asymmetric) return;
   Candidate& win = pool.cands[*sel.best_asymmetric];
   progress.report("slimpack: local search", 0.0);
-  Candidate trial = win;
+  Candidate trial;
+  {  // a copy without the plan (rebuilt below)
+    Plan plan = std::move(win.plan);
+    trial = win;
+    win.plan = std::move(plan);
+  }
+  trial.planned = false;
   Tokens context = 0;
   for (const auto& list : *win.items)
     for (const sp::Item& it : list)
@@ -392,7 +456,14 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
   const double t_phase1 = seconds_since(t0);
 
   // Steps 2 and 3: candidates.
-  Expected<CandidatePool> built = build_candidates(in, p1, lim, lines, slices, cancel, progress);
+  sp::EstimateScratch scratch;
+  sp::BuildContext ctx;
+  ctx.input = &in;
+  ctx.phase1 = &p1;
+  ctx.limits = &lim;
+  ctx.lines = &lines;
+  ctx.scratch = &scratch;
+  Expected<CandidatePool> built = build_candidates(ctx, slices, cancel, progress);
   if (!built) return built.error();
   CandidatePool& pool = *built;
   const double t_phase2 = seconds_since(t0) - t_phase1;
@@ -401,18 +472,13 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
   progress.report("slimpack: selection", 0.0);
   Selection sel;
   Error last_error = Error::infeasible("slimpack: no candidate plan fits (" + pool.last_why + ")");
-  if (Status s = simulate_candidates(pool.cands, in, lim, cancel, sel, last_error); !s)
+  if (Status s = simulate_candidates(pool.cands, ctx, cancel, sel, last_error); !s)
     return s.error();
-  if (Status s = simulate_sliced_plans(in, lim, cancel, sel); !s) return s.error();
+  if (Status s = simulate_sliced_plans(in, lim, lines, cancel, sel); !s) return s.error();
   if (!sel.found()) return last_error;
   const double t_select = seconds_since(t0) - t_phase1 - t_phase2;
 
   // Step 5: polish.
-  sp::BuildContext ctx;
-  ctx.input = &in;
-  ctx.phase1 = &p1;
-  ctx.limits = &lim;
-  ctx.lines = &lines;
   polish_best_asymmetric(pool, ctx, in, lim, cancel, progress, sel);
   const double t_local = seconds_since(t0) - t_phase1 - t_phase2 - t_select;
 
@@ -420,9 +486,10 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
   int local_ops = 0;
   std::string label = sel.sliced_label;
   if (sel.candidate) {
-    const Candidate& win = pool.cands[*sel.candidate];
+    Candidate& win = pool.cands[*sel.candidate];
+    if (!win.planned) sp::materialize(ctx, win);  // a twin of the plan simulated (equal times)
     local_ops = win.local_ops;
-    out.plan = win.plan;
+    out.plan = std::move(win.plan);  // the pool is not read again
     label = win.label;
   } else {
     out.plan = std::move(sel.sliced_plan);
