@@ -263,6 +263,19 @@ struct Selection {
   bool found() const { return candidate.has_value() || !sliced_label.empty(); }
 };
 
+// Which failure a solve with no fitting candidate reports: the candidate that came nearest to
+// fitting (the smallest overshoot of the same limit), so the message says what it would take, not
+// what the last, perhaps far-off, candidate needed. A failure that is not Infeasible (a bug) is
+// always reported; one with its numbers beats one without.
+bool nearer_to_fitting(const Error& e, const Error& than) {
+  if (e.kind != ErrorKind::Infeasible) return true;
+  if (than.kind != ErrorKind::Infeasible) return false;
+  if (!e.detail) return !than.detail;
+  if (!than.detail) return true;
+  if (e.detail->limit != than.detail->limit) return false;
+  return e.detail->needed - e.detail->cap < than.detail->needed - than.detail->cap;
+}
+
 // Step 4a: the best few candidates of each kind by estimate that pass the legality gate are
 // simulated; a candidate the gate rejects (e.g. L4 by a margin the estimate missed) does not use
 // up a place. A candidate's plan is built here, when it is first tried.
@@ -293,7 +306,7 @@ Status simulate_candidates(std::vector<Candidate>& cands, const sp::BuildContext
     ++sel.simulated;
     if (!t) {
       if (t.error().kind == ErrorKind::Cancelled) return t.error();
-      last_error = t.error();
+      if (nearer_to_fitting(t.error(), last_error)) last_error = t.error();
       return Status::success();
     }
     ++quota;
