@@ -19,12 +19,6 @@
 
 namespace slimpack {
 
-// Cost options the scenario turns on (CostOptions keeps them off for the plain analytic model):
-// exposed fraction of TP communication (Transformer Engine overlap) and the short-query-block
-// scale fitted to the H100 measurements of docs/profiling.md.
-inline constexpr double kScenarioTpCommExposed = 0.3;
-inline constexpr double kScenarioShortQueryTokens = 384.0;
-
 // Size of the length pool drawn from a preset; batches are sampled from it.
 inline constexpr std::int64_t kPresetPoolSize = 65536;
 

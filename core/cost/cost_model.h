@@ -62,6 +62,13 @@ struct CostOptions {
   double short_query_tokens = 0.0;
 };
 
+// Cost options the scenario (core/app/scenario.cpp) turns on, which CostOptions keeps off for the
+// plain analytic model: exposed fraction of TP communication (Transformer Engine overlap) and the
+// short-query-block scale fitted to the H100 measurements of docs/profiling.md. Here, beside the
+// options, so that solver tests configure costs as the CLI does without restating the numbers.
+inline constexpr double kScenarioTpCommExposed = 0.3;
+inline constexpr double kScenarioShortQueryTokens = 384.0;
+
 class CostModel {
  public:
   CostModel(ModelConfig model, GpuSpec gpu, ParallelConfig par, CostOptions options = {});

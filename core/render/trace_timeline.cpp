@@ -45,6 +45,13 @@ std::string lane_name(const TraceLane& lane) {
 
 const std::string kEmpty;
 
+// An interned string of a trace's table, or "" for an index out of range (-1 = none).
+const std::string& text_at(const std::vector<std::string>& table, std::int32_t index) {
+  return index >= 0 && static_cast<std::size_t>(index) < table.size()
+             ? table[static_cast<std::size_t>(index)]
+             : kEmpty;
+}
+
 }  // namespace
 
 std::shared_ptr<TraceTimeline> TraceTimeline::build(std::vector<TraceSource> sources,
@@ -241,28 +248,25 @@ const TraceEvent* TraceTimeline::event(const GanttModel& model, BarRef bar) cons
   return b.kind == BarKind::Trace ? event(locate(b.pack)) : nullptr;
 }
 
+const std::vector<std::string>& TraceTimeline::names_of(TraceEventRef ref) const {
+  return sources_[static_cast<std::size_t>(std::max(0, ref.source))].trace->names;
+}
+
 const std::string& TraceTimeline::name(TraceEventRef ref) const {
   const TraceEvent* e = event(ref);
-  const auto& names = sources_[static_cast<std::size_t>(std::max(0, ref.source))].trace->names;
-  return e && e->name >= 0 && static_cast<std::size_t>(e->name) < names.size()
-             ? names[static_cast<std::size_t>(e->name)]
-             : kEmpty;
+  return e ? text_at(names_of(ref), e->name) : kEmpty;
 }
 
 const std::string& TraceTimeline::category(TraceEventRef ref) const {
   const TraceEvent* e = event(ref);
-  const auto& names = sources_[static_cast<std::size_t>(std::max(0, ref.source))].trace->names;
-  return e && e->cat >= 0 && static_cast<std::size_t>(e->cat) < names.size()
-             ? names[static_cast<std::size_t>(e->cat)]
-             : kEmpty;
+  return e ? text_at(names_of(ref), e->cat) : kEmpty;
 }
 
 const std::string& TraceTimeline::args(TraceEventRef ref) const {
   const TraceEvent* e = event(ref);
-  const auto& args = sources_[static_cast<std::size_t>(std::max(0, ref.source))].trace->args;
-  return e && e->args >= 0 && static_cast<std::size_t>(e->args) < args.size()
-             ? args[static_cast<std::size_t>(e->args)]
-             : kEmpty;
+  return e ? text_at(sources_[static_cast<std::size_t>(std::max(0, ref.source))].trace->args,
+                     e->args)
+           : kEmpty;
 }
 
 std::optional<double> TraceTimeline::first_start_of(const std::string& wanted) const {

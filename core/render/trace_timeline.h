@@ -104,6 +104,8 @@ class TraceTimeline : public std::enable_shared_from_this<TraceTimeline> {
   std::vector<BarRef> find_name(const GanttModel& model, const std::string& text) const;
 
  private:
+  // The name table of the event's source (names and categories share it).
+  const std::vector<std::string>& names_of(TraceEventRef ref) const;
   // `cat_mask` empty: any category; else indexed like `mask` by the event's category.
   std::vector<BarRef> select_mask(const GanttModel& model,
                                   const std::vector<std::vector<char>>& mask,

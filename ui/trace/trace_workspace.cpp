@@ -47,6 +47,16 @@ std::vector<std::string> to_std(const QStringList& list) {
   return out;
 }
 
+// Two timelines shown on one axis: both over the union of their extents, with 1% room at the end.
+void showOnOneAxis(GanttView* a, GanttView* b) {
+  const TimeRange ea = a->model()->time_extent();
+  const TimeRange eb = b->model()->time_extent();
+  const double t0 = std::min(ea.t0, eb.t0);
+  const double t1 = std::max(ea.t1, eb.t1);
+  a->setViewRange(t0, t1 + (t1 - t0) * 0.01);
+  b->setViewRange(t0, t1 + (t1 - t0) * 0.01);
+}
+
 }  // namespace
 
 TraceWorkspace::TraceWorkspace(QWidget* parent)
@@ -364,12 +374,7 @@ void TraceWorkspace::alignToUnits(double origin_us) {
   GanttView* sim_view = sim_check_->simulatedView();
   if (!sim_view->model() || !view_a_->model()) return;
   syncLabelWidths();
-  const TimeRange ea = view_a_->model()->time_extent();
-  const TimeRange es = sim_view->model()->time_extent();
-  const double t0 = std::min(ea.t0, es.t0);
-  const double t1 = std::max(ea.t1, es.t1);
-  view_a_->setViewRange(t0, t1 + (t1 - t0) * 0.01);
-  sim_view->setViewRange(t0, t1 + (t1 - t0) * 0.01);
+  showOnOneAxis(view_a_, sim_view);
 }
 
 void TraceWorkspace::cancelLoad() {
@@ -495,12 +500,7 @@ bool TraceWorkspace::setAlignment(Align align, const QString& name) {
     view_b_->setTimeline(run_b_.timeline);
   }
   // One axis: B shows A's range.
-  const TimeRange ea = view_a_->model()->time_extent();
-  const TimeRange eb = view_b_->model()->time_extent();
-  const double t0 = std::min(ea.t0, eb.t0);
-  const double t1 = std::max(ea.t1, eb.t1);
-  view_a_->setViewRange(t0, t1 + (t1 - t0) * 0.01);
-  view_b_->setViewRange(t0, t1 + (t1 - t0) * 0.01);
+  showOnOneAxis(view_a_, view_b_);
   int index = align == Align::FirstEvent ? 0 : align_->findData(name);
   if (index < 0) {  // a chosen event: listed before "Align at event…" from now on
     index = align_->count() - 1;

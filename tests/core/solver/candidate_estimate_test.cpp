@@ -37,7 +37,7 @@ CostModel tight_cost(int pp, int dp) {
   par.tp = 8;
   CostOptions opt;
   opt.recompute = {RecomputeMode::Auto, 0};
-  opt.short_query_tokens = 384.0;
+  opt.short_query_tokens = kScenarioShortQueryTokens;
   opt.memory_cap_bytes = 60e9;
   return CostModel(*model_preset("llama-3-8b"), *gpu_preset("h100-sxm"), par, opt);
 }

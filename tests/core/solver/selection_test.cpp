@@ -23,8 +23,8 @@ CostModel cli_cost(const std::string& model, int tp, int pp, int dp, const Batch
   CostOptions opt;
   opt.recompute = {RecomputeMode::Auto, 0};
   opt.stage_split = StageSplit::Auto;
-  opt.tp_comm_exposed = 0.3;
-  opt.short_query_tokens = 384.0;
+  opt.tp_comm_exposed = kScenarioTpCommExposed;
+  opt.short_query_tokens = kScenarioShortQueryTokens;
   opt.memory_cap_bytes = cap_bytes;
   double tokens = 0.0, pairs = 0.0;
   for (const Sequence& s : batch.sequences) {
