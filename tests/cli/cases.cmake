@@ -91,3 +91,16 @@ golden_case(simulate_check_trace_wrong_rules EXIT 2 STDERR "step_before.json: no
   ARGS simulate --plan samples/plans/asymmetric-example.json --check-trace samples/traces/step_before.json --trace-rules megatron)
 golden_case(simulate_check_trace_bad_rules EXIT 2 STDERR "--trace-rules: .*nope.json"
   ARGS simulate --plan samples/plans/asymmetric-example.json --check-trace samples/traces/step_before.json --trace-rules nope.json)
+
+# Executable schedules (docs/file-formats-schedule.md): written from a plan, read back with the
+# setup fixed by the file, flags that contradict it refused, what the format cannot express named.
+golden_case(schedule_of_explicit_plan ARGS simulate --plan samples/plans/asymmetric-example.json --schedule-out -)
+golden_case(simulate_schedule_explicit ARGS simulate --plan samples/schedules/asymmetric-example.schedule.json --json -)
+golden_case(simulate_schedule_priced ARGS simulate --plan samples/schedules/chat-sft-p2.schedule.json --json -)
+golden_case(schedule_same_flag_accepted ARGS simulate --plan samples/schedules/chat-sft-p2.schedule.json --tp 8 --pp 2 --json -)
+golden_case(schedule_contradicting_flag EXIT 2 STDERR "--tp 4 contradicts the schedule's setup \\(8\\)"
+  ARGS simulate --plan samples/schedules/chat-sft-p2.schedule.json --tp 4)
+golden_case(schedule_contradicting_costs EXIT 2 STDERR "--costs .*contradicts the schedule's setup"
+  ARGS simulate --plan samples/schedules/chat-sft-p2.schedule.json --costs samples/costs/h100-llama-3-8b.profile.json)
+golden_case(schedule_refuses_interleaved EXIT 2 STDERR "--schedule-out: the schedule format cannot express interleaved schedules"
+  ARGS solve --preset chat-sft --batch-tokens 65536 --pp 2 --strategy fixed --schedule interleaved --schedule-out -)
