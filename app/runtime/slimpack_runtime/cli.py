@@ -67,7 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--in-process", action="store_true",
                    help="run all ranks in this process without torch.distributed (debugging; "
                         "no traces or timings per rank)")
-    p.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    p.add_argument("--version", action="version", version=f"{PROG} {__version__} (package in "
+                   f"{os.path.dirname(os.path.abspath(__file__))})")
     return p
 
 
@@ -182,6 +183,11 @@ def _run_spawned(s, args: argparse.Namespace) -> dict[str, Any]:
 
     from .worker import RunConfig, rank_main
 
+    # Debian's torch does its matrix products in OpenBLAS, whose own thread pool ignores
+    # torch.set_num_threads: without this every rank spins nproc BLAS threads, the ranks fight
+    # over the cores (8x slower on 2 cores) and thread CPU time misses the work.
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[var] = str(args.threads)
     scratch = tempfile.mkdtemp(prefix="slimpack-run-")
     try:
         cfg = RunConfig(schedule_path=os.path.abspath(args.schedule), device=args.device,
