@@ -196,11 +196,13 @@ def _run_spawned(s, args: argparse.Namespace) -> dict[str, Any]:
                         trace_dir=os.path.abspath(args.trace_dir) if args.trace_dir else None,
                         save_grads=args.check)
         t0 = time.perf_counter()
+        spawned = time.time()
         try:
             mp.spawn(rank_main, args=(cfg,), nprocs=s.world_size(), join=True)
         except Exception as e:  # a rank failed: report its own message
             raise _rank_failure(scratch, s.world_size(), e) from None
         total_wall = time.perf_counter() - t0
+        joined = time.time()
         results = []
         for r in range(s.world_size()):
             with open(os.path.join(scratch, f"rank{r}.result.json"), encoding="utf-8") as f:
@@ -222,11 +224,22 @@ def _run_spawned(s, args: argparse.Namespace) -> dict[str, Any]:
     return {"schedule": args.schedule, "device": args.device, "mode": "spawn",
             "world_size": s.world_size(), "dtype": args.dtype, "threads_per_rank": args.threads,
             "cpu_count": os.cpu_count(), "check": check, "iterations": iterations,
-            "run_wall_s": total_wall,
+            "run_wall_s": total_wall, "phases_s": _phases(results, spawned, joined),
             "units": sum(1 for rk in s.ranks for a in rk.actions if a.op in ("F", "B")),
             "traces": [os.path.join(args.trace_dir, f"rank{r}.json")
                        for r in range(s.world_size())] if args.trace_dir else [],
             "unit_times": unit_times}
+
+
+def _phases(results: list[dict], spawned: float, joined: float) -> dict[str, float]:
+    """Where the run's wall time went (slowest rank per phase): process start with the torch
+    import, connecting, the iterations, writing traces, and exit."""
+    ph = [res["phases"] for res in results]
+    return {"start_s": max(p["started"] for p in ph) - spawned,
+            "connect_s": max(p["connected"] - p["started"] for p in ph),
+            "iterations_s": max(p["ran"] - p["connected"] for p in ph),
+            "traces_s": max(p["traced"] - p["ran"] for p in ph),
+            "exit_s": joined - max(p["traced"] for p in ph)}
 
 
 def _rank_failure(scratch: str, world: int, exc: Exception) -> Exception:

@@ -48,6 +48,11 @@ def rank_main(r: int, cfg: RunConfig) -> None:
     """Entry point of torch.multiprocessing.spawn (r is the process index = the rank)."""
     try:
         _run_rank(r, cfg)
+        # Results are on disk: skip the interpreter's teardown (torch and gloo take seconds to
+        # unload, per rank, on a loaded machine).
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
     except BaseException as e:  # reported by the launcher, with the rank
         kind = "user" if isinstance(e, UserError) else "run"
         with open(os.path.join(cfg.scratch, f"rank{r}.error"), "w", encoding="utf-8") as f:
@@ -66,6 +71,7 @@ def _groups(s: Schedule) -> list[tuple[int, ...]]:
 
 
 def _run_rank(r: int, cfg: RunConfig) -> None:
+    phases = {"started": time.time()}
     torch.set_num_threads(cfg.threads)
     s = load_schedule(cfg.schedule_path)
     rk = s.ranks[r]
@@ -80,6 +86,7 @@ def _run_rank(r: int, cfg: RunConfig) -> None:
                             rank=r, world_size=n, timeout=timedelta(seconds=cfg.timeout_s))
     # Every rank creates every group, in the same order (a collective requirement).
     groups = {g: dist.new_group(list(g)) for g in _groups(s)}
+    phases["connected"] = time.time()
     dtype = DTYPES[cfg.dtype]
     assert s.setup.model is not None
     model = StageModel(s.setup.model, rk.first_layer, rk.layers, rk.stage == 0,
@@ -115,6 +122,7 @@ def _run_rank(r: int, cfg: RunConfig) -> None:
             u["iteration"] = it
         units.extend(it_units)
         iterations.append({"wall_s": wall, "loss": engine.loss_sum if engine.is_last else None})
+    phases["ran"] = time.time()
     # The common clock origin: the earliest rank's anchor of the traced iteration.
     anchors = [0] * n
     dist.all_gather_object(anchors, anchor_wall_ns)
@@ -129,8 +137,9 @@ def _run_rank(r: int, cfg: RunConfig) -> None:
                       anchor_at_us=(anchor_wall_ns - min(anchors)) / 1000.0, unit_args=unit_args,
                       extra={"schedule": os.path.basename(cfg.schedule_path),
                              "anchor_wall_ns": anchor_wall_ns})
+    phases["traced"] = time.time()
     result = {"rank": r, "replica": rk.replica, "stage": rk.stage, "iterations": iterations,
-              "units": units, "trace": trace_path}
+              "units": units, "trace": trace_path, "phases": phases}
     if cfg.save_grads:
         grads = {name: p.grad.detach().to("cpu", torch.float64) for name, p in
                  model.named_parameters() if p.grad is not None}
