@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import time
 from typing import Any
 
 ANCHOR = "slimpack_anchor"
@@ -37,20 +38,61 @@ def _category(name: str) -> str | None:
     return None
 
 
-def rewrite_trace(raw_path: str, out_path: str, *, rank: int, world_size: int, replica: int,
-                  stage: int, backend: str, anchor_at_us: float, unit_args: dict[str, dict],
-                  extra: dict[str, Any]) -> int:
-    """Reads the profiler's export, writes the rank's trace; returns the event count.
+class RangeRecorder:
+    """Names the runtime's ranges. With the profiler on, each range is a
+    `torch.profiler.record_function` (the profiler records it with the operators inside); without
+    it (`--trace-ranges-only`), the recorder keeps the ranges itself as complete events, which
+    costs nothing (the legacy profiler's post-processing takes about a second per rank)."""
+
+    def __init__(self, use_profiler: bool, pid: Any, tid: int):
+        self.use_profiler = use_profiler
+        self.pid, self.tid = pid, tid
+        self.events: list[dict[str, Any]] = []
+        self.origin = time.perf_counter()
+
+    def range(self, name: str):
+        if self.use_profiler:
+            import torch
+
+            return torch.profiler.record_function(name)
+        return _OwnRange(self, name)
+
+
+class _OwnRange:
+    def __init__(self, rec: RangeRecorder, name: str):
+        self.rec, self.name = rec, name
+
+    def __enter__(self):
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc):
+        t1 = time.perf_counter()
+        self.rec.events.append({"name": self.name, "ph": "X", "pid": self.rec.pid,
+                                "tid": self.rec.tid,
+                                "ts": round((self.t0 - self.rec.origin) * 1e6, 3),
+                                "dur": round((t1 - self.t0) * 1e6, 3), "args": {}})
+        return False
+
+
+def load_profiler_events(raw_path: str) -> list[Any]:
+    """The events of torch.profiler's export: the legacy bare array or Kineto's object."""
+    with open(raw_path, encoding="utf-8") as f:
+        doc = json.load(f)
+    return doc["traceEvents"] if isinstance(doc, dict) else doc
+
+
+def write_rank_trace(events: list[Any], out_path: str, *, rank: int, world_size: int,
+                     replica: int, stage: int, backend: str, anchor_at_us: float,
+                     unit_args: dict[str, dict], extra: dict[str, Any]) -> int:
+    """Writes the rank's trace from its events (profiler or recorder); returns the event count.
 
     anchor_at_us: where the anchor range starts on the common axis (every timestamp is shifted
     by the same amount); unit_args: extra args per range name (`F3` -> {"pack": 2, "tokens": 188}).
     """
-    with open(raw_path, encoding="utf-8") as f:
-        doc = json.load(f)
-    events = doc["traceEvents"] if isinstance(doc, dict) else doc
     anchor = [e for e in events if isinstance(e, dict) and e.get("name") == ANCHOR and "ts" in e]
     if not anchor:
-        raise RuntimeError(f"{raw_path}: the profiler did not record the {ANCHOR} range")
+        raise RuntimeError(f"{out_path}: the trace has no {ANCHOR} range")
     shift_us = anchor_at_us - float(anchor[0]["ts"])
     out = []
     pids: set[Any] = set()

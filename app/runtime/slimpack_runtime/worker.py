@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import threading
 import time
 import traceback
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from .engine import StageEngine
 from .errors import UserError
 from .model import StageModel
 from .schedule import Schedule, load_schedule
-from .trace import ANCHOR, rewrite_trace
+from .trace import ANCHOR, RangeRecorder, load_profiler_events, write_rank_trace
 
 DTYPES = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16}
 
@@ -42,6 +43,7 @@ class RunConfig:
     scratch: str  # the run's private folder: store, results, raw traces
     trace_dir: Optional[str]
     save_grads: bool
+    trace_profiler: bool = True  # False: --trace-ranges-only
 
 
 def rank_main(r: int, cfg: RunConfig) -> None:
@@ -95,21 +97,23 @@ def _run_rank(r: int, cfg: RunConfig) -> None:
     units: list[dict[str, Any]] = []
     raw_trace = os.path.join(cfg.scratch, f"rank{r}.raw.json")
     anchor_wall_ns = 0
+    trace_events: list[Any] = []
     for it in range(cfg.iterations):
         for p in model.parameters():
             p.grad = None
         traced = cfg.trace_dir is not None and it == cfg.iterations - 1
         prof = None
-        if traced:
+        rec = RangeRecorder(traced and cfg.trace_profiler, f"rank {r}", threading.get_native_id())
+        if traced and cfg.trace_profiler:
             prof = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU] + (
                 [torch.profiler.ProfilerActivity.CUDA] if cfg.device == "cuda" else []))
             prof.__enter__()
         dist.barrier()
-        with torch.profiler.record_function(ANCHOR):
+        with rec.range(ANCHOR):
             anchor_wall_ns = time.time_ns()
             t0 = time.perf_counter()
         engine = StageEngine(s, rk, model, cfg.seed, device)
-        it_units = _execute(s, r, engine, groups, device, dtype, t0)
+        it_units = _execute(s, r, engine, groups, device, dtype, t0, rec)
         engine.finish()
         if cfg.device == "cuda":
             torch.cuda.synchronize()
@@ -117,6 +121,9 @@ def _run_rank(r: int, cfg: RunConfig) -> None:
         if prof is not None:
             prof.__exit__(None, None, None)
             prof.export_chrome_trace(raw_trace)
+            trace_events = load_profiler_events(raw_trace)
+        elif traced:
+            trace_events = rec.events
         dist.barrier()
         for u in it_units:
             u["iteration"] = it
@@ -132,7 +139,7 @@ def _run_rank(r: int, cfg: RunConfig) -> None:
         unit_args = {u["name"]: {"pack": u["pack"], "tokens": u["tokens"], "stage": rk.stage,
                                  "replica": rk.replica}
                      for u in units if u["iteration"] == cfg.iterations - 1}
-        rewrite_trace(raw_trace, trace_path, rank=r, world_size=n, replica=rk.replica,
+        write_rank_trace(trace_events, trace_path, rank=r, world_size=n, replica=rk.replica,
                       stage=rk.stage, backend=backend,
                       anchor_at_us=(anchor_wall_ns - min(anchors)) / 1000.0, unit_args=unit_args,
                       extra={"schedule": os.path.basename(cfg.schedule_path),
@@ -151,7 +158,7 @@ def _run_rank(r: int, cfg: RunConfig) -> None:
 
 
 def _execute(s: Schedule, r: int, engine: StageEngine, groups, device: torch.device,
-             dtype: torch.dtype, t0: float) -> list[dict[str, Any]]:
+             dtype: torch.dtype, t0: float, rec: RangeRecorder) -> list[dict[str, Any]]:
     """Runs rank r's actions in order; returns one timing record per F/B unit."""
     rk = s.ranks[r]
     rep = s.replicas[rk.replica]
@@ -161,7 +168,7 @@ def _execute(s: Schedule, r: int, engine: StageEngine, groups, device: torch.dev
     outbox: dict[tuple[str, int], torch.Tensor] = {}
     pending: list[tuple[Any, torch.Tensor]] = []
     units: list[dict[str, Any]] = []
-    rf = torch.profiler.record_function
+    rf = rec.range
     for a in rk.actions:
         label = f"{a.op}{a.pack + 1}" if a.pack >= 0 else a.op
         if a.op in ("RECV_F", "RECV_B"):
