@@ -53,6 +53,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--trace-ranges-only", action="store_true",
                    help="write only the runtime's own ranges (F<k>, B<k>, waits, sends) to the "
                         "traces, timed without torch.profiler: smaller and faster to write")
+    p.add_argument("--trace-unit-time", choices=("wall", "cpu"), default="wall",
+                   help="duration of the F<k>/B<k> ranges in the traces: wall clock (default) or "
+                        "the rank's thread CPU time, which time-slicing of ranks on few cores "
+                        "does not inflate (for fit-costs --trace on a CPU run; needs "
+                        "--trace-ranges-only)")
     p.add_argument("--json", metavar="FILE", help="write the summary as JSON (- = stdout)")
     p.add_argument("--iterations", type=int, default=1,
                    help="run the schedule this many times (timing; the last one is traced "
@@ -104,6 +109,9 @@ def _check_args(args: argparse.Namespace) -> None:
         raise UserError(f"--timeout: must be positive (got {args.timeout:g})")
     if not (args.tolerance > 0):
         raise UserError(f"--tolerance: must be positive (got {args.tolerance:g})")
+    if args.trace_unit_time == "cpu" and not args.trace_ranges_only:
+        raise UserError("--trace-unit-time cpu needs --trace-ranges-only (the profiler's ranges "
+                        "keep their wall-clock durations)")
     if args.in_process and (args.trace_dir or args.device != "cpu"):
         raise UserError("--in-process runs on the CPU without traces: drop --trace-dir and "
                         "--device cuda")
@@ -197,7 +205,8 @@ def _run_spawned(s, args: argparse.Namespace) -> dict[str, Any]:
                         dtype=args.dtype, seed=args.seed, iterations=args.iterations,
                         threads=args.threads, timeout_s=args.timeout, scratch=scratch,
                         trace_dir=os.path.abspath(args.trace_dir) if args.trace_dir else None,
-                        save_grads=args.check, trace_profiler=not args.trace_ranges_only)
+                        save_grads=args.check, trace_profiler=not args.trace_ranges_only,
+                        cpu_durations=args.trace_unit_time == "cpu")
         t0 = time.perf_counter()
         spawned = time.time()
         try:

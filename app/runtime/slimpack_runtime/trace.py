@@ -84,11 +84,13 @@ def load_profiler_events(raw_path: str) -> list[Any]:
 
 def write_rank_trace(events: list[Any], out_path: str, *, rank: int, world_size: int,
                      replica: int, stage: int, backend: str, anchor_at_us: float,
-                     unit_args: dict[str, dict], extra: dict[str, Any]) -> int:
+                     unit_args: dict[str, dict], extra: dict[str, Any],
+                     unit_durations_us: dict[str, float] | None = None) -> int:
     """Writes the rank's trace from its events (profiler or recorder); returns the event count.
 
     anchor_at_us: where the anchor range starts on the common axis (every timestamp is shifted
-    by the same amount); unit_args: extra args per range name (`F3` -> {"pack": 2, "tokens": 188}).
+    by the same amount); unit_args: extra args per range name (`F3` -> {"pack": 2, "tokens": 188});
+    unit_durations_us: replaces the duration of the named F/B ranges (their thread CPU time).
     """
     anchor = [e for e in events if isinstance(e, dict) and e.get("name") == ANCHOR and "ts" in e]
     if not anchor:
@@ -112,6 +114,9 @@ def write_rank_trace(events: list[Any], out_path: str, *, rank: int, world_size:
                 e["args"] = args
                 if cat in ("forward", "backward"):
                     tid_of_units = (e.get("pid"), e.get("tid"))
+                    if unit_durations_us is not None and name in unit_durations_us:
+                        args["wall_us"] = e.get("dur")
+                        e["dur"] = round(unit_durations_us[name], 3)
             elif "cat" not in e:
                 e["cat"] = "cpu_op"
         if "pid" in e:

@@ -44,6 +44,7 @@ class RunConfig:
     trace_dir: Optional[str]
     save_grads: bool
     trace_profiler: bool = True  # False: --trace-ranges-only
+    cpu_durations: bool = False  # --trace-unit-time cpu
 
 
 def rank_main(r: int, cfg: RunConfig) -> None:
@@ -143,7 +144,11 @@ def _run_rank(r: int, cfg: RunConfig) -> None:
                       stage=rk.stage, backend=backend,
                       anchor_at_us=(anchor_wall_ns - min(anchors)) / 1000.0, unit_args=unit_args,
                       extra={"schedule": os.path.basename(cfg.schedule_path),
-                             "anchor_wall_ns": anchor_wall_ns})
+                             "anchor_wall_ns": anchor_wall_ns,
+                             "unit_durations": "cpu" if cfg.cpu_durations else "wall"},
+                      unit_durations_us={u["name"]: u["cpu_s"] * 1e6 for u in units
+                                         if u["iteration"] == cfg.iterations - 1}
+                      if cfg.cpu_durations else None)
     phases["traced"] = time.time()
     result = {"rank": r, "replica": rk.replica, "stage": rk.stage, "iterations": iterations,
               "units": units, "trace": trace_path, "phases": phases}
