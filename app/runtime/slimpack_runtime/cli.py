@@ -30,6 +30,15 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(2)
 
 
+class _Version(argparse.Action):
+    """--version on one unwrapped line (argparse's own wraps it at the terminal width)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        sys.stdout.write(f"{PROG} {__version__} (package in "
+                         f"{os.path.dirname(os.path.abspath(__file__))})\n")
+        parser.exit(0)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog=PROG, description=(
         "Execute a slimpack-schedule file (slimpack solve --schedule-out) with PyTorch: one "
@@ -75,8 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--in-process", action="store_true",
                    help="run all ranks in this process without torch.distributed (debugging; "
                         "no traces or timings per rank)")
-    p.add_argument("--version", action="version", version=f"{PROG} {__version__} (package in "
-                   f"{os.path.dirname(os.path.abspath(__file__))})")
+    p.add_argument("--version", action=_Version, nargs=0,
+                   help="print the version and the package folder it runs from, and exit")
     return p
 
 
