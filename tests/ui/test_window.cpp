@@ -446,7 +446,7 @@ class TestWindow : public QObject {
     measureStallWhileJobsRun("default workload");
     // A large input: 4M tokens of the long-tail preset on p=8, d=8 (512 lanes of bars).
     WorkloadSpec big = c.workload();
-    big.preset = "long-tail-256k";
+    big.preset = "short-heavy-tail";
     big.batch_tokens = 4 * 1024 * 1024;
     ConfigSpec wide = c.config();
     wide.pp = 8;
