@@ -18,8 +18,14 @@ namespace {
 
 constexpr int kMaxLinkHops = 40;  // as the kernel's ELOOP limit
 
+// strerror_r, since exports run on worker threads (strerror may share one buffer).
 std::string reason(int err) {
-  return std::strerror(err);
+  char buf[256] = {};
+#if defined(__GLIBC__) && defined(_GNU_SOURCE)
+  return strerror_r(err, buf, sizeof buf);  // GNU: returns the message, maybe not in buf
+#else
+  return strerror_r(err, buf, sizeof buf) == 0 ? std::string(buf) : "error " + std::to_string(err);
+#endif
 }
 
 Error io_error(const std::string& path, const std::string& what, int err) {

@@ -1,17 +1,15 @@
 #pragma once
 // The output-file rule: how every command, export and save writes a file it was given a name for.
 //
-//   "-"                                   standard output
-//   /dev/stdout, /dev/stderr, /dev/fd/N,  written to that open descriptor of this process, at its
-//   /proc/self/fd/N                       current offset (a pipe from `>(jq .)`, a redirected
-//   stdout) a new path, a regular file            atomically: a temporary file in the target's
-//   directory,
-//                                         fsync, rename over the target; any failure leaves the old
-//                                         file as it was and removes the temporary file. The old
-//                                         file's permission bits (and, as root, owner) are kept.
-//   anything else that exists             opened and written in place (character or block device,
-//   (device, FIFO, socket)                FIFO, Unix socket), never renamed over or unlinked
-//   a directory                           an error
+// - "-" is standard output.
+// - /dev/stdout, /dev/stderr, /dev/fd/N and /proc/self/fd/N are written to that open descriptor of
+//   this process, at its current offset (a pipe from `>(jq .)`, a redirected stdout).
+// - A new path or a regular file is written atomically: a temporary file in the target's folder,
+//   fsync, rename over the target. Any failure leaves the old file as it was and removes the
+//   temporary file. The old file's permission bits (and, as root, its owner) are kept.
+// - Anything else that exists (a character or block device, a FIFO, a Unix socket) is opened and
+//   written in place, never renamed over or unlinked.
+// - A directory is an error.
 //
 // Symbolic links are followed, so a link to a regular file keeps pointing there and its target
 // gets the new content; a dangling link creates its target. Why: an atomic write is right for a
