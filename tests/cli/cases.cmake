@@ -6,6 +6,8 @@ golden_case(unknown_option EXIT 2 STDERR "unknown option --bogus" ARGS simulate 
 golden_case(bad_number EXIT 2 STDERR "--pp: expected an integer, got 'four'" ARGS simulate --pp four)
 golden_case(unknown_model EXIT 2 STDERR "--model: .*llama-3-8b" ARGS simulate --model gpt-5)
 golden_case(unknown_preset EXIT 2 STDERR "chat-sft" ARGS info --preset nope)
+# The old name of short-heavy-tail stays accepted for old command lines (its help line says so).
+golden_case(preset_old_name STDOUT "\"count\": 10," ARGS info --preset long-tail-256k --batch-count 10 --json -)
 golden_case(unknown_strategy EXIT 2 STDERR "unknown strategy 'magic'" ARGS compare --strategies fixed,magic)
 golden_case(missing_file EXIT 2 STDERR "does-not-exist.csv" ARGS info does-not-exist.csv)
 
