@@ -286,6 +286,10 @@ class TestGanttPainter : public QObject {
       GanttExportOptions named = o;
       named.format = format;
       const Status st = export_gantt(pr.plan, pr.result, fifo, named);
+      if (!st.ok()) {  // the FIFO was never opened: wake the reader so that join returns
+        const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+        if (fd >= 0) ::close(fd);
+      }
       reader.join();
       QVERIFY2(st.ok(), st.ok() ? "" : st.error().message.c_str());
       QVERIFY(received.startsWith(format == GanttImageFormat::Png   ? QByteArray("\x89PNG")
