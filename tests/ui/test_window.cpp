@@ -30,6 +30,7 @@
 #include "jobs/job_tracker.h"
 #include "panels/compare_view.h"
 #include "panels/config_panel.h"
+#include "sim/simulator.h"
 #include "stall_probe.h"
 #include "trace/trace_workspace.h"
 #include "window/explorer_controller.h"
@@ -168,6 +169,40 @@ class TestWindow : public QObject {
     c.setConfig(restored);
     QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->plan->strategy == config.strategy,
                              kResultTimeoutMs);
+  }
+
+  // A schedule's setup fixes its cost model: the explorer shows the times `slimpack simulate
+  // --plan SCHEDULE` gives, whatever the panel held, until the user changes the configuration.
+  void droppedScheduleIsPricedByItsOwnSetup() {
+    ExplorerController& c = window_->controller();
+    QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && !c.busy(), kResultTimeoutMs);
+    const ConfigSpec before = c.config();
+    const QString file = QStringLiteral(SLIMPACK_SAMPLES_DIR "/schedules/tiny-p4.schedule.json");
+    auto loaded = load_schedule_file(file.toStdString());
+    QVERIFY(loaded.ok());
+    auto expected = simulate(*loaded->plan, loaded->cost.get());
+    QVERIFY(expected.ok());
+    dropFile(window_.get(), file);
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->plan_file == file.toStdString(),
+                             kResultTimeoutMs);
+    QCOMPARE(c.snapshot()->sim.iteration_time, expected->iteration_time);
+    QCOMPARE(c.snapshot()->cost->model().name, std::string("tiny-8x256"));
+    // The tiny model is no preset: the panel keeps its model and split, so the sweep and a
+    // re-priced plan stay consistent.
+    QCOMPARE(c.config().model, before.model);
+    QCOMPARE(c.config().stage_split, before.stage_split);
+    QCOMPARE(c.config().tp, 1);
+    // A configuration change re-prices the plan with the panel's model.
+    ConfigSpec edited = c.config();
+    edited.tp = 8;
+    c.setConfig(edited);
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->cost &&
+                                 c.snapshot()->cost->model().name == before.model,
+                             kResultTimeoutMs);
+    c.clearPlan();
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->plan_file.empty(), kResultTimeoutMs);
+    c.setConfig(before);
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->config == before, kResultTimeoutMs);
   }
 
   void dockLayoutIsRestoredInTheNextWindow() {
