@@ -120,8 +120,8 @@ int cmd_simulate(int argc, char** argv) {
   const auto specs = simulate_specs();
   auto args = Args::parse(argc, argv, 2, specs);
   if (!args) return report_error("simulate", args.error());
-  const auto to_stdout =
-      stdout_output(*args, {"json", "ops-csv", "out", "schedule-out", "trace", "png", "svg", "pdf"});
+  const auto to_stdout = stdout_output(
+      *args, {"json", "ops-csv", "out", "schedule-out", "trace", "png", "svg", "pdf"});
   if (!to_stdout) return report_error("simulate", to_stdout.error());
   if (args->has("help")) {
     std::fputs(

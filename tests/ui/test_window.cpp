@@ -196,9 +196,9 @@ class TestWindow : public QObject {
     ConfigSpec edited = c.config();
     edited.tp = 8;
     c.setConfig(edited);
-    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->cost &&
-                                 c.snapshot()->cost->model().name == before.model,
-                             kResultTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !c.busy() && c.snapshot()->cost && c.snapshot()->cost->model().name == before.model,
+        kResultTimeoutMs);
     c.clearPlan();
     QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->plan_file.empty(), kResultTimeoutMs);
     c.setConfig(before);
