@@ -1,8 +1,9 @@
 #pragma once
 // What ties the Traces tab (ui/trace) to the rest of the explorer, kept out of MainWindow:
 //  - the controller's current result goes to "Measured vs Simulated";
-//  - "Calibrate from Trace" runs as a job: run A mapped by the chosen unit rules, fitted against
-//    the current plan and its cost model (core/trace/trace_calibrate.h), the fitted profile
+//  - "Calibrate from Trace" runs as a job: core/app's calibrate_trace_run over run A with the
+//    workspace's request (files, trace options, rules), the current plan and the cost model it
+//    was simulated with (trace_cost_model), the fitted profile
 //    written to the application data folder and applied as the configuration's cost profile
 //    the same way a loaded profile is (ExplorerController::setCostFiles): the plan re-solves;
 //  - "Mapping Rules…" opens the rules dialog (ui/trace/trace_rules_dialog.h) on the rules in use;
