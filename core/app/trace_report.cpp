@@ -50,7 +50,12 @@ nlohmann::json trace_check_json(const TraceRun& run, const TraceRunRequest& requ
   for (const UnitComparison& u : c.units) {
     nlohmann::json events = nlohmann::json::array();
     for (const UnitEventRef& e : u.events) {
-      nlohmann::json ej = {{"file", file_of(c, e.source)}, {"event", e.event}, {"name", e.name}};
+      // The file as given (files[].file), so a script can open it and read traceEvents[event].
+      const bool known = e.source >= 0 && static_cast<std::size_t>(e.source) < run.ranks.size();
+      nlohmann::json ej = {{"file", known ? run.ranks[static_cast<std::size_t>(e.source)].path
+                                          : file_of(c, e.source)},
+                           {"event", e.event},
+                           {"name", e.name}};
       if (e.kernels > 0) ej["kernels"] = e.kernels;
       events.push_back(std::move(ej));
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <system_error>
@@ -139,6 +140,53 @@ Expected<std::vector<std::string>> trace_run_files(const std::vector<std::string
   return out;
 }
 
+Expected<RunFiles> run_files(const std::vector<std::string>& given) {
+  std::vector<std::string> files;
+  for (const std::string& path : given) {
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) {
+      files.push_back(path);
+      continue;
+    }
+    std::vector<std::string> inside;
+    for (const auto& entry : fs::directory_iterator(path, ec))
+      if (entry.is_regular_file()) inside.push_back(entry.path().string());
+    if (ec) return Error::bad_input(path + ": cannot list the folder: " + ec.message());
+    std::sort(inside.begin(), inside.end());
+    files.insert(files.end(), inside.begin(), inside.end());
+  }
+  RunFiles out;
+  for (const std::string& path : files) {
+    if (looks_like_trace(path)) {
+      out.traces.push_back(path);
+      continue;
+    }
+    // A plan or schedule names its format near the top ("format": "slimpack-plan").
+    std::ifstream in(path, std::ios::binary);
+    std::string head(4096, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    const bool plan = head.find("\"slimpack-plan\"") != std::string::npos ||
+                      head.find("\"slimpack-schedule\"") != std::string::npos;
+    if (!plan) {
+      if (std::find(given.begin(), given.end(), path) != given.end())
+        return Error::bad_input(path + ": neither a plan or schedule file nor a trace");
+      continue;  // other files in a folder (a README, a profile) are not part of the run
+    }
+    if (!out.plan_file.empty())
+      return Error::bad_input(path + ": a second plan beside " + out.plan_file +
+                              ": a run has one plan");
+    out.plan_file = path;
+  }
+  if (out.plan_file.empty())
+    return Error::bad_input(
+        "no plan or schedule file among the run's files (\"format\": "
+        "\"slimpack-plan\")");
+  if (out.traces.empty())
+    return Error::bad_input(out.plan_file + ": no trace file beside the plan");
+  return out;
+}
+
 Expected<TraceRun> load_trace_run(const TraceRunRequest& request, bool keep_args,
                                   const CancelToken& cancel, ProgressSink& progress) {
   auto paths = trace_run_files(request.files);
@@ -249,9 +297,14 @@ Expected<TraceCalibration> calibrate_trace_run(const TraceRun& run, const TraceR
   auto mapped = map_trace_run(run, request, plan.stages, plan.dp());
   if (!mapped) return mapped.error();
   std::string files;
-  for (const RankTrace& f : run.ranks) files += (files.empty() ? "" : ", ") + f.label;
-  return calibrate_from_units(*mapped, plan, cost,
-                              "trace " + files + " (rules " + mapped->rule_set + ")");
+  for (const RankTrace& f : run.ranks) files += (files.empty() ? "" : ", ") + f.path;
+  auto cal = calibrate_from_units(*mapped, plan, cost,
+                                  "trace " + files + " (rules " + mapped->rule_set + ")");
+  if (!cal)
+    return cal.error().with_context(run.ranks.size() == 1
+                                        ? run.ranks.front().path
+                                        : std::to_string(run.ranks.size()) + " trace files");
+  return cal;
 }
 
 }  // namespace slimpack

@@ -59,6 +59,16 @@ struct TraceRun {
 // order. A file named twice is an error, not "the last one wins".
 Expected<std::vector<std::string>> trace_run_files(const std::vector<std::string>& given);
 
+// A run opened whole (the explorer's File > Open Run…): a plan file and its rank traces, given as
+// files or a folder holding them. The plan is the one JSON file whose "format" is slimpack-plan or
+// slimpack-schedule; the traces are the files that look like traces. Errors: no plan or two, no
+// trace, a file that is neither.
+struct RunFiles {
+  std::string plan_file;
+  std::vector<std::string> traces;
+};
+Expected<RunFiles> run_files(const std::vector<std::string>& given);
+
 // Imports every file (events kept; args too when `keep_args`, for the explorer's tooltips), gives
 // each its rank (two files of one rank are an error naming both) and aligns the clocks
 // (TraceSpec::align_event or offsets_us). The first failure is the result: nothing partial.

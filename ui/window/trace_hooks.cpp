@@ -40,6 +40,21 @@ TraceHooks::TraceHooks(MainWindow& window, ExplorerController& controller, Setti
   traces.setMappingActionsVisible(true, true);
 }
 
+void TraceHooks::openRun(const QStringList& given) {
+  std::vector<std::string> paths;
+  for (const QString& p : given) paths.push_back(p.toStdString());
+  auto files = run_files(paths);
+  if (!files) {
+    window_.showError(tr("Open Run"), QString::fromStdString(files.error().message));
+    return;
+  }
+  controller_.openInputFile(QString::fromStdString(files->plan_file));
+  QStringList traces;
+  for (const std::string& t : files->traces) traces << QString::fromStdString(t);
+  traces_.openTraces(traces);
+  traces_.setSimCheckVisible(true);  // the simulated Gantt under the measured one, with errors
+}
+
 QString TraceHooks::calibratedProfilePath(const QString& trace_file) {
   QString stem = QFileInfo(trace_file).fileName();
   for (const char* suffix : {".gz", ".json", ".pt.trace"})
