@@ -724,6 +724,26 @@ class TestTraces : public QObject {
     ws().setSimCheckVisible(false);
   }
 
+  // A rank's trace that is no rank of the current plan (tests/cli/bad/runs: the CLI's message for
+  // it): measured vs simulated says so, as `slimpack simulate --check-trace` does.
+  void rankOutsideThePlanIsReported() {
+    QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
+    const QString rank7 =
+        QStringLiteral(SLIMPACK_SOURCE_DIR "/tests/cli/bad/runs/rank-outside-plan.json");
+    ws().openTraces({rank7});
+    waitLoaded(loaded, 1);
+    SimCheckPanel* panel = ws().simCheck();
+    QSignalSpy failed(panel, &SimCheckPanel::failed);
+    ws().setSimCheckVisible(true);
+    QTRY_VERIFY_WITH_TIMEOUT(failed.count() >= 1, kTimeoutMs);
+    const QString message = failed.last().at(0).toString();
+    QVERIFY2(message.contains(QStringLiteral("rank-outside-plan.json: rank 7 (from its "
+                                             "distributedInfo) is not a rank of the plan")),
+             qPrintable(message));
+    QVERIFY(panel->summaryText().contains(QStringLiteral("is not a rank of the plan")));
+    ws().setSimCheckVisible(false);
+  }
+
   // --screenshot with traces on the command line: the picture waits for them to load.
   void screenshotWaitsForTraces() {
     ws().openTraces({sample("step_before.json")});

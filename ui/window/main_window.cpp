@@ -402,6 +402,10 @@ void MainWindow::updateStatusText() {
 }
 
 void MainWindow::openFile(const QString& path) {
+  if (QFileInfo(path).isDir()) {  // a run's folder (dropped or named): File > Open Run…
+    if (auto* hooks = findChild<TraceHooks*>()) hooks->openRun({path});
+    return;
+  }
   if (traces_->offerFile(path)) return;  // a profiler trace: the Traces tab loads it
   if (input_kind_by_name(path.toStdString()) != InputKind::Session) {
     controller_->openInputFile(path);
