@@ -261,14 +261,23 @@ Expected<MappedTrace> map_trace_run(const TraceRun& run, const TraceRunRequest& 
     } else if (LaneMapping named = export_lane_mapping(*f.trace); !named.stage_of_lane.empty()) {
       m.lanes = std::move(named);  // our own export holds every rank in one file
     } else {
-      const int world = stages * replicas;
+      const auto& table = request.rank_table;
+      const int world = table.empty() ? stages * replicas : static_cast<int>(table.size());
       if (f.rank >= world)
-        return Error::bad_input(
-            f.path + ": rank " + std::to_string(f.rank) + " (from its " +
-            rank_from_name(f.rank_from) + ") is not a rank of the plan: it has " +
-            std::to_string(world) + " (" + std::to_string(replicas) + " replicas x " +
-            std::to_string(stages) + " stages, rank = replica * stages + stage)");
-      m.lanes = rank_lane_mapping(*f.trace, f.rank / stages, f.rank % stages);
+        return Error::bad_input(f.path + ": rank " + std::to_string(f.rank) + " (from its " +
+                                rank_from_name(f.rank_from) +
+                                ") is not a rank of the plan: it has " + std::to_string(world) +
+                                (table.empty() ? " (" + std::to_string(replicas) + " replicas x " +
+                                                     std::to_string(stages) +
+                                                     " stages, rank = replica * stages + stage)"
+                                               : " in its rank table"));
+      const RankPosition at = table.empty() ? RankPosition{f.rank / stages, f.rank % stages}
+                                            : table[static_cast<std::size_t>(f.rank)];
+      if (at.replica < 0 || at.replica >= replicas || at.stage < 0 || at.stage >= stages)
+        return Error::bad_input(f.path + ": rank " + std::to_string(f.rank) + " is replica " +
+                                std::to_string(at.replica) + " stage " + std::to_string(at.stage) +
+                                " in the rank table, outside the plan");
+      m.lanes = rank_lane_mapping(*f.trace, at.replica, at.stage);
     }
     files.push_back(std::move(m));
   }

@@ -29,12 +29,21 @@
 
 namespace slimpack {
 
+// Where rank r of a run runs: a schedule file's rank table gives it; without one, rank =
+// replica * stages + stage.
+struct RankPosition {
+  int replica = 0;
+  int stage = 0;
+  bool operator==(const RankPosition&) const = default;
+};
+
 // What a front end asks for: the files (a folder stands for the trace files in it) and how to
 // read them.
 struct TraceRunRequest {
   std::vector<std::string> files;
   TraceSpec options;
   std::string rules_json;  // rules edited in the explorer's dialog; empty: options.rules
+  std::vector<RankPosition> rank_table;  // by rank; empty: rank = replica * stages + stage
   bool operator==(const TraceRunRequest&) const = default;
 };
 
@@ -79,7 +88,8 @@ Expected<TraceRun> load_trace_run(const TraceRunRequest& request, bool keep_args
 // The request's unit rules: the edited set, a built-in set's name, or a rules file.
 Expected<UnitRuleSet> trace_rule_set(const TraceRunRequest& request);
 
-// The units of the run for a plan of `stages` stages and `replicas` replicas (the rank table).
+// The units of the run for a plan of `stages` stages and `replicas` replicas, each rank's file at
+// its place in the request's rank table (or the default one).
 Expected<MappedTrace> map_trace_run(const TraceRun& run, const TraceRunRequest& request, int stages,
                                     int replicas);
 

@@ -224,6 +224,40 @@ TEST_F(TraceRunTest, RanksComeFromTheNameThenTheOrderAndCollisionsAreErrors) {
       << outside.error().message;
 }
 
+TEST_F(TraceRunTest, AnExplicitRankTablePlacesTheRanks) {
+  // The ranks numbered stage-major (rank = stage * replicas + replica), as a schedule's rank table
+  // may say: the files are renamed to match, and the table puts them back in place.
+  const auto files = testing::write_rank_traces(sim_, TraceStyle::Legacy, dir_.string());
+  std::vector<std::string> renamed;
+  for (int rank = 0; rank < 4; ++rank) {
+    const int replica = rank / 2, stage = rank % 2;
+    const std::string to =
+        (dir_ / ("stage_major_rank" + std::to_string(stage * 2 + replica) + ".json")).string();
+    fs::copy_file((dir_ / ("legacy_rank" + std::to_string(rank) + ".json")).string(), to);
+    renamed.push_back(to);
+  }
+  TraceRunRequest request;
+  request.files = renamed;
+  auto run = load_trace_run(request);
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  auto wrong = check_trace_run(*run, request, plan_, sim_);
+  ASSERT_TRUE(wrong.ok());
+  EXPECT_GT(wrong->check.mape, 0.01);  // ranks 1 and 2 swapped
+  request.rank_table = {{0, 0}, {1, 0}, {0, 1}, {1, 1}};
+  auto right = check_trace_run(*run, request, plan_, sim_);
+  ASSERT_TRUE(right.ok()) << right.error().message;
+  EXPECT_LT(right->check.mape, 1e-6);
+  EXPECT_EQ(right->check.units.size(), compute_units());
+  request.rank_table = {{0, 0}, {1, 0}, {0, 1}};
+  auto short_table = check_trace_run(*run, request, plan_, sim_);
+  ASSERT_FALSE(short_table.ok());
+  EXPECT_NE(short_table.error().message.find("rank 3 (from its file name) is not a rank of the "
+                                             "plan: it has 3 in its rank table"),
+            std::string::npos)
+      << short_table.error().message;
+  (void)files;
+}
+
 TEST_F(TraceRunTest, ClocksAlignAtANamedEventOrByOffsets) {
   const auto files = testing::write_rank_traces(sim_, TraceStyle::Legacy, dir_.string());
   TraceRunRequest request;
