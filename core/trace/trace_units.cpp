@@ -212,6 +212,10 @@ std::string lane_label(const TraceLane& lane) {
 
 }  // namespace
 
+// Any category but Kineto's copy of a record_function range on the GPU stream it launched work
+// on: a rank's lanes are one stage, so the copy would count the range twice.
+constexpr const char* kNotGpuCopy = "(?!gpu_user_annotation$).*";
+
 const std::vector<std::string>& builtin_unit_rule_set_names() {
   static const std::vector<std::string> names = {"slimpack", "pytorch", "megatron", "dualpipe"};
   return names;
@@ -225,20 +229,21 @@ Expected<UnitRuleSet> builtin_unit_rules(const std::string& name) {
     // backward, a PyTorch runtime as record_function ranges (user_annotation, or no category in
     // the legacy profiler). Kineto repeats each annotation on the GPU stream it launched on
     // (gpu_user_annotation): that copy is not a second unit.
-    set.rules = {rule("F([0-9]+)", Pass::Forward, 1, "(?!gpu_user_annotation$).*"),
-                 rule("B([0-9]+)", Pass::Backward, 1, "(?!gpu_user_annotation$).*")};
+    set.rules = {rule("F([0-9]+)", Pass::Forward, 1, kNotGpuCopy),
+                 rule("B([0-9]+)", Pass::Backward, 1, kNotGpuCopy)};
   } else if (name == "pytorch") {
     // record_function("F3") / ("B2") ranges of a PyTorch profiler trace, and nothing else.
     set.rules = {rule("F([0-9]+)", Pass::Forward, 1, "user_annotation|"),
                  rule("B([0-9]+)", Pass::Backward, 1, "user_annotation|")};
   } else if (name == "megatron") {
     // Megatron-LM's timer names as ranges (record_function / NVTX): one per micro-batch, in order.
-    set.rules = {rule("forward-compute", Pass::Forward, 0),
-                 rule("backward-compute", Pass::Backward, 0)};
+    set.rules = {rule("forward-compute", Pass::Forward, 0, kNotGpuCopy),
+                 rule("backward-compute", Pass::Backward, 0, kNotGpuCopy)};
   } else if (name == "dualpipe") {
     // DualPipe-style annotations "attn(F)", "mlp(B)", "attn(W)": each one a unit, in order; the
     // weight-gradient part (W) is backward work.
-    set.rules = {rule(".*\\(F\\)", Pass::Forward, 0), rule(".*\\([BW]\\)", Pass::Backward, 0)};
+    set.rules = {rule(".*\\(F\\)", Pass::Forward, 0, kNotGpuCopy),
+                 rule(".*\\([BW]\\)", Pass::Backward, 0, kNotGpuCopy)};
   } else {
     std::string known;
     for (const auto& n : builtin_unit_rule_set_names()) known += (known.empty() ? "" : ", ") + n;
