@@ -277,6 +277,11 @@ void TraceWorkspace::openTraces(const QStringList& paths, Slot slot) {
   TraceRunRequest request;
   request.files = to_std(paths);
   request.options = traceOptions();
+  if (slot == Slot::B) {
+    // Run B is another run: its clocks are its own (the compare view aligns the two runs).
+    request.options.align_event.clear();
+    request.options.offsets_us.clear();
+  }
   jobs_->start(
       tr("Loading traces"),
       [request](const CancelToken& cancel, ProgressSink& progress) {
