@@ -52,6 +52,10 @@ Expected<Args> Args::parse(int argc, char** argv, int first, const std::vector<O
       for (const auto& s : specs)
         if (s.name == name) spec = &s;
       if (!spec) return Error::bad_input("unknown option --" + name + " (see --help)");
+      // Given twice, the last one used to win silently (two --check-trace files: one was read).
+      if (args.values_.count(name))
+        return Error::bad_input("option --" + name +
+                                " is given twice (give it once; lists are comma-separated)");
       if (spec->value.empty()) {
         if (inline_value) return Error::bad_input("option --" + name + " takes no value");
         args.values_[name] = "1";

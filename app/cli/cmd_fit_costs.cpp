@@ -5,15 +5,12 @@
 
 #include "app/input_file.h"
 #include "app/pipeline.h"
+#include "app/trace_run.h"
 #include "args.h"
 #include "commands.h"
 #include "cost/profile.h"
 #include "output.h"
 #include "setup.h"
-#include "trace/trace_calibrate.h"
-#include "trace/trace_import.h"
-#include "trace/trace_lanes.h"
-#include "trace/trace_units.h"
 #include "trace_check_cli.h"
 
 namespace slimpack::cli {
@@ -22,12 +19,11 @@ namespace {
 std::vector<OptionSpec> fit_costs_specs() {
   std::vector<OptionSpec> specs = {
       {"out", "FILE", "write the fitted cost profile JSON ('-' = stdout)"},
-      {"trace", "FILE", "fit to the forward/backward units of this profiler trace (needs --plan)"},
-      {"plan", "FILE", "the plan JSON that ran when the trace was taken"},
-      {"trace-rules", "NAME|FILE",
-       "which trace events are pack work: slimpack (default), megatron, dualpipe or a rules JSON"},
-      {"trace-lanes", "FILE",
-       "lane -> stage mapping JSON (default: our exports' names, else one stage per process)"}};
+      {"trace", "FILE[,FILE...]",
+       "fit to the forward/backward units of this run's profiler traces, one file per rank "
+       "(comma-separated, or a folder; needs --plan)"},
+      {"plan", "FILE", "the plan JSON that ran when the trace was taken"}};
+  for (auto& s : trace_options()) specs.push_back(s);
   // With --trace: the model, GPU and parallel options the plan ran with (as for simulate --plan).
   for (auto& s : config_options()) specs.push_back(s);
   specs.push_back({"help", "", "show this help"});
@@ -40,30 +36,33 @@ struct Fitted {
   std::string refit;    // the trace fit's error on its units, or empty
 };
 
-Expected<Fitted> fit_from_trace(const Args& args, const std::string& trace_path) {
+Expected<Fitted> fit_from_trace(const Args& args) {
   const auto plan_path = args.get("plan");
   if (!plan_path) return Error::bad_input("--trace needs --plan FILE (the plan that was run)");
-  auto rules = trace_rules_option(args);
+  auto request = trace_run_request(args, "trace");
+  if (!request) return request.error();
+  auto rules = trace_rule_set(*request);
   if (!rules) return rules.error();
   // The same plan-file rule and cost model as `simulate --plan` (core/app).
   auto plan = load_plan_file(*plan_path);
   if (!plan) return plan.error();
   auto config = config_spec(args);
   if (!config) return config.error();
-  auto cost = plan_cost_model(*plan, *config, /*model_requested=*/true);
+  auto cost = trace_cost_model(*plan, *config);
   if (!cost) return cost.error();
-  auto trace = import_chrome_trace(trace_path, {.keep_events = true, .keep_args = false});
-  if (!trace) return trace.error();
-  auto lanes = trace_lanes_option(args, *trace);
-  if (!lanes) return lanes.error();
-  auto cal = calibrate_from_trace(*trace, *lanes, *rules, *plan, **cost);
+  auto run = load_trace_run(*request);
+  if (!run) return run.error();
+  auto cal = calibrate_trace_run(*run, *request, *plan, **cost);
   if (!cal) return cal.error();
   Fitted out;
   out.profile = std::move(cal->profile);
+  const std::string files = run->ranks.size() == 1
+                                ? run->ranks.front().path
+                                : std::to_string(run->ranks.size()) + " rank files";
   char buf[512];
   std::snprintf(buf, sizeof buf,
                 "fitted trace %s against plan %s (rules %s): %lld units used, %lld skipped\n",
-                trace_path.c_str(), plan_path->c_str(), rules->name.c_str(),
+                files.c_str(), plan_path->c_str(), rules->name.c_str(),
                 static_cast<long long>(cal->units_used),
                 static_cast<long long>(cal->units_skipped));
   out.summary = buf;
@@ -93,7 +92,8 @@ int cmd_fit_costs(int argc, char** argv) {
   if (!args) return report_error("fit-costs", args.error());
   if (args->has("help")) {
     std::fputs(
-        format_help("slimpack fit-costs (INPUT | --trace FILE --plan PLAN [options]) --out FILE",
+        format_help("slimpack fit-costs (INPUT | --trace FILE[,FILE...] --plan PLAN [options]) "
+                    "--out FILE",
                     "INPUT is a cost profile JSON or a CSV with header kind,tokens,pairs,seconds "
                     "(per-layer time of one pack; kind = forward/backward). Fits seconds = kappa "
                     "+ alpha*tokens + beta*pairs per pass by least squares. With --trace, the "
@@ -105,12 +105,11 @@ int cmd_fit_costs(int argc, char** argv) {
         stdout);
     return 0;
   }
-  const auto trace = args->get("trace");
   Expected<Fitted> fitted = Error::bad_input("");
-  if (trace) {
+  if (args->has("trace")) {
     if (!args->positional().empty())
       return report_error("fit-costs", Error::bad_input("give either INPUT or --trace, not both"));
-    fitted = fit_from_trace(*args, *trace);
+    fitted = fit_from_trace(*args);
   } else {
     for (const auto& s : specs) {
       if (s.name != "out" && s.name != "help" && args->has(s.name))

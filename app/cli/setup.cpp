@@ -37,6 +37,9 @@ std::vector<OptionSpec> workload_options() {
 std::vector<OptionSpec> config_options() {
   return specs_of(OptionSection::Config);
 }
+std::vector<OptionSpec> trace_options() {
+  return specs_of(OptionSection::Traces);
+}
 
 Error as_option_error(const Error& e) {
   return name_option_in(e, cli_name);
@@ -66,6 +69,12 @@ Expected<ConfigSpec> config_spec(const Args& args) {
   s.config.strategy = default_strategy();
   if (Status st = apply_options(args, OptionSection::Config, s); !st) return st.error();
   return s.config;
+}
+
+Expected<TraceSpec> trace_spec(const Args& args) {
+  ScenarioSpec s;
+  if (Status st = apply_options(args, OptionSection::Traces, s); !st) return st.error();
+  return s.traces;
 }
 
 Expected<Workload> load_workload(const Args& args, const std::optional<std::string>& file) {

@@ -38,11 +38,15 @@ struct RunSetup {
 // (core/app/config_options.h).
 std::vector<OptionSpec> workload_options();
 std::vector<OptionSpec> config_options();
+// The trace options of the table (--trace-rules, --trace-lanes, ...), for the commands that read
+// a run's traces.
+std::vector<OptionSpec> trace_options();
 
 // Option values as a scenario (core/app/scenario.h); errors name the option. `file` (a positional
 // argument) takes the place of --lengths when given.
 Expected<WorkloadSpec> workload_spec(const Args& args, const std::optional<std::string>& file = {});
 Expected<ConfigSpec> config_spec(const Args& args);
+Expected<TraceSpec> trace_spec(const Args& args);
 
 Expected<Workload> load_workload(const Args& args, const std::optional<std::string>& file = {});
 // The scenario the options describe, prepared by core/app's prepare_scenario (the explorer's

@@ -78,6 +78,39 @@ Status reason_of(const Error& e) {
 using K = OptionKind;
 constexpr OptionSection W = OptionSection::Workload;
 constexpr OptionSection C = OptionSection::Config;
+constexpr OptionSection T = OptionSection::Traces;
+
+std::vector<std::string> gpu_time_names() {
+  return {"cpu", "flows"};
+}
+
+// "12.5,-3,0": one clock offset per trace file, microseconds.
+Expected<std::vector<double>> parse_offsets(const std::string& text) {
+  std::vector<double> out;
+  std::size_t at = 0;
+  while (at <= text.size() && !text.empty()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    const std::string item = text.substr(at, comma - at);
+    double v = 0.0;
+    const auto res = std::from_chars(item.data(), item.data() + item.size(), v);
+    if (item.empty() || res.ec != std::errc() || res.ptr != item.data() + item.size() ||
+        !std::isfinite(v))
+      return Error::bad_input("'" + item + "' is not a number of microseconds");
+    out.push_back(v);
+    at = comma + 1;
+  }
+  return out;
+}
+
+std::string offsets_text(const std::vector<double>& offsets) {
+  std::string out;
+  for (double v : offsets) {
+    char buf[32];
+    const auto res = std::to_chars(buf, buf + sizeof buf, v);
+    out += (out.empty() ? "" : ",") + std::string(buf, res.ptr);
+  }
+  return out;
+}
 
 std::vector<ConfigOption> make_options() {
   std::vector<ConfigOption> o;
@@ -362,6 +395,59 @@ std::vector<ConfigOption> make_options() {
                .help = "slimpack ablation: no DP-Merge of outliers",
                .session_negated = true,
                SLIMPACK_FLAG(config, dp_merge, true)});
+  // ---- traces (core/app/trace_run.h)
+  o.push_back({.flag = "trace-rules",
+               .section = T,
+               .key = "rules",
+               .kind = K::Text,
+               .value_name = "NAME|FILE",
+               .help = "which trace events are pack work: slimpack (default), pytorch, megatron, "
+                       "dualpipe or a rules JSON",
+               SLIMPACK_TEXT(traces, rules)});
+  o.push_back({.flag = "trace-lanes",
+               .section = T,
+               .key = "lanes",
+               .kind = K::Text,
+               .value_name = "FILE",
+               .help = "lane -> stage mapping JSON (default: each file is one rank, rank = "
+                       "replica * stages + stage; our exports by their thread names)",
+               SLIMPACK_TEXT(traces, lanes_file)});
+  o.push_back({.flag = "trace-align",
+               .section = T,
+               .key = "align_event",
+               .kind = K::Text,
+               .value_name = "NAME",
+               .help = "align the rank files' clocks: each file's first event of this name is "
+                       "time zero (default: the clocks are already aligned)",
+               SLIMPACK_TEXT(traces, align_event)});
+  o.push_back({.flag = "trace-offsets",
+               .section = T,
+               .key = "offsets_us",
+               .kind = K::Text,
+               .value_name = "US,US,...",
+               .help = "or add these clock offsets (microseconds) to the files, in the order given",
+               .get = [](const S& s) -> V { return offsets_text(s.traces.offsets_us); },
+               .set = [](S& s, const V& v) -> Status {
+                 auto offsets = parse_offsets(as_text(v));
+                 if (!offsets) return offsets.error();
+                 s.traces.offsets_us = std::move(*offsets);
+                 return {};
+               }});
+  o.push_back(
+      {.flag = "trace-gpu-time",
+       .section = T,
+       .key = "gpu_time",
+       .kind = K::Choice,
+       .value_name = "cpu|flows",
+       .help = "a unit's time: its CPU range, or the span of the GPU kernels it launched "
+               "(followed by ac2g flows)",
+       .choices = gpu_time_names,
+       .noun = "GPU time",
+       .get = [](const S& s) -> V { return std::string(s.traces.gpu_flows ? "flows" : "cpu"); },
+       .set = [](S& s, const V& v) -> Status {
+         s.traces.gpu_flows = as_text(v) == "flows";
+         return {};
+       }});
   return o;
 }
 
@@ -450,7 +536,10 @@ const std::vector<ConfigOption>& options_in(OptionSection section) {
   };
   static const std::vector<ConfigOption> kWorkload = pick(OptionSection::Workload);
   static const std::vector<ConfigOption> kConfig = pick(OptionSection::Config);
-  return section == OptionSection::Workload ? kWorkload : kConfig;
+  static const std::vector<ConfigOption> kTraces = pick(OptionSection::Traces);
+  return section == OptionSection::Workload ? kWorkload
+         : section == OptionSection::Config ? kConfig
+                                            : kTraces;
 }
 
 const ConfigOption* find_option(std::string_view flag) {
@@ -464,8 +553,10 @@ std::string cli_name(const ConfigOption& o) {
 }
 
 std::string session_name(const ConfigOption& o) {
-  return std::string(o.section == OptionSection::Workload ? "$.workload." : "$.config.") +
-         std::string(o.key);
+  const char* part = o.section == OptionSection::Workload ? "$.workload."
+                     : o.section == OptionSection::Config ? "$.config."
+                                                          : "$.traces.";
+  return std::string(part) + std::string(o.key);
 }
 
 std::string option_help(const ConfigOption& o) {

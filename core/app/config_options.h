@@ -24,6 +24,7 @@ namespace slimpack {
 struct ScenarioSpec {
   WorkloadSpec workload;
   ConfigSpec config;
+  TraceSpec traces;
   bool operator==(const ScenarioSpec&) const = default;
 };
 
@@ -35,7 +36,9 @@ enum class OptionKind {
   Flag,     // CLI: present or not; JSON boolean
 };
 
-enum class OptionSection { Workload, Config };  // the session file's "workload" / "config" object
+// The session file's "workload" / "config" / "traces" object. Trace options are taken by the
+// commands that read traces (simulate --check-trace, fit-costs --trace), not by solve or sweep.
+enum class OptionSection { Workload, Config, Traces };
 
 // A value as the table passes it around: bool (Flag), int64 (Integer), double (Number) or text.
 using OptionValue = std::variant<bool, std::int64_t, double, std::string>;
@@ -70,7 +73,7 @@ const std::vector<ConfigOption>& scenario_options();
 const std::vector<ConfigOption>& options_in(OptionSection section);
 const ConfigOption* find_option(std::string_view flag);
 
-// The option's name in each front end: "--pp"; "$.config.pp".
+// The option's name in each front end: "--pp"; "$.config.pp"; "$.traces.rules".
 std::string cli_name(const ConfigOption& option);
 std::string session_name(const ConfigOption& option);
 // The --help line: the help text and, for a Choice or a listed Text, the names with the default.

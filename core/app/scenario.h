@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "common/sequence.h"
 #include "common/status.h"
@@ -70,6 +71,17 @@ struct ConfigSpec {
   bool dp_merge = true;
 
   bool operator==(const ConfigSpec&) const = default;
+};
+
+// How a measured run's traces (one file per rank) are read and held against a plan
+// (core/app/trace_run.h). The explorer keeps it in the session's "traces" object.
+struct TraceSpec {
+  std::string rules = "slimpack";  // a built-in unit rule set or a rules JSON file
+  std::string lanes_file;          // lane -> stage mapping JSON; empty: each file is one rank
+  std::string align_event;         // each file's first event of this name is its time zero
+  std::vector<double> offsets_us;  // or per-file clock offsets, in the order the files are given
+  bool gpu_flows = false;          // unit time = its kernels' span, followed by ac2g flows
+  bool operator==(const TraceSpec&) const = default;
 };
 
 // The strategy tools open with: `slimpack` when the solver knows it, else `sliced`.

@@ -1,5 +1,6 @@
 #include "app/session_file.h"
 
+#include <algorithm>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -7,6 +8,7 @@
 #include "app/config_options.h"
 #include "common/json_util.h"
 #include "common/output_file.h"
+#include "trace/trace_units.h"
 
 namespace slimpack {
 namespace {
@@ -116,10 +118,63 @@ Status read_view(const Json& j, const std::string& path, ViewState& v) {
   return {};
 }
 
+Expected<std::vector<std::string>> file_list(const Json& obj, const std::string& key,
+                                             const std::string& path) {
+  std::vector<std::string> out;
+  if (!obj.contains(key)) return out;
+  const Json& list = obj.at(key);
+  if (!list.is_array()) return Error::bad_input(path + "." + key + ": expected a list of files");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    if (!list[i].is_string() || list[i].get<std::string>().empty())
+      return Error::bad_input(path + "." + key + "[" + std::to_string(i) +
+                              "]: expected a file name");
+    out.push_back(list[i].get<std::string>());
+  }
+  return out;
+}
+
+// The "traces" object: the trace options by the table, then the Traces tab's files and rules.
+Status read_traces(const Json& t, const std::string& path, ScenarioSpec& scenario,
+                   TraceSessionPart& part) {
+  if (!t.is_object()) return Error::bad_input(path + ": expected an object");
+  if (Status s = read_section(t, path, OptionSection::Traces, scenario); !s) return s;
+  auto files = file_list(t, "files", path);
+  if (!files) return files.error();
+  auto compare = file_list(t, "compare_files", path);
+  if (!compare) return compare.error();
+  auto measured = json_util::opt_bool(t, "measured_vs_simulated", path);
+  if (!measured) return measured.error();
+  part.files = std::move(*files);
+  part.compare_files = std::move(*compare);
+  part.measured_vs_simulated = measured->value_or(false);
+  if (t.contains("rules_set")) {
+    // Validated as a rules file is: a bad expression names its rule.
+    part.rules_json = t.at("rules_set").dump();
+    auto set = parse_unit_rules(part.rules_json, path + ".rules_set");
+    if (!set) return set.error();
+    scenario.traces.rules = set->name;
+  } else {
+    const auto& names = builtin_unit_rule_set_names();
+    const std::string& rules = scenario.traces.rules;
+    // A rules file is named by its path; a bare word must be a built-in set.
+    if (rules.find_first_of("/.") == std::string::npos &&
+        std::find(names.begin(), names.end(), rules) == names.end()) {
+      std::string known;
+      for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+      return Error::bad_input(path + ".rules: unknown rule set '" + rules + "' (" + known +
+                              ", or a rules file)");
+    }
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string session_to_json(const SessionFile& s) {
-  const ScenarioSpec scenario{s.workload, s.config};
+  ScenarioSpec scenario;
+  scenario.workload = s.workload;
+  scenario.config = s.config;
+  scenario.traces = s.trace_options;
   Json views = Json::array();
   for (const auto& v : s.view.saved_views)
     views.push_back({{"name", v.name},
@@ -137,6 +192,17 @@ std::string session_to_json(const SessionFile& s) {
            {"selected_sequence", s.view.selected_sequence},
            {"saved_views", views}}}};
   if (!s.plan_file.empty()) j["plan_file"] = s.plan_file;
+  if (!s.traces.files.empty() || s.trace_options != TraceSpec{}) {
+    Json t = section_json(scenario, OptionSection::Traces);
+    t["files"] = s.traces.files;
+    if (!s.traces.compare_files.empty()) t["compare_files"] = s.traces.compare_files;
+    if (!s.traces.rules_json.empty()) {
+      auto rules = json_util::parse(s.traces.rules_json);
+      if (rules) t["rules_set"] = std::move(*rules);
+    }
+    t["measured_vs_simulated"] = s.traces.measured_vs_simulated;
+    j["traces"] = std::move(t);
+  }
   return j.dump(2) + "\n";
 }
 
@@ -163,8 +229,11 @@ Expected<SessionFile> session_from_json(const std::string& text, const std::stri
   if (auto it = j.find("config"); it != j.end())
     if (Status st = read_section(*it, "$.config", OptionSection::Config, scenario); !st)
       return fail(st.error());
+  if (auto it = j.find("traces"); it != j.end())
+    if (Status st = read_traces(*it, "$.traces", scenario, s.traces); !st) return fail(st.error());
   s.workload = scenario.workload;
   s.config = scenario.config;
+  s.trace_options = scenario.traces;
   if (auto it = j.find("view"); it != j.end())
     if (Status st = read_view(*it, "$.view", s.view); !st) return fail(st.error());
   if (Status st = read_opt(j, "plan_file", "$", s.plan_file, json_util::opt_string); !st)

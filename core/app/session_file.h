@@ -32,11 +32,29 @@ struct ViewState {
   bool operator==(const ViewState&) const = default;
 };
 
+// The Traces tab's part: which trace files were open (run A, one per rank, and run B when
+// comparing), the unit rules edited in the mapping-rules dialog and whether measured vs simulated
+// was shown. With the trace options (TraceSpec, from the option table) it is the session's
+// "traces" object:
+//   "traces": {"rules": "slimpack", "lanes": "", "align_event": "", "offsets_us": "",
+//              "gpu_time": "cpu", "files": ["r0.json.gz", ...], "compare_files": [...],
+//              "rules_set": {...}, "measured_vs_simulated": true}
+// "rules_set" holds edited rules whole (unit_rules_to_json); "rules" is then their name.
+struct TraceSessionPart {
+  std::vector<std::string> files;          // run A; empty: no traces open
+  std::vector<std::string> compare_files;  // run B
+  std::string rules_json;                  // a custom rule set; empty: TraceSpec::rules
+  bool measured_vs_simulated = false;
+  bool operator==(const TraceSessionPart&) const = default;
+};
+
 struct SessionFile {
   WorkloadSpec workload;
   ConfigSpec config;
   std::string plan_file;  // a plan opened instead of solving; empty = solve
   ViewState view;
+  TraceSpec trace_options;
+  TraceSessionPart traces;
   bool operator==(const SessionFile&) const = default;
 };
 

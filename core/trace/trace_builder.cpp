@@ -39,9 +39,15 @@ std::int32_t TraceBuilder::intern(std::string_view s) {
 }
 
 TraceBuilder::LaneState& TraceBuilder::lane(std::string_view pid, std::string_view tid) {
+  LaneState& l = lanes_[static_cast<std::size_t>(lane_id(pid, tid))];
+  l.shown = true;
+  return l;
+}
+
+std::int32_t TraceBuilder::lane_id(std::string_view pid, std::string_view tid) {
   if (last_lane_ >= 0) {
     LaneState& l = lanes_[static_cast<std::size_t>(last_lane_)];
-    if (l.lane.pid == pid && l.lane.tid == tid) return l;
+    if (l.lane.pid == pid && l.lane.tid == tid) return last_lane_;
   }
   key_scratch_.assign(pid);
   key_scratch_ += '\0';
@@ -55,7 +61,7 @@ TraceBuilder::LaneState& TraceBuilder::lane(std::string_view pid, std::string_vi
     it = lane_index_.emplace(key_scratch_, static_cast<std::int32_t>(lanes_.size() - 1)).first;
   }
   last_lane_ = it->second;
-  return lanes_[static_cast<std::size_t>(it->second)];
+  return it->second;
 }
 
 std::int32_t TraceBuilder::add_args(const RawTraceEvent& ev) {
@@ -73,9 +79,9 @@ std::int32_t TraceBuilder::add_args(const RawTraceEvent& ev) {
 }
 
 void TraceBuilder::complete(LaneState& l, double start, double dur, std::int32_t name,
-                            std::int32_t cat, std::int32_t args) {
+                            std::int32_t cat, std::int32_t args, std::int32_t index) {
   ++l.lane.count;
-  if (keep_events_) l.lane.events.push_back({start, dur, name, cat, args});
+  if (keep_events_) l.lane.events.push_back({start, dur, name, cat, args, index});
   const double end = start + dur;
   if (!any_timed_) {
     first_start_ = start;
@@ -101,12 +107,14 @@ std::string TraceBuilder::add(const RawTraceEvent& ev) {
       if (!ev.has_ts) return "\"X\" event has no ts";
       const double dur = ev.has_dur ? ev.dur : 0.0;  // tolerated: some writers omit a zero dur
       if (dur < 0.0) return "dur is negative";
-      complete(lane(ev.pid, ev.tid), ev.ts, dur, intern(ev.name), intern(ev.cat), add_args(ev));
+      complete(lane(ev.pid, ev.tid), ev.ts, dur, intern(ev.name), intern(ev.cat), add_args(ev),
+               ev.index);
       return {};
     }
     case 'B': {
       if (!ev.has_ts) return "\"B\" event has no ts";
-      lane(ev.pid, ev.tid).open.push_back({ev.ts, intern(ev.name), intern(ev.cat), add_args(ev)});
+      lane(ev.pid, ev.tid)
+          .open.push_back({ev.ts, intern(ev.name), intern(ev.cat), add_args(ev), ev.index});
       return {};
     }
     case 'E': {
@@ -121,9 +129,18 @@ std::string TraceBuilder::add(const RawTraceEvent& ev) {
       if (ev.ts < b.start_us) return "\"E\" event ends before its \"B\" begins";
       // Chrome merges the args of "B" and "E"; when only "E" has them, its args are the pair's.
       complete(l, b.start_us, ev.ts - b.start_us, b.name, b.cat,
-               b.args >= 0 ? b.args : add_args(ev));
+               b.args >= 0 ? b.args : add_args(ev), b.index);
       return {};
     }
+    case 's':
+    case 't':
+    case 'f':
+      // Flow points with an id and a time (Kineto's ac2g: CPU launch -> GPU kernel). They name a
+      // lane without creating one: a pid/tid with nothing else is no lane of the trace.
+      if (keep_events_ && ev.has_ts && !ev.id.empty())
+        out_.flows.push_back(
+            {ev.ts, lane_id(ev.pid, ev.tid), intern(ev.id), intern(ev.cat), ph[0]});
+      return {};
     case 'M':
       if (ev.name == "process_name") {
         process_names_[std::string(ev.pid)] = std::string(ev.meta_name);
@@ -145,7 +162,11 @@ ImportedTrace TraceBuilder::finish(std::string source, std::int64_t bytes) {
   // event at 10M events); moving the strings is cheap.
   if (out_.args.capacity() - out_.args.size() > out_.args.size() / 8) out_.args.shrink_to_fit();
   out_.lanes.reserve(lanes_.size());
-  for (LaneState& l : lanes_) {
+  std::vector<std::int32_t> kept(lanes_.size(), -1);  // builder lane -> position before sorting
+  for (std::size_t li = 0; li < lanes_.size(); ++li) {
+    LaneState& l = lanes_[li];
+    if (!l.shown) continue;
+    kept[li] = static_cast<std::int32_t>(out_.lanes.size());
     out_.unmatched += static_cast<std::int64_t>(l.open.size());
     TraceLane& lane = l.lane;
     if (auto it = process_names_.find(lane.pid); it != process_names_.end())
@@ -165,11 +186,26 @@ ImportedTrace TraceBuilder::finish(std::string source, std::int64_t bytes) {
       lane.events.shrink_to_fit();
     out_.lanes.push_back(std::move(lane));
   }
-  std::stable_sort(out_.lanes.begin(), out_.lanes.end(),
-                   [](const TraceLane& a, const TraceLane& b) {
-                     if (a.pid != b.pid) return id_less(a.pid, b.pid);
-                     return id_less(a.tid, b.tid);
-                   });
+  std::vector<std::int32_t> order(out_.lanes.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = static_cast<std::int32_t>(i);
+  std::stable_sort(order.begin(), order.end(), [this](std::int32_t x, std::int32_t y) {
+    const TraceLane& a = out_.lanes[static_cast<std::size_t>(x)];
+    const TraceLane& b = out_.lanes[static_cast<std::size_t>(y)];
+    if (a.pid != b.pid) return id_less(a.pid, b.pid);
+    return id_less(a.tid, b.tid);
+  });
+  std::vector<TraceLane> sorted;
+  sorted.reserve(order.size());
+  std::vector<std::int32_t> position(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    position[static_cast<std::size_t>(order[i])] = static_cast<std::int32_t>(i);
+    sorted.push_back(std::move(out_.lanes[static_cast<std::size_t>(order[i])]));
+  }
+  out_.lanes = std::move(sorted);
+  for (TraceFlowPoint& f : out_.flows) {
+    const std::int32_t k = f.lane >= 0 ? kept[static_cast<std::size_t>(f.lane)] : -1;
+    f.lane = k >= 0 ? position[static_cast<std::size_t>(k)] : -1;
+  }
   return std::move(out_);
 }
 

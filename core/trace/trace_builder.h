@@ -17,11 +17,13 @@ namespace slimpack {
 struct RawTraceEvent {
   std::string_view ph, name, cat;
   std::string_view pid, tid;   // numbers already printed as text
+  std::string_view id;         // flow id ("s"/"t"/"f"), numbers printed as text
   std::string_view meta_name;  // args.name, read for "M" events only
   std::string_view args;       // compact JSON text of "args" (X/B/E events, when kept)
   bool has_args = false;
   double ts = 0.0, dur = 0.0;
   bool has_ts = false, has_dur = false;
+  std::int32_t index = -1;  // position in the event array
 };
 
 class TraceBuilder {
@@ -37,11 +39,12 @@ class TraceBuilder {
  private:
   struct Open {
     double start_us;
-    std::int32_t name, cat, args;
+    std::int32_t name, cat, args, index;
   };
   struct LaneState {
     TraceLane lane;
     std::vector<Open> open;  // "B" events awaiting their "E"
+    bool shown = false;      // has an X/B/E event or a thread name (else only flow points)
   };
   struct StringHash {
     using is_transparent = void;
@@ -52,7 +55,8 @@ class TraceBuilder {
   std::int32_t intern(std::string_view s);
   LaneState& lane(std::string_view pid, std::string_view tid);
   void complete(LaneState& l, double start, double dur, std::int32_t name, std::int32_t cat,
-                std::int32_t args);
+                std::int32_t args, std::int32_t index);
+  std::int32_t lane_id(std::string_view pid, std::string_view tid);
   std::int32_t add_args(const RawTraceEvent& ev);
 
   bool keep_events_;

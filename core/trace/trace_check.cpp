@@ -24,6 +24,7 @@ double relative_error(double simulated, double measured) {
 TraceCheck check_against_simulation(const MappedTrace& measured, const SimResult& simulated,
                                     double us_per_unit) {
   std::map<UnitKey, double> sim_us, meas_us;
+  std::map<UnitKey, std::vector<UnitEventRef>> meas_events;
   for (std::size_t r = 0; r < simulated.replicas.size(); ++r) {
     const auto& stages = simulated.replicas[r].stages;
     for (std::size_t s = 0; s < stages.size(); ++s)
@@ -37,6 +38,9 @@ TraceCheck check_against_simulation(const MappedTrace& measured, const SimResult
   std::map<int, std::pair<double, double>> replica_extent;  // first start, last end
   for (const MeasuredUnit& u : measured.units) {
     meas_us[key_of(u.replica, u.stage, u.pass, u.pack)] += u.dur_us;
+    meas_events[key_of(u.replica, u.stage, u.pass, u.pack)].push_back(
+        {u.source, u.event, measured.names.empty() ? std::string() : measured.name_of(u),
+         u.kernels});
     auto [it, fresh] = replica_extent.try_emplace(u.replica, u.start_us, u.start_us + u.dur_us);
     if (!fresh) {
       it->second.first = std::min(it->second.first, u.start_us);
@@ -45,6 +49,7 @@ TraceCheck check_against_simulation(const MappedTrace& measured, const SimResult
   }
 
   TraceCheck out;
+  out.sources = measured.sources;
   double abs_error_sum = 0.0;
   for (const auto& [key, sim] : sim_us) {
     const auto it = meas_us.find(key);
@@ -60,6 +65,7 @@ TraceCheck check_against_simulation(const MappedTrace& measured, const SimResult
     c.simulated_us = sim;
     c.measured_us = it->second;
     c.error = relative_error(sim, it->second);
+    c.events = meas_events[key];
     abs_error_sum += std::abs(c.error);
     out.units.push_back(c);
   }

@@ -3,12 +3,23 @@
 // against the forward and backward ops of a simulation of the same plan, unit by unit and for the
 // whole makespan. Answers "how far is the model from this machine, and where".
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "sim/sim_result.h"
 #include "trace/trace_units.h"
 
 namespace slimpack {
+
+// One event a measured unit was built from: its file (MappedTrace::sources), its position in
+// that file's event array and its name.
+struct UnitEventRef {
+  int source = 0;
+  std::int32_t event = -1;
+  std::string name;
+  int kernels = 0;  // GPU kernels reached by flows (GpuTime::Flows), else 0
+  bool operator==(const UnitEventRef&) const = default;
+};
 
 struct UnitComparison {
   int replica = 0;
@@ -17,7 +28,8 @@ struct UnitComparison {
   int pack = 0;
   double simulated_us = 0.0;  // summed when a pack runs several times on a stage (virtual chunks)
   double measured_us = 0.0;
-  double error = 0.0;  // (simulated - measured) / measured; 0 when both are 0
+  double error = 0.0;                // (simulated - measured) / measured; 0 when both are 0
+  std::vector<UnitEventRef> events;  // the measured events summed into this unit
 };
 
 struct TraceCheck {
@@ -28,6 +40,7 @@ struct TraceCheck {
   double simulated_makespan_us = 0.0;
   double measured_makespan_us = 0.0;  // per replica: last unit end - first unit start; the max
   double makespan_error = 0.0;        // (simulated - measured) / measured
+  std::vector<std::string> sources;   // the measured files, by UnitEventRef::source
 };
 
 // `us_per_unit` converts the simulation's time unit to microseconds (trace_us_per_unit()).

@@ -255,6 +255,9 @@ class ChromeTraceParser {
         return json_error(e, true);
       }
       ev = RawTraceEvent{};
+      ev.index = index_ <= std::numeric_limits<std::int32_t>::max()
+                     ? static_cast<std::int32_t>(index_)
+                     : -1;
       if (Status s = event(obj, ev); !s) return s;
       if (std::string err = builder_.add(ev); !err.empty()) return event_fail(err);
       ++index_;
@@ -429,6 +432,12 @@ class ChromeTraceParser {
         s = id_text(v, "pid", pid_buf_, sizeof pid_buf_, ev.pid);
       } else if (key == "tid") {
         s = id_text(v, "tid", tid_buf_, sizeof tid_buf_, ev.tid);
+      } else if (key == "id") {
+        // Flow ids are numbers or strings; other shapes (async "id2"-style objects) are not ours.
+        od::json_type type{};
+        if (v.type().get(type) == simdjson::SUCCESS &&
+            (type == od::json_type::number || type == od::json_type::string))
+          s = id_text(v, "id", id_buf_, sizeof id_buf_, ev.id);
       } else if (key == "name") {
         s = text(v, "name", ev.name);
       } else if (key == "cat") {
@@ -462,6 +471,7 @@ class ChromeTraceParser {
   od::parser late_parser_;
   char pid_buf_[32] = {};
   char tid_buf_[32] = {};
+  char id_buf_[32] = {};
 };
 
 }  // namespace

@@ -19,6 +19,20 @@ struct TraceEvent {
   std::int32_t name = 0;   // index into ImportedTrace::names
   std::int32_t cat = 0;    // index into ImportedTrace::names
   std::int32_t args = -1;  // index into ImportedTrace::args; -1 when the event has no "args"
+  // Position in the file's event array (traceEvents[index]; a "B"/"E" pair: the "B"'s), so a
+  // unit built from the event can name it. Fits the struct's padding: no memory per event.
+  std::int32_t index = -1;
+};
+
+// One point of a flow ("s" start, "t" step, "f" end; Kineto's "ac2g" flows link a CPU launch to
+// its GPU kernel). Kept with the events; `lane` indexes ImportedTrace::lanes (-1: a pid/tid with
+// no events).
+struct TraceFlowPoint {
+  double ts_us = 0.0;
+  std::int32_t lane = -1;
+  std::int32_t id = 0;   // the flow's "id" as text, interned into ImportedTrace::names
+  std::int32_t cat = 0;  // into ImportedTrace::names
+  char phase = 's';
 };
 
 struct TraceLane {
@@ -37,6 +51,7 @@ struct ImportedTrace {
   std::vector<std::string> args;   // each event's "args" object as compact JSON text (tooltips)
   int rank = -1;  // distributedInfo.rank of a PyTorch profiler trace; -1 when the file has none
   std::vector<TraceLane> lanes;
+  std::vector<TraceFlowPoint> flows;  // flow points with an id, in file order (events kept only)
   std::map<std::string, std::int64_t> by_phase;  // count of events per "ph"
   std::int64_t events = 0;                       // all trace events read
   double span_us = 0.0;                          // last end - first start over timed events

@@ -102,7 +102,7 @@ Expected<LaneMapping> read_lane_mapping(const std::string& path) {
   return parse_lane_mapping(*text, path);
 }
 
-LaneMapping default_lane_mapping(const ImportedTrace& trace) {
+LaneMapping export_lane_mapping(const ImportedTrace& trace) {
   LaneMapping m;
   for (const TraceLane& lane : trace.lanes) {
     auto stage = labelled_number(lane.thread_name, "stage ", " p2p");
@@ -111,6 +111,21 @@ LaneMapping default_lane_mapping(const ImportedTrace& trace) {
     m.stage_of_lane[key] = *stage;
     m.replica_of_lane[key] = labelled_number(lane.process_name, "replica ").value_or(0);
   }
+  return m;
+}
+
+LaneMapping rank_lane_mapping(const ImportedTrace& trace, int replica, int stage) {
+  LaneMapping m;
+  for (const TraceLane& lane : trace.lanes) {
+    const std::string key = lane_key(lane.pid, lane.tid);
+    m.stage_of_lane[key] = stage;
+    m.replica_of_lane[key] = replica;
+  }
+  return m;
+}
+
+LaneMapping default_lane_mapping(const ImportedTrace& trace) {
+  LaneMapping m = export_lane_mapping(trace);
   if (!m.stage_of_lane.empty()) return m;
   // Lanes are sorted by pid, so a change of pid starts the next rank.
   int rank = -1;

@@ -33,4 +33,10 @@ Expected<LaneMapping> parse_lane_mapping(const std::string& json_text, const std
 // maps to stage k, replica 0.
 LaneMapping default_lane_mapping(const ImportedTrace& trace);
 
+// Only our own exports' names ("stage s" threads in "replica r" processes); empty otherwise.
+LaneMapping export_lane_mapping(const ImportedTrace& trace);
+// Every lane of the trace (CPU threads, GPU streams) to one stage of one replica: the trace of one
+// rank of a multi-rank run.
+LaneMapping rank_lane_mapping(const ImportedTrace& trace, int replica, int stage);
+
 }  // namespace slimpack

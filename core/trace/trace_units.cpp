@@ -3,12 +3,14 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "common/json_util.h"
+#include "trace/trace_flows.h"
 
 namespace slimpack {
 namespace {
@@ -210,8 +212,12 @@ std::string lane_label(const TraceLane& lane) {
 
 }  // namespace
 
+// Any category but Kineto's copy of a record_function range on the GPU stream it launched work
+// on: a rank's lanes are one stage, so the copy would count the range twice.
+constexpr const char* kNotGpuCopy = "(?!gpu_user_annotation$).*";
+
 const std::vector<std::string>& builtin_unit_rule_set_names() {
-  static const std::vector<std::string> names = {"slimpack", "megatron", "dualpipe"};
+  static const std::vector<std::string> names = {"slimpack", "pytorch", "megatron", "dualpipe"};
   return names;
 }
 
@@ -219,17 +225,25 @@ Expected<UnitRuleSet> builtin_unit_rules(const std::string& name) {
   UnitRuleSet set;
   set.name = name;
   if (name == "slimpack") {
-    // simulate --trace: "F3" / "B2" (1-based pack numbers) with categories forward / backward.
-    set.rules = {rule("F([0-9]+)", Pass::Forward, 1, "forward"),
-                 rule("B([0-9]+)", Pass::Backward, 1, "backward")};
+    // "F3" / "B2" (1-based pack numbers): simulate --trace writes them with categories forward /
+    // backward, a PyTorch runtime as record_function ranges (user_annotation, or no category in
+    // the legacy profiler). Kineto repeats each annotation on the GPU stream it launched on
+    // (gpu_user_annotation): that copy is not a second unit.
+    set.rules = {rule("F([0-9]+)", Pass::Forward, 1, kNotGpuCopy),
+                 rule("B([0-9]+)", Pass::Backward, 1, kNotGpuCopy)};
+  } else if (name == "pytorch") {
+    // record_function("F3") / ("B2") ranges of a PyTorch profiler trace, and nothing else.
+    set.rules = {rule("F([0-9]+)", Pass::Forward, 1, "user_annotation|"),
+                 rule("B([0-9]+)", Pass::Backward, 1, "user_annotation|")};
   } else if (name == "megatron") {
     // Megatron-LM's timer names as ranges (record_function / NVTX): one per micro-batch, in order.
-    set.rules = {rule("forward-compute", Pass::Forward, 0),
-                 rule("backward-compute", Pass::Backward, 0)};
+    set.rules = {rule("forward-compute", Pass::Forward, 0, kNotGpuCopy),
+                 rule("backward-compute", Pass::Backward, 0, kNotGpuCopy)};
   } else if (name == "dualpipe") {
     // DualPipe-style annotations "attn(F)", "mlp(B)", "attn(W)": each one a unit, in order; the
     // weight-gradient part (W) is backward work.
-    set.rules = {rule(".*\\(F\\)", Pass::Forward, 0), rule(".*\\([BW]\\)", Pass::Backward, 0)};
+    set.rules = {rule(".*\\(F\\)", Pass::Forward, 0, kNotGpuCopy),
+                 rule(".*\\([BW]\\)", Pass::Backward, 0, kNotGpuCopy)};
   } else {
     std::string known;
     for (const auto& n : builtin_unit_rule_set_names()) known += (known.empty() ? "" : ", ") + n;
@@ -336,15 +350,18 @@ double union_length(const std::vector<TraceEvent>& sorted_events) {
   return total;
 }
 
-Expected<MappedTrace> map_trace_units(const ImportedTrace& trace, const LaneMapping& lanes,
-                                      const UnitRuleSet& rules) {
-  auto compiled = compile(rules);
-  if (!compiled) return compiled.error();
-  MappedTrace out;
-  out.rule_set = rules.name;
+namespace {
+
+// The units of one file into `out` (its lanes appended to out.lanes).
+void map_one(const ImportedTrace& trace, const LaneMapping& lanes,
+             const std::vector<CompiledRule>& compiled, GpuTime gpu_time, int source,
+             MappedTrace& out) {
+  std::optional<FlowIndex> flows;
+  if (gpu_time == GpuTime::Flows) flows.emplace(trace);
   for (std::size_t li = 0; li < trace.lanes.size(); ++li) {
     const TraceLane& lane = trace.lanes[li];
     LaneActivity act;
+    act.source = source;
     act.lane = li;
     act.stage = stage_of(lanes, lane);
     act.replica = replica_of(lanes, lane);
@@ -359,7 +376,7 @@ Expected<MappedTrace> map_trace_units(const ImportedTrace& trace, const LaneMapp
       std::string label = lane_label(lane);
       if (label.size() > kMaxMatchedName) label.resize(kMaxMatchedName);
       std::vector<const CompiledRule*> usable;
-      for (const CompiledRule& c : *compiled)
+      for (const CompiledRule& c : compiled)
         if (c.rule->lane_pattern.empty() || std::regex_search(label, c.lane)) usable.push_back(&c);
       // Rules are matched once per distinct (name, category) of the lane, not once per event.
       std::unordered_map<std::uint64_t, int> decided;
@@ -394,17 +411,46 @@ Expected<MappedTrace> map_trace_units(const ImportedTrace& trace, const LaneMapp
         } else {
           pack = next_in_order[r.pass == Pass::Forward ? 0 : 1]++;
         }
-        out.units.push_back({act.replica, act.stage, r.pass, pack, e.start_us, e.dur_us, e.name});
+        MeasuredUnit u{act.replica, act.stage, r.pass, pack, e.start_us, e.dur_us, e.name};
+        u.source = source;
+        u.lane = static_cast<std::int32_t>(li);
+        u.event = e.index;
+        if (flows) {
+          if (auto gpu = flows->gpu_span(static_cast<std::int32_t>(li), e.start_us,
+                                         e.start_us + e.dur_us)) {
+            u.start_us = gpu->start_us;
+            u.dur_us = gpu->end_us - gpu->start_us;
+            u.kernels = gpu->kernels;
+          }
+        }
+        out.units.push_back(u);
         ++act.units;
       }
     }
     out.lanes.push_back(act);
   }
+}
+
+}  // namespace
+
+Expected<MappedTrace> map_trace_files(const std::vector<TraceFileMapping>& files,
+                                      const UnitRuleSet& rules, GpuTime gpu_time) {
+  auto compiled = compile(rules);
+  if (!compiled) return compiled.error();
+  MappedTrace out;
+  out.rule_set = rules.name;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    out.sources.push_back(files[i].label.empty() ? files[i].trace->source : files[i].label);
+    out.names.push_back(files[i].trace->names);
+    map_one(*files[i].trace, files[i].lanes, *compiled, gpu_time, static_cast<int>(i), out);
+  }
   if (out.units.empty()) {
     std::string tried;
     for (const UnitRule& r : rules.rules) tried += (tried.empty() ? "" : ", ") + r.name_pattern;
-    return Error::bad_input(trace.source + ": no event matches the rules of '" + rules.name +
-                            "' (" + tried + ") on a mapped lane; try another rule set");
+    const std::string where = files.size() == 1 ? files.front().trace->source
+                                                : std::to_string(files.size()) + " trace files";
+    return Error::bad_input(where + ": no event matches the rules of '" + rules.name + "' (" +
+                            tried + ") on a mapped lane; try another rule set");
   }
   std::sort(out.units.begin(), out.units.end(), [](const MeasuredUnit& a, const MeasuredUnit& b) {
     if (a.replica != b.replica) return a.replica < b.replica;
@@ -414,6 +460,11 @@ Expected<MappedTrace> map_trace_units(const ImportedTrace& trace, const LaneMapp
     return a.start_us < b.start_us;
   });
   return out;
+}
+
+Expected<MappedTrace> map_trace_units(const ImportedTrace& trace, const LaneMapping& lanes,
+                                      const UnitRuleSet& rules, GpuTime gpu_time) {
+  return map_trace_files({{&trace, trace.source, lanes}}, rules, gpu_time);
 }
 
 }  // namespace slimpack

@@ -34,8 +34,11 @@ struct UnitRuleSet {
   std::vector<UnitRule> rules;  // the first rule that matches an event decides
 };
 
-// "slimpack" (our export: F<n>/B<n>), "megatron" (forward-compute / backward-compute ranges),
-// "dualpipe" (annotations ending in (F), (B) or (W); W counts as backward work).
+// "slimpack" (F<n>/B<n> ranges of any category but a GPU copy of an annotation: our export, a
+// PyTorch record_function), "pytorch" (F<n>/B<n> record_function ranges only: category
+// user_annotation, or none in the legacy profiler), "megatron" (forward-compute /
+// backward-compute ranges), "dualpipe" (annotations ending in (F), (B) or (W); W counts as
+// backward work). Names match whole: "wait RECV_F3" is no unit.
 const std::vector<std::string>& builtin_unit_rule_set_names();
 Expected<UnitRuleSet> builtin_unit_rules(const std::string& name);
 // {"name": "...", "rules": [{"name": REGEX, "category": REGEX, "lane": REGEX, "pass":
@@ -50,7 +53,7 @@ std::string unit_rules_to_json(const UnitRuleSet& rules);
 // (0..9) and pack_base 0 or 1. Errors name the set and the rule ("set: rules[2]: ...").
 Status validate_unit_rules(const UnitRuleSet& rules);
 
-// One measured unit of pipeline work.
+// One measured unit of pipeline work, and the event it was built from.
 struct MeasuredUnit {
   int replica = 0;
   int stage = 0;
@@ -58,10 +61,22 @@ struct MeasuredUnit {
   int pack = 0;
   double start_us = 0.0;
   double dur_us = 0.0;
-  std::int32_t name = 0;  // into ImportedTrace::names
+  std::int32_t name = 0;    // into the source trace's names
+  int source = 0;           // which file of the run (MappedTrace::sources)
+  std::int32_t lane = 0;    // into the source trace's lanes
+  std::int32_t event = -1;  // the event's position in its file's event array (traceEvents[event])
+  int kernels = 0;          // GpuTime::Flows: the GPU kernels whose span is the unit's time
+};
+
+// Which time a unit measures.
+enum class GpuTime {
+  CpuRange,  // the matched range itself (default: the CPU time of a record_function range)
+  Flows,     // the span of the GPU kernels launched inside it, followed by "ac2g" flows; a range
+             // that launched none keeps its CPU time
 };
 
 struct LaneActivity {
+  int source = 0;        // which file of the run
   std::size_t lane = 0;  // index into ImportedTrace::lanes
   int stage = -1;        // -1: not a pipeline lane
   int replica = 0;
@@ -73,14 +88,34 @@ struct LaneActivity {
 
 struct MappedTrace {
   std::string rule_set;
-  std::vector<MeasuredUnit> units;  // by replica, stage, pass, pack
-  std::vector<LaneActivity> lanes;  // one per trace lane
+  std::vector<MeasuredUnit> units;   // by replica, stage, pass, pack
+  std::vector<LaneActivity> lanes;   // one per trace lane
+  std::vector<std::string> sources;  // the files' labels, by MeasuredUnit::source
+  // The name of a unit's event ("F3"), from its source trace; set by map_trace_files.
+  std::vector<std::vector<std::string>> names;
+  const std::string& name_of(const MeasuredUnit& u) const {
+    return names[static_cast<std::size_t>(u.source)][static_cast<std::size_t>(u.name)];
+  }
 };
 
 // Needs a trace imported with its events kept. Errors when no event matches any rule (a wrong rule
 // set is the likely cause: the message says which were tried).
 Expected<MappedTrace> map_trace_units(const ImportedTrace& trace, const LaneMapping& lanes,
-                                      const UnitRuleSet& rules);
+                                      const UnitRuleSet& rules,
+                                      GpuTime gpu_time = GpuTime::CpuRange);
+
+// One file of a multi-rank run with the mapping of its lanes.
+struct TraceFileMapping {
+  const ImportedTrace* trace = nullptr;
+  std::string label;  // file name, for the units' provenance
+  LaneMapping lanes;
+};
+
+// The units of every file of a run (MeasuredUnit::source = position in `files`). The error for no
+// match at all names the rules tried; a file without units is not an error.
+Expected<MappedTrace> map_trace_files(const std::vector<TraceFileMapping>& files,
+                                      const UnitRuleSet& rules,
+                                      GpuTime gpu_time = GpuTime::CpuRange);
 
 // Length covered by the union of [start, start + dur) intervals (sorted by start, as lanes are).
 double union_length(const std::vector<TraceEvent>& sorted_events);

@@ -93,6 +93,30 @@ golden_case(simulate_check_trace_wrong_rules EXIT 2 STDERR "step_before.json: no
   ARGS simulate --plan samples/plans/asymmetric-example.json --check-trace samples/traces/step_before.json --trace-rules megatron)
 golden_case(simulate_check_trace_bad_rules EXIT 2 STDERR "--trace-rules: .*nope.json"
   ARGS simulate --plan samples/plans/asymmetric-example.json --check-trace samples/traces/step_before.json --trace-rules nope.json)
+# Several rank files (comma-separated): one file per rank, given once; the clock options checked.
+set(run_plan tests/cli/inputs/calibrate-plan.json)
+# tests/cli/inputs/run: the calibrate round trip as one Kineto-style file per rank (distributedInfo,
+# user_annotation ranges, "wait RECV_F3" ranges between units), given as a folder: every unit
+# matches with error 0, and the fit gives the single-file round trip's coefficients.
+golden_case(simulate_check_trace_rank_folder ARGS simulate --plan ${run_plan} --check-trace tests/cli/inputs/run --json -)
+golden_case(fit_costs_trace_rank_files ARGS fit-costs --trace tests/cli/inputs/run/worker-b.pt.trace.json,tests/cli/inputs/run/worker-a.pt.trace.json --plan ${run_plan} --out -)
+set(rank0 tests/cli/bad/runs/only-waits.json)
+golden_case(simulate_check_trace_file_twice EXIT 2 STDERR "only-waits.json: given twice: one file per rank"
+  ARGS simulate --plan ${run_plan} --check-trace ${rank0},${rank0})
+golden_case(simulate_check_trace_rank_twice EXIT 2 STDERR "inputs/rank0.json: rank 0 \\(from its file name\\) is also the rank of tests/cli/bad/runs/only-waits.json: one file per rank"
+  ARGS simulate --plan ${run_plan} --check-trace ${rank0},tests/cli/inputs/rank0.json)
+golden_case(simulate_check_trace_option_twice EXIT 2 STDERR "option --check-trace is given twice \\(give it once; lists are comma-separated\\)"
+  ARGS simulate --plan ${run_plan} --check-trace ${rank0} --check-trace ${rank0})
+golden_case(simulate_check_trace_offsets_count EXIT 2 STDERR "--trace-offsets: 1 offsets for 2 trace files"
+  ARGS simulate --plan samples/plans/asymmetric-example.json --check-trace samples/traces/step_before.json,samples/traces/step_after.json --trace-offsets 5)
+golden_case(simulate_check_trace_bad_offsets EXIT 2 STDERR "--trace-offsets: 'x' is not a number of microseconds"
+  ARGS simulate --plan samples/plans/asymmetric-example.json --check-trace samples/traces/step_before.json --trace-offsets 1,x)
+golden_case(simulate_check_trace_align_missing EXIT 2 STDERR "step_before.json: no event named 'ProfilerStep#9' to align the ranks at \\(--trace-align\\)"
+  ARGS simulate --plan samples/plans/asymmetric-example.json --check-trace samples/traces/step_before.json --trace-align "ProfilerStep#9")
+golden_case(simulate_trace_options_need_files EXIT 2 STDERR "the --trace-\\* options need --check-trace FILE\\[,FILE...\\]"
+  ARGS simulate --plan samples/plans/asymmetric-example.json --trace-gpu-time flows)
+golden_case(simulate_check_trace_bad_gpu_time EXIT 2 STDERR "--trace-gpu-time: unknown GPU time 'gpu' \\(known: cpu, flows\\)"
+  ARGS simulate --plan samples/plans/asymmetric-example.json --check-trace samples/traces/step_before.json --trace-gpu-time gpu)
 
 # Executable schedules (docs/file-formats-schedule.md): written from a plan, read back with the
 # setup fixed by the file, flags that contradict it refused, what the format cannot express named.

@@ -1,8 +1,10 @@
 // Chrome Trace Event / Kineto JSON text, as `slimpack trace info` and the explorer read it, with
-// the default lane mapping of the imported lanes.
+// the default lane mapping of the imported lanes, and mapped as one rank of a run (every lane one
+// stage) with the GPU time followed along its ac2g flows.
 #include "fuzz_util.h"
 #include "trace/trace_import.h"
 #include "trace/trace_lanes.h"
+#include "trace/trace_units.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace slimpack;
@@ -21,6 +23,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   fuzz::require(kept <= trace->events, "trace: more complete events than events");
   (void)default_lane_mapping(*trace);
+  for (const TraceFlowPoint& f : trace->flows)
+    fuzz::require(f.lane >= -1 && f.lane < static_cast<std::int32_t>(trace->lanes.size()),
+                  "trace: flow lane out of range");
+  auto rules = builtin_unit_rules("slimpack");
+  auto mapped = map_trace_files({{&*trace, "rank.json", rank_lane_mapping(*trace, 0, 1)}}, *rules,
+                                GpuTime::Flows);
+  fuzz::require_message(mapped, "trace: mapping error without message");
+  if (mapped)
+    for (const MeasuredUnit& u : mapped->units)
+      fuzz::require(u.dur_us >= 0.0 && u.stage == 1 && u.event < trace->events && u.kernels >= 0,
+                    "trace: unit out of range");
   TraceImportOptions count_only;
   count_only.keep_events = false;
   auto counted = import_chrome_trace_text(text, "fuzz.json", count_only);

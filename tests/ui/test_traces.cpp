@@ -32,7 +32,6 @@
 #include "trace/sim_check_panel.h"
 #include "trace/trace_diff_model.h"
 #include "trace/trace_rules_dialog.h"
-#include "trace/trace_session.h"
 #include "trace/trace_view.h"
 #include "trace/trace_workspace.h"
 #include "window/explorer_controller.h"
@@ -383,7 +382,7 @@ class TestTraces : public QObject {
     // loaded() comes after the snapshot was handed to the view (lastShowMs); the frame follows.
     ws().viewA()->repaint();
     const double gui_ms = ws().lastShowMs() + static_cast<double>(paint.nsecsElapsed()) / 1e6;
-    const TraceRun& run = ws().runA();
+    const TraceRunView& run = ws().runA();
     qInfo(
         "big trace: %.1f MB, %lld events, %d rows; parse %.0f ms; timeline+snapshot %.0f ms "
         "(worker); GUI set+first paint %.1f ms (frame %.1f ms); parse end to painted %.0f ms",
@@ -633,14 +632,14 @@ class TestTraces : public QObject {
     QFile f(session);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const std::string text = f.readAll().toStdString();
-    auto part = traces_from_session(text, "s");
-    QVERIFY(part.ok());
+    auto saved = session_from_json(text, "s");  // one reader for the whole session
+    QVERIFY(saved.ok());
+    const TraceSessionPart* part = &saved->traces;
     QCOMPARE(part->files, std::vector<std::string>{sample("step_before.json").toStdString()});
     QCOMPARE(part->compare_files,
              std::vector<std::string>{sample("step_after.json").toStdString()});
-    QCOMPARE(part->rules, std::string("slimpack"));
+    QCOMPARE(saved->trace_options.rules, std::string("slimpack"));
     QVERIFY(part->measured_vs_simulated);
-    QVERIFY(read_session_file(session.toStdString()).ok());  // the session reader still reads it
 
     ws().setSimCheckVisible(false);
     ws().openTraces({sample("kineto_small.json.gz")});
@@ -654,15 +653,16 @@ class TestTraces : public QObject {
     ws().setSimCheckVisible(false);
 
     // A bad "traces" object names the field.
-    const auto bad =
-        traces_from_session(R"({"traces": {"files": ["a.json"], "rules": "nope"}})", "x.slimpack");
+    const std::string head = R"({"format": "slimpack-session", "version": 1, )";
+    const auto bad = session_from_json(
+        head + R"("traces": {"files": ["a.json"], "rules": "nope"}})", "x.slimpack");
     QVERIFY(!bad.ok());
     QVERIFY2(bad.error().message.find("x.slimpack: $.traces.rules: unknown rule set 'nope'") !=
                  std::string::npos,
              bad.error().message.c_str());
-    const auto files = traces_from_session(R"({"traces": {"files": [3]}})", "x.slimpack");
+    const auto files = session_from_json(head + R"("traces": {"files": [3]}})", "x.slimpack");
     QVERIFY(!files.ok() && files.error().message.find("$.traces.files[0]") != std::string::npos);
-    QVERIFY(traces_from_session(R"({"format": "slimpack-session"})", "x")->files.empty());
+    QVERIFY(session_from_json(head + "\"view\": {}}", "x")->traces.files.empty());
   }
 
   // "Mapping Rules…": the dialog opens on the rules in use; accepted rules map the trace for
@@ -703,17 +703,17 @@ class TestTraces : public QObject {
     // The same units as the built-in slimpack rules (these are them without the categories).
     QCOMPARE(panel->check()->units.size(), slimpack_units);
     QCOMPARE(panel->check()->mape, slimpack_mape);
-    const TraceSessionPart part = ws().sessionPart();
-    QCOMPARE(part.rules, std::string("mine"));
-    QVERIFY(!part.rules_json.empty());
-    auto text = add_traces_to_session(R"({"format": "slimpack-session"})", part);
-    QVERIFY(text.ok());
-    auto back = traces_from_session(*text, "s");
+    SessionFile with_rules;
+    with_rules.trace_options = ws().traceOptions();
+    with_rules.traces = ws().sessionPart();
+    QCOMPARE(with_rules.trace_options.rules, std::string("mine"));
+    QVERIFY(!with_rules.traces.rules_json.empty());
+    auto back = session_from_json(session_to_json(with_rules), "s");
     QVERIFY(back.ok());
-    QCOMPARE(back->rules, std::string("mine"));
+    QCOMPARE(back->trace_options.rules, std::string("mine"));
     QVERIFY(panel->setRuleSet(QStringLiteral("slimpack")));
     QVERIFY(!panel->customRules());
-    ws().restoreSessionPart(*back);
+    ws().restoreSessionPart(back->trace_options, back->traces);
     QCOMPARE(panel->ruleSet(), QStringLiteral("mine"));
     waitLoaded(loaded, 2);
     // A custom set equal to a built-in one is that built-in.
@@ -721,6 +721,26 @@ class TestTraces : public QObject {
     QCOMPARE(panel->ruleSet(), QStringLiteral("dualpipe"));
     QVERIFY(!panel->customRules());
     QVERIFY(panel->setRuleSet(QStringLiteral("slimpack")));
+    ws().setSimCheckVisible(false);
+  }
+
+  // A rank's trace that is no rank of the current plan (tests/cli/bad/runs: the CLI's message for
+  // it): measured vs simulated says so, as `slimpack simulate --check-trace` does.
+  void rankOutsideThePlanIsReported() {
+    QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
+    const QString rank7 =
+        QStringLiteral(SLIMPACK_SOURCE_DIR "/tests/cli/bad/runs/rank-outside-plan.json");
+    ws().openTraces({rank7});
+    waitLoaded(loaded, 1);
+    SimCheckPanel* panel = ws().simCheck();
+    QSignalSpy failed(panel, &SimCheckPanel::failed);
+    ws().setSimCheckVisible(true);
+    QTRY_VERIFY_WITH_TIMEOUT(failed.count() >= 1, kTimeoutMs);
+    const QString message = failed.last().at(0).toString();
+    QVERIFY2(message.contains(QStringLiteral("rank-outside-plan.json: rank 7 (from its "
+                                             "distributedInfo) is not a rank of the plan")),
+             qPrintable(message));
+    QVERIFY(panel->summaryText().contains(QStringLiteral("is not a rank of the plan")));
     ws().setSimCheckVisible(false);
   }
 

@@ -343,7 +343,8 @@ bool ConfigPanel::readTypedFields(ConfigSpec& s) {
   const auto read = [&](QWidget* field, std::string_view flag, const QString& text,
                         const QString& help) {
     const ConfigOption* option = find_option(flag);
-    ScenarioSpec scenario{{}, s};
+    ScenarioSpec scenario;
+    scenario.config = s;
     const Status status =
         set_option(*option, scenario, OptionValue{text.trimmed().toStdString()}, cli_name(*option));
     if (status) s = scenario.config;

@@ -3,15 +3,24 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/trace_report.h"
 #include "trace/trace_view.h"
 
 namespace slimpack::ui {
 
 SimCheckModel::SimCheckModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void SimCheckModel::setUnits(std::vector<UnitComparison> units) {
+void SimCheckModel::setUnits(const TraceCheck& check) {
   beginResetModel();
-  units_ = std::move(units);
+  units_ = check.units;
+  sources_.sources = check.sources;
+  endResetModel();
+}
+
+void SimCheckModel::clear() {
+  beginResetModel();
+  units_.clear();
+  sources_.sources.clear();
   endResetModel();
 }
 
@@ -40,6 +49,9 @@ QVariant SimCheckModel::raw(const UnitComparison& u, int column) const {
       return u.measured_us;
     case Error:
       return u.error;
+    case Events:
+      // The same words as the CLI's "from ..." line (core/app/trace_report.h).
+      return QString::fromStdString(unit_events_text(u, sources_));
     default:
       return {};
   }
@@ -51,7 +63,7 @@ QVariant SimCheckModel::data(const QModelIndex& index, int role) const {
   const int c = index.column();
   if (role == RawRole) return raw(u, c);
   if (role == Qt::TextAlignmentRole)
-    return c == Pass ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    return c == Pass || c == Events ? QVariant() : QVariant(Qt::AlignRight | Qt::AlignVCenter);
   if (role != Qt::DisplayRole) return {};
   switch (c) {
     case Simulated:
@@ -82,13 +94,15 @@ QVariant SimCheckModel::headerData(int section, Qt::Orientation orientation, int
       return tr("Measured");
     case Error:
       return tr("Error");
+    case Events:
+      return tr("Events");
     default:
       return {};
   }
 }
 
 void SimCheckModel::sort(int column, Qt::SortOrder order) {
-  if (column < 0 || column >= ColumnCount) return;
+  if (column < 0 || column >= ColumnCount || column == Events) return;
   emit layoutAboutToBeChanged();
   auto key = [column](const UnitComparison& u) -> double {
     switch (column) {

@@ -1,8 +1,9 @@
 #pragma once
 // The per-unit table of "measured against simulated" (core/trace/trace_check.h): one row per
 // matched (replica, stage, pass, pack) unit with its simulated and measured durations and the
-// relative error. Sortable by any column; the check's own order (largest |error| first) is the
-// initial one, so the worst units are on top.
+// relative error, and the measured events it was built from (file#event name). Sortable by any
+// column; the check's own order (largest |error| first) is the initial one, so the worst units are
+// on top.
 #include <QAbstractTableModel>
 
 #include "trace/trace_check.h"
@@ -13,13 +14,15 @@ class SimCheckModel : public QAbstractTableModel {
   Q_OBJECT
 
  public:
-  enum Column { Replica, Stage, Pass, Pack, Simulated, Measured, Error, ColumnCount };
+  enum Column { Replica, Stage, Pass, Pack, Simulated, Measured, Error, Events, ColumnCount };
   // Qt::UserRole: the raw number (microseconds, error as a fraction) for sorting and tests.
   static constexpr int RawRole = Qt::UserRole;
 
   explicit SimCheckModel(QObject* parent = nullptr);
 
-  void setUnits(std::vector<UnitComparison> units);
+  // The check's units and the files their events name.
+  void setUnits(const TraceCheck& check);
+  void clear();
   const UnitComparison& unit(int row) const { return units_[static_cast<std::size_t>(row)]; }
 
   int rowCount(const QModelIndex& parent = {}) const override;
@@ -33,6 +36,7 @@ class SimCheckModel : public QAbstractTableModel {
   QVariant raw(const UnitComparison& u, int column) const;
 
   std::vector<UnitComparison> units_;
+  TraceCheck sources_;  // only its `sources`, for unit_events_text
 };
 
 }  // namespace slimpack::ui

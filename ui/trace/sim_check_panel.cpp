@@ -1,9 +1,11 @@
 #include "trace/sim_check_panel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -15,18 +17,11 @@
 #include "jobs/job_tracker.h"
 #include "trace/chrome_trace.h"
 #include "trace/sim_check_model.h"
-#include "trace/trace_lanes.h"
-#include "trace/trace_run.h"
 #include "trace/trace_units.h"
 #include "trace/trace_view.h"
 
 namespace slimpack::ui {
 namespace {
-
-struct CheckResult {
-  MappedTrace mapped;
-  TraceCheck check;
-};
 
 const int kBuiltins = static_cast<int>(builtin_unit_rule_set_names().size());
 
@@ -76,13 +71,19 @@ SimCheckPanel::SimCheckPanel(QWidget* parent)
       model_(new SimCheckModel(this)),
       table_(new QTableView),
       rules_box_(new QComboBox),
+      gpu_flows_(new QCheckBox(tr("GPU time by flows"))),
       summary_(new QLabel) {
   setObjectName(QStringLiteral("simCheckPanel"));
   for (const std::string& name : builtin_unit_rule_set_names()) rules_box_->addItem(q(name));
   rules_box_->setToolTip(
-      tr("Which events of the measured trace are pipeline work: slimpack (our simulate --trace "
-         "export), megatron (forward-compute / backward-compute timers), dualpipe (attn(F), "
-         "mlp(B), ... annotations)"));
+      tr("Which events of the measured trace are pipeline work: slimpack (F<k>/B<k> ranges: our "
+         "simulate --trace export, a PyTorch runtime's record_function), pytorch (F<k>/B<k> "
+         "record_function ranges only), megatron (forward-compute / backward-compute timers), "
+         "dualpipe (attn(F), mlp(B), ... annotations)"));
+  gpu_flows_->setObjectName(QStringLiteral("simCheckGpuFlows"));
+  gpu_flows_->setToolTip(
+      tr("A unit's time: the span of the GPU kernels its CPU range launched (followed by ac2g "
+         "flows) instead of the CPU range itself"));
   summary_->setWordWrap(true);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   summary_->setObjectName(QStringLiteral("simCheckSummary"));
@@ -99,6 +100,7 @@ SimCheckPanel::SimCheckPanel(QWidget* parent)
   auto* bar = new QHBoxLayout;
   bar->addWidget(new QLabel(tr("Simulated (current plan) · measured units by rules")));
   bar->addWidget(rules_box_);
+  bar->addWidget(gpu_flows_);
   bar->addWidget(summary_, 1);
   auto* split = new QSplitter(Qt::Vertical);
   split->addWidget(sim_view_);
@@ -118,6 +120,7 @@ SimCheckPanel::SimCheckPanel(QWidget* parent)
       rules_ = *builtin_unit_rules(rules_box_->itemText(index).toStdString());
     recheck();
   });
+  connect(gpu_flows_, &QCheckBox::toggled, this, [this] { recheck(); });
   connect(table_, &QTableView::clicked, this, [this](const QModelIndex& index) {
     if (const auto r = unitRange(index.row())) {
       const double pad = std::max(r->span() * 0.25, 1e-6);
@@ -171,12 +174,36 @@ void SimCheckPanel::setSimulation(SnapshotPtr snapshot) {
   recheck();
 }
 
-void SimCheckPanel::setMeasured(std::shared_ptr<const TraceTimeline> run) {
-  // Only a new run is mapped again: re-aligning the same run (a new origin) changes no unit.
-  const bool same = run && run_ && run->sources().size() == run_->sources().size() &&
-                    run->sources().front().trace == run_->sources().front().trace;
+void SimCheckPanel::setMeasured(std::shared_ptr<const TraceRun> run,
+                                const TraceRunRequest& loaded) {
   run_ = std::move(run);
-  if (!same) recheck();
+  loaded_ = loaded;
+  recheck();
+}
+
+TraceRunRequest SimCheckPanel::request() const {
+  TraceRunRequest r = loaded_;
+  r.options.rules = rules_.name;
+  r.options.gpu_flows = gpu_flows_->isChecked();
+  r.rules_json = customRules() ? unit_rules_to_json(rules_) : std::string();
+  return r;
+}
+
+void SimCheckPanel::setOptions(const TraceSpec& options) {
+  loaded_.options = options;
+  {
+    const QSignalBlocker block(gpu_flows_);
+    gpu_flows_->setChecked(options.gpu_flows);
+  }
+  if (!setRuleSet(q(options.rules))) {
+    // A rules file: listed as a custom set (a file that no longer reads leaves the rules as
+    // they were, and the summary says why).
+    auto rules = read_unit_rules(options.rules);
+    if (rules)
+      setRules(*rules);
+    else
+      message_ = q(rules.error().message);
+  }
 }
 
 bool SimCheckPanel::setRuleSet(const QString& name) {
@@ -228,7 +255,7 @@ void SimCheckPanel::recheck() {
   units_.clear();
   lanes_text_.clear();
   message_.clear();
-  model_->setUnits({});
+  model_->clear();
   stale_ = false;
   if (!run_ || !snapshot_ || !snapshot_->plan) {
     showSummary();
@@ -240,21 +267,16 @@ void SimCheckPanel::recheck() {
   }
   message_ = tr("mapping…");
   showSummary();
-  auto trace = merged_trace(*run_);
   jobs_->start(
       tr("Mapping trace units"),
-      [trace, snapshot = snapshot_, rules = rules_](
-          const CancelToken& cancel, ProgressSink& progress) -> Expected<CheckResult> {
-        progress.report("mapping trace units (" + rules.name + ")", 0.0);
-        auto mapped = map_trace_units(*trace, default_lane_mapping(*trace), rules);
-        if (!mapped) return mapped.error();
+      [run = run_, snapshot = snapshot_, request = request()](
+          const CancelToken& cancel, ProgressSink& progress) -> Expected<TraceRunCheck> {
+        progress.report("mapping trace units (" + request.options.rules + ")", 0.0);
+        auto result = check_trace_run(*run, request, *snapshot->plan, snapshot->sim);
         if (cancel.cancelled()) return Error::cancelled();
-        progress.report("comparing with the simulation", 0.5);
-        TraceCheck check =
-            check_against_simulation(*mapped, snapshot->sim, trace_us_per_unit(snapshot->sim));
-        return CheckResult{std::move(*mapped), std::move(check)};
+        return result;
       },
-      [this](Expected<CheckResult> result) {
+      [this](Expected<TraceRunCheck> result) {
         if (!result) {
           if (result.error().kind == ErrorKind::Cancelled) return;
           message_ = q(result.error().message);
@@ -286,7 +308,7 @@ void SimCheckPanel::recheck() {
                        .arg(trace_duration_text(v.first * 1e-6))
                        .arg(v.second > 0 ? 100.0 * (1.0 - v.first / v.second) : 0.0, 0, 'f', 1);
         lanes_text_ = lanes.join(QStringLiteral(" · "));
-        model_->setUnits(result->check.units);
+        model_->setUnits(result->check);
         model_->sort(SimCheckModel::Error, Qt::DescendingOrder);
         table_->horizontalHeader()->setSortIndicator(SimCheckModel::Error, Qt::DescendingOrder);
         check_ = std::move(result->check);

@@ -1,20 +1,22 @@
 #pragma once
 // "Measured vs simulated" in the Traces tab: the simulated Gantt of the explorer's current plan
 // on the measured run's time axis, and how far the model is from the measurement. The measured
-// run is mapped to pipeline units by a unit rule set (core/trace/trace_units.h: built-in
-// slimpack, megatron or dualpipe) and held against the plan's simulation by
-// check_against_simulation (core/trace/trace_check.h): per-unit error, MAPE, worst units and the
-// makespan error. Mapping and checking run as a job (a large trace takes a while to match).
+// run (one file per rank) is held against the plan's simulation by core/app's check_trace_run,
+// with the request this panel builds (request(): the files as loaded, the trace options and the
+// unit rules chosen here), the one `slimpack simulate --check-trace` builds from its options:
+// per-unit error with the events behind each unit, MAPE, worst units and the makespan error.
+// Mapping and checking run as a job (a large trace takes a while to match).
 #include <QWidget>
 #include <memory>
 #include <optional>
 
 #include "app/explorer_snapshot.h"
-#include "render/trace_timeline.h"
+#include "app/trace_run.h"
 #include "trace/trace_check.h"
 #include "trace/trace_units.h"
 
 QT_BEGIN_NAMESPACE
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QTableView;
@@ -38,9 +40,16 @@ class SimCheckPanel : public QWidget {
 
   // The explorer's current result (its plan and simulation); null clears the simulated side.
   void setSimulation(SnapshotPtr snapshot);
-  // The measured run (run A of the Traces tab); null clears the check.
-  void setMeasured(std::shared_ptr<const TraceTimeline> run);
-  // A built-in rule set name ("slimpack", "megatron", "dualpipe"); false for an unknown name.
+  // The measured run (run A of the Traces tab) and the request it was loaded with; null clears
+  // the check.
+  void setMeasured(std::shared_ptr<const TraceRun> run, const TraceRunRequest& loaded);
+  const std::shared_ptr<const TraceRun>& measured() const { return run_; }
+  // The request for check_trace_run and calibrate_trace_run: the loaded files and options with
+  // this panel's rules and GPU-time choice. The CLI builds the same from its options.
+  TraceRunRequest request() const;
+  // The trace options (session, tests): rules by name or file, GPU time; the files stay.
+  void setOptions(const TraceSpec& options);
+  // A built-in rule set name ("slimpack", "pytorch", ...); false for an unknown name.
   bool setRuleSet(const QString& name);
   // Any rule set (the mapping-rules dialog's): listed as "NAME (custom)" unless it is a built-in.
   void setRules(const UnitRuleSet& rules);
@@ -79,12 +88,14 @@ class SimCheckPanel : public QWidget {
   void showSummary();
 
   SnapshotPtr snapshot_;
-  std::shared_ptr<const TraceTimeline> run_;
+  std::shared_ptr<const TraceRun> run_;
+  TraceRunRequest loaded_;
   JobTracker* jobs_;
   GanttView* sim_view_;
   SimCheckModel* model_;
   QTableView* table_;
   QComboBox* rules_box_;
+  QCheckBox* gpu_flows_;
   QLabel* summary_;
   UnitRuleSet rules_;
   std::optional<UnitRuleSet> custom_;  // the last set from the dialog, kept for the combo

@@ -1,10 +1,7 @@
 #include "trace/trace_run.h"
 
 #include <chrono>
-#include <filesystem>
 #include <unordered_map>
-
-#include "trace/trace_sniff.h"
 
 namespace slimpack::ui {
 namespace {
@@ -12,22 +9,6 @@ namespace {
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
-
-// Scales one file's progress into its share of the whole run.
-class ShareProgress final : public ProgressSink {
- public:
-  ShareProgress(ProgressSink& out, double from, double width, std::string prefix)
-      : out_(out), from_(from), width_(width), prefix_(std::move(prefix)) {}
-  void report(std::string_view stage, double fraction) override {
-    out_.report(prefix_ + std::string(stage), from_ + width_ * fraction);
-  }
-
- private:
-  ProgressSink& out_;
-  double from_;
-  double width_;
-  std::string prefix_;
-};
 
 }  // namespace
 
@@ -74,31 +55,25 @@ std::shared_ptr<const ImportedTrace> merged_trace(const TraceTimeline& run) {
   return out;
 }
 
-Expected<TraceRun> load_trace_run(const std::vector<std::string>& paths, const CancelToken& cancel,
-                                  ProgressSink& progress) {
-  if (paths.empty()) return Error::bad_input("no trace file given");
-  TraceRun run;
-  std::vector<TraceSource> sources;
+Expected<TraceRunView> load_trace_view(const TraceRunRequest& request, const CancelToken& cancel,
+                                       ProgressSink& progress) {
+  TraceRunView view;
+  view.request = request;
   const auto t0 = std::chrono::steady_clock::now();
-  const double share = 0.9 / static_cast<double>(paths.size());
-  for (std::size_t i = 0; i < paths.size(); ++i) {
-    const std::string name = std::filesystem::path(paths[i]).filename().string();
-    ShareProgress sink(progress, share * static_cast<double>(i), share, name + ": ");
-    auto trace = import_chrome_trace(paths[i], {}, cancel, sink);
-    if (!trace) return trace.error();
-    if (cancel.cancelled()) return Error::cancelled();
-    run.bytes += trace->bytes;
-    const int rank = trace->rank >= 0 ? trace->rank : rank_from_file_name(paths[i]);
-    sources.push_back({std::make_shared<const ImportedTrace>(std::move(*trace)), rank, name});
-  }
-  run.parse_seconds = seconds_since(t0);
+  auto run = load_trace_run(request, /*keep_args=*/true, cancel, progress);
+  if (!run) return run.error();
+  view.parse_seconds = seconds_since(t0);
+  view.bytes = run->bytes;
+  std::vector<TraceSource> sources;
+  for (const RankTrace& r : run->ranks) sources.push_back({r.trace, r.rank, r.label});
+  view.run = std::make_shared<const TraceRun>(std::move(*run));
   const auto t1 = std::chrono::steady_clock::now();
   progress.report("laying out the timeline", 0.95);
   auto timeline = TraceTimeline::build(std::move(sources));
-  run.gantt = std::make_shared<const GanttModel>(timeline->gantt());
-  run.timeline = std::move(timeline);
-  run.build_seconds = seconds_since(t1);
-  return run;
+  view.gantt = std::make_shared<const GanttModel>(timeline->gantt());
+  view.timeline = std::move(timeline);
+  view.build_seconds = seconds_since(t1);
+  return view;
 }
 
 }  // namespace slimpack::ui

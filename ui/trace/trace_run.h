@@ -1,11 +1,12 @@
 #pragma once
-// Loading one run's trace files (one per rank) for the explorer's trace view: import each file with
-// its events, give it a rank (the file's distributedInfo.rank, else digits in its name), and build
-// the timeline and its first Gantt snapshot, all on a worker (TraceWorkspace runs it as a job).
+// Loading one run's trace files (one per rank) for the explorer's trace view: core/app's
+// load_trace_run (ranks, alignment: the path `slimpack simulate --check-trace` takes), then the
+// timeline and its first Gantt snapshot, all on a worker (TraceWorkspace runs it as a job).
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "app/trace_run.h"
 #include "common/cancel.h"
 #include "common/progress.h"
 #include "common/status.h"
@@ -13,7 +14,9 @@
 
 namespace slimpack::ui {
 
-struct TraceRun {
+struct TraceRunView {
+  std::shared_ptr<const TraceRun> run;  // the ranks as core/app loaded them
+  TraceRunRequest request;              // what was asked for (files as given, options)
   std::shared_ptr<const TraceTimeline> timeline;
   std::shared_ptr<const GanttModel> gantt;  // every group expanded
   double parse_seconds = 0.0;               // import of all files
@@ -22,9 +25,9 @@ struct TraceRun {
 };
 
 // Every file must import; the first failure names its file and is the result (nothing partial).
-Expected<TraceRun> load_trace_run(const std::vector<std::string>& paths,
-                                  const CancelToken& cancel = CancelToken::none(),
-                                  ProgressSink& progress = ProgressSink::none());
+Expected<TraceRunView> load_trace_view(const TraceRunRequest& request,
+                                       const CancelToken& cancel = CancelToken::none(),
+                                       ProgressSink& progress = ProgressSink::none());
 
 // One trace holding every rank of a run (lanes of all sources, names interned again, pids
 // prefixed "rank r:"), for the by-name comparison; the source itself when the run has one file.

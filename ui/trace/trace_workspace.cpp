@@ -274,12 +274,20 @@ void TraceWorkspace::flushOffered() {
 
 void TraceWorkspace::openTraces(const QStringList& paths, Slot slot) {
   if (paths.isEmpty()) return;
+  TraceRunRequest request;
+  request.files = to_std(paths);
+  request.options = traceOptions();
+  if (slot == Slot::B) {
+    // Run B is another run: its clocks are its own (the compare view aligns the two runs).
+    request.options.align_event.clear();
+    request.options.offsets_us.clear();
+  }
   jobs_->start(
       tr("Loading traces"),
-      [files = to_std(paths)](const CancelToken& cancel, ProgressSink& progress) {
-        return load_trace_run(files, cancel, progress);
+      [request](const CancelToken& cancel, ProgressSink& progress) {
+        return load_trace_view(request, cancel, progress);
       },
-      [this, paths, slot](Expected<TraceRun> run) {
+      [this, paths, slot](Expected<TraceRunView> run) {
         if (!run) {
           if (run.error().kind != ErrorKind::Cancelled)
             emit loadFailed(paths.front(), QString::fromStdString(run.error().message));
@@ -301,34 +309,6 @@ void TraceWorkspace::setMappingActionsVisible(bool rules, bool calibrate) {
 void TraceWorkspace::setNote(const QString& note) {
   note_ = note;
   updateStatus();
-}
-
-TraceSessionPart TraceWorkspace::sessionPart() const {
-  TraceSessionPart part;
-  // Absolute: a session is opened again from anywhere.
-  for (const QString& p : paths_a_)
-    part.files.push_back(QFileInfo(p).absoluteFilePath().toStdString());
-  if (comparing())
-    for (const QString& p : paths_b_)
-      part.compare_files.push_back(QFileInfo(p).absoluteFilePath().toStdString());
-  part.rules = sim_check_->ruleSet().toStdString();
-  if (sim_check_->customRules()) part.rules_json = unit_rules_to_json(sim_check_->rules());
-  part.measured_vs_simulated = simCheckVisible();
-  return part;
-}
-
-void TraceWorkspace::restoreSessionPart(const TraceSessionPart& part) {
-  if (part.rules_json.empty())
-    sim_check_->setRuleSet(QString::fromStdString(part.rules));
-  else if (auto rules = parse_unit_rules(part.rules_json, "session"))
-    sim_check_->setRules(*rules);
-  setSimCheckVisible(part.measured_vs_simulated);
-  if (part.files.empty()) return;
-  QStringList a, b;
-  for (const auto& f : part.files) a << QString::fromStdString(f);
-  for (const auto& f : part.compare_files) b << QString::fromStdString(f);
-  pending_compare_ = b;
-  openTraces(a, Slot::A);
 }
 
 void TraceWorkspace::setSimulation(SnapshotPtr snapshot) {
@@ -381,7 +361,7 @@ void TraceWorkspace::cancelLoad() {
   jobs_->cancel();
 }
 
-void TraceWorkspace::showRun(Slot slot, TraceRun run) {
+void TraceWorkspace::showRun(Slot slot, TraceRunView run) {
   QElapsedTimer timer;
   timer.start();
   if (slot == Slot::A) {
@@ -390,7 +370,7 @@ void TraceWorkspace::showRun(Slot slot, TraceRun run) {
     run_b_ = {};
     view_a_->setTimeline(run_a_.timeline, run_a_.gantt);
     view_b_->setTimeline(nullptr);
-    sim_check_->setMeasured(run_a_.timeline);
+    sim_check_->setMeasured(run_a_.run, run_a_.request);
   } else {
     run_b_ = std::move(run);
     view_b_->setTimeline(run_b_.timeline, run_b_.gantt);
@@ -493,7 +473,6 @@ bool TraceWorkspace::setAlignment(Align align, const QString& name) {
   if (origin_a != run_a_.timeline->origin_us()) {
     run_a_.timeline = run_a_.timeline->with_origin(origin_a);
     view_a_->setTimeline(run_a_.timeline);
-    sim_check_->setMeasured(run_a_.timeline);
   }
   if (origin_b != run_b_.timeline->origin_us()) {
     run_b_.timeline = run_b_.timeline->with_origin(origin_b);
@@ -570,7 +549,7 @@ void TraceWorkspace::updateStatus() {
            "Several files load as the ranks of one run."));
     return;
   }
-  auto describe = [](const TraceRun& r) {
+  auto describe = [](const TraceRunView& r) {
     const auto files = r.timeline->sources().size();
     return QObject::tr("%1 (%2 %3, %4 events)")
         .arg(QString::fromStdString(r.timeline->sources().front().label))

@@ -12,9 +12,9 @@
 #include <memory>
 
 #include "app/explorer_snapshot.h"
+#include "app/session_file.h"
 #include "trace/trace_compare.h"
 #include "trace/trace_run.h"
-#include "trace/trace_session.h"
 
 QT_BEGIN_NAMESPACE
 class QCheckBox;
@@ -69,15 +69,22 @@ class TraceWorkspace : public QWidget {
   bool simCheckVisible() const;
   // The files of run A as opened (for Open Recent and the session).
   const QStringList& pathsA() const { return paths_a_; }
-  // The tab's part of a session (trace_session.h), and opening it again: run A, then run B.
+  // The request measured vs simulated and calibration run with (core/app/trace_run.h): run A's
+  // files as opened, the trace options, the rules and GPU-time choice of the panel. What
+  // `slimpack simulate --check-trace` / `fit-costs --trace` build from their options.
+  TraceRunRequest traceRequest() const;
+  // The trace options used when files are opened (alignment, lanes, rules, GPU time).
+  void setTraceOptions(const TraceSpec& options);
+  TraceSpec traceOptions() const;
+  // The tab's part of a session (core/app/session_file.h), and opening it again: run A, then B.
   TraceSessionPart sessionPart() const;
-  void restoreSessionPart(const TraceSessionPart& part);
+  void restoreSessionPart(const TraceSpec& options, const TraceSessionPart& part);
   TraceView* viewB() const { return view_b_; }
   TraceDiffModel* diffModel() const { return diff_; }
   QTableView* diffTable() const { return table_; }
   bool comparing() const { return static_cast<bool>(run_b_.timeline); }
   // Timings of the last load (figures for docs/performance.md).
-  const TraceRun& runA() const { return run_a_; }
+  const TraceRunView& runA() const { return run_a_; }
   // GUI-thread time of the last load's hand-over (the job's result to the views), in ms.
   double lastShowMs() const { return last_show_ms_; }
 
@@ -109,7 +116,7 @@ class TraceWorkspace : public QWidget {
 
  private:
   void flushOffered();
-  void showRun(Slot slot, TraceRun run);
+  void showRun(Slot slot, TraceRunView run);
   void updateCompare();
   void fillAlignMenu();
   void updateStatus();
@@ -124,8 +131,9 @@ class TraceWorkspace : public QWidget {
   QStringList paths_b_;
   QStringList pending_compare_;  // a restored session's run B, opened once run A loaded
   JobTracker* jobs_;
-  TraceRun run_a_;
-  TraceRun run_b_;
+  TraceRunView run_a_;
+  TraceRunView run_b_;
+  TraceSpec options_;  // how files are opened (the panel holds the rules and GPU time)
   TraceView* view_a_;
   TraceView* view_b_;
   TraceDiffModel* diff_;

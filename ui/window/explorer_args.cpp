@@ -43,7 +43,7 @@ ExplorerArgs parse_explorer_args(const QStringList& arguments) {
       "FILE...",
       "Files to open: a length file (.csv, .json, .jsonl), a plan, a session, or profiler "
       "traces (Chrome / Kineto / PyTorch, .json or .json.gz); several traces open as the ranks "
-      "of one run.",
+      "of one run, and a folder with a plan and its rank traces opens as a run.",
       "[FILE...]");
   parser.process(arguments);
 

@@ -37,7 +37,6 @@
 #include "panels/state_frame.h"
 #include "panels/sweep_panel.h"
 #include "panels/workload_panel.h"
-#include "trace/trace_session.h"
 #include "trace/trace_workspace.h"
 #include "window/edit_history.h"
 #include "window/explorer_controller.h"
@@ -404,6 +403,10 @@ void MainWindow::updateStatusText() {
 }
 
 void MainWindow::openFile(const QString& path) {
+  if (QFileInfo(path).isDir()) {  // a run's folder (dropped or named): File > Open Run…
+    if (auto* hooks = findChild<TraceHooks*>()) hooks->openRun({path});
+    return;
+  }
   if (traces_->offerFile(path)) return;  // a profiler trace: the Traces tab loads it
   if (input_kind_by_name(path.toStdString()) != InputKind::Session) {
     controller_->openInputFile(path);
@@ -421,16 +424,8 @@ void MainWindow::openFile(const QString& path) {
               QString::fromStdString(st.error().message));
     return;
   }
-  const auto text = json_util::read_file(path.toStdString());
-  auto traces = text ? traces_from_session(*text, path.toStdString())
-                     : Expected<TraceSessionPart>(text.error());
-  if (!traces) {
-    showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()),
-              QString::fromStdString(traces.error().message));
-    return;
-  }
   applySession(*session);
-  traces_->restoreSessionPart(*traces);
+  traces_->restoreSessionPart(session->trace_options, session->traces);
   session_path_ = path;
   settings_.addRecentFile(path);
   updateTitle();
@@ -446,6 +441,8 @@ SessionFile MainWindow::currentSession() const {
   s.view.t1 = r.t1;
   s.view.selected_sequence = gantt_->pinnedSequence();
   s.view.saved_views = saved_views_;
+  s.trace_options = traces_->traceOptions();
+  s.traces = traces_->sessionPart();
   return s;
 }
 
@@ -460,9 +457,8 @@ void MainWindow::applySession(const SessionFile& session) {
 bool MainWindow::saveSession(const QString& given) {
   QString path = given;
   if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".slimpack");
-  // The Traces tab adds its "traces" object (ui/trace/trace_session.h).
-  auto text = add_traces_to_session(session_to_json(currentSession()), traces_->sessionPart());
-  Status st = text ? write_output_file(path.toStdString(), *text) : Status(text.error());
+  // With the Traces tab's part (core/app/session_file.h).
+  Status st = write_session_file(path.toStdString(), currentSession());
   if (!st) {
     showError(tr("Cannot save %1").arg(QFileInfo(path).fileName()),
               QString::fromStdString(st.error().message));

@@ -4,11 +4,9 @@
 #include <QFileInfo>
 #include <QStandardPaths>
 
-#include "app/scenario.h"
+#include "app/trace_run.h"
 #include "jobs/job_tracker.h"
 #include "trace/sim_check_panel.h"
-#include "trace/trace_calibrate.h"
-#include "trace/trace_lanes.h"
 #include "trace/trace_rules_dialog.h"
 #include "trace/trace_units.h"
 #include "trace/trace_view.h"
@@ -42,6 +40,21 @@ TraceHooks::TraceHooks(MainWindow& window, ExplorerController& controller, Setti
   traces.setMappingActionsVisible(true, true);
 }
 
+void TraceHooks::openRun(const QStringList& given) {
+  std::vector<std::string> paths;
+  for (const QString& p : given) paths.push_back(p.toStdString());
+  auto files = run_files(paths);
+  if (!files) {
+    window_.showError(tr("Open Run"), QString::fromStdString(files.error().message));
+    return;
+  }
+  controller_.openInputFile(QString::fromStdString(files->plan_file));
+  QStringList traces;
+  for (const std::string& t : files->traces) traces << QString::fromStdString(t);
+  traces_.openTraces(traces);
+  traces_.setSimCheckVisible(true);  // the simulated Gantt under the measured one, with errors
+}
+
 QString TraceHooks::calibratedProfilePath(const QString& trace_file) {
   QString stem = QFileInfo(trace_file).fileName();
   for (const char* suffix : {".gz", ".json", ".pt.trace"})
@@ -64,8 +77,7 @@ void TraceHooks::editRules(const std::shared_ptr<const TraceTimeline>& run) {
 
 void TraceHooks::calibrate() {
   const SnapshotPtr snapshot = controller_.snapshot();
-  const auto run = traces_.viewA()->timeline();
-  if (!run || traces_.pathsA().isEmpty()) return;
+  if (traces_.pathsA().isEmpty()) return;
   if (!snapshot || !snapshot->plan) {
     window_.showError(tr("Calibrate from Trace"),
                       tr("There is no plan to calibrate against yet: wait for the result."));
@@ -73,16 +85,17 @@ void TraceHooks::calibrate() {
   }
   const QString path = calibratedProfilePath(traces_.pathsA().front());
   QDir().mkpath(QFileInfo(path).absolutePath());
+  const auto measured = traces_.simCheck()->measured();
+  if (!measured) return;
   traces_.loadJobs().start(
       tr("Calibrating"),
-      [run, snapshot, rules = traces_.simCheck()->rules(), file = path.toStdString()](
+      [measured, snapshot, request = traces_.traceRequest(), file = path.toStdString()](
           const CancelToken& cancel, ProgressSink& progress) -> Expected<CalibrationDone> {
-        progress.report("calibrating from the trace (" + rules.name + ")", 0.0);
-        auto cost = make_cost_model(snapshot->config);
+        progress.report("calibrating from the trace (" + request.options.rules + ")", 0.0);
+        // The cost model the plan was simulated with (core/app's one rule for a run).
+        auto cost = trace_cost_model(*snapshot->plan, snapshot->config, snapshot->cost);
         if (!cost) return cost.error();
-        const auto trace = merged_trace(*run);
-        auto cal = calibrate_from_trace(*trace, default_lane_mapping(*trace), rules,
-                                        *snapshot->plan, **cost);
+        auto cal = calibrate_trace_run(*measured, request, *snapshot->plan, **cost);
         if (!cal) return cal.error();
         if (cancel.cancelled()) return Error::cancelled();
         if (Status written = write_cost_profile(file, cal->profile); !written)

@@ -1,13 +1,17 @@
 #pragma once
 // What ties the Traces tab (ui/trace) to the rest of the explorer, kept out of MainWindow:
 //  - the controller's current result goes to "Measured vs Simulated";
-//  - "Calibrate from Trace" runs as a job: run A mapped by the chosen unit rules, fitted against
-//    the current plan and its cost model (core/trace/trace_calibrate.h), the fitted profile
+//  - "Calibrate from Trace" runs as a job: core/app's calibrate_trace_run over run A with the
+//    workspace's request (files, trace options, rules), the current plan and the cost model it
+//    was simulated with (trace_cost_model), the fitted profile
 //    written to the application data folder and applied as the configuration's cost profile
 //    the same way a loaded profile is (ExplorerController::setCostFiles): the plan re-solves;
 //  - "Mapping Rules…" opens the rules dialog (ui/trace/trace_rules_dialog.h) on the rules in use;
 //    accepted rules map the trace for measured vs simulated and for calibration;
-//  - opened traces go into Open Recent.
+//  - opened traces go into Open Recent;
+//  - "Open Run…" (openRun): a plan file and its rank traces, or a folder of them
+//    (core/app's run_files), opened together: the plan simulates, the traces load, and measured
+//    vs simulated shows both Gantts on one axis with the per-unit errors.
 #include <QObject>
 #include <QString>
 #include <memory>
@@ -27,6 +31,10 @@ class TraceHooks : public QObject {
  public:
   TraceHooks(MainWindow& window, ExplorerController& controller, Settings& settings,
              TraceWorkspace& traces);
+
+  // Opens a run: files or a folder holding one plan (or schedule) file and its rank traces. A
+  // folder without a plan, or with two, is reported and changes nothing.
+  void openRun(const QStringList& given);
 
   // Where a calibration of `trace_file` is written: <app data>/calibrated/<stem>-profile.json.
   static QString calibratedProfilePath(const QString& trace_file);

@@ -24,6 +24,7 @@
 #include "window/presentation_mode.h"
 #include "window/settings.h"
 #include "window/theme.h"
+#include "window/trace_hooks.h"
 
 namespace slimpack::ui {
 namespace {
@@ -66,6 +67,17 @@ void WindowMenus::buildFileMenu() {
   open->setShortcut(QKeySequence::Open);
   open->setToolTip(tr("Open a length file, plan or session (you can also drop files here)"));
   file->addAction(tr("Open &Session…"), this, &WindowMenus::openSessionDialog);
+  file->addAction(tr("Open &Run…"), this,
+                  [this] {
+                    // A folder with a plan (or schedule) file and one trace per rank of its run.
+                    const QString dir = QFileDialog::getExistingDirectory(
+                        &window_, tr("Open Run (a folder with the plan and its rank traces)"),
+                        window_.settings().lastDirectory());
+                    if (auto* hooks = window_.findChild<TraceHooks*>(); hooks && !dir.isEmpty())
+                      hooks->openRun({dir});
+                  })
+      ->setToolTip(tr("A plan and its measured rank traces: simulated and measured Gantt on one "
+                      "axis, per-unit errors, calibration"));
   file->addAction(tr("Load Fitted Cost &Profile…"), this,
                   [this] { costFileDialog(ConfigPanel::CostFile::Profile); });
   recent_ = file->addMenu(tr("Open &Recent"));

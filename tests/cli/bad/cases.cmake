@@ -15,6 +15,8 @@ function(bad_case kind file regex)
     set(args simulate --plan ${path})
   elseif(kind STREQUAL "traces")
     set(args trace info ${path})
+  elseif(kind STREQUAL "runs")
+    set(args simulate --plan tests/cli/inputs/calibrate-plan.json --check-trace ${path})
   elseif(kind STREQUAL "costs")
     set(args fit-costs ${path} --out -)
   elseif(kind STREQUAL "overrides")
@@ -31,7 +33,8 @@ endfunction()
 file(GLOB_RECURSE corpus_files RELATIVE ${CMAKE_CURRENT_SOURCE_DIR}/bad
   ${CMAKE_CURRENT_SOURCE_DIR}/bad/lengths/* ${CMAKE_CURRENT_SOURCE_DIR}/bad/plans/*
   ${CMAKE_CURRENT_SOURCE_DIR}/bad/schedules/*
-  ${CMAKE_CURRENT_SOURCE_DIR}/bad/traces/* ${CMAKE_CURRENT_SOURCE_DIR}/bad/costs/*
+  ${CMAKE_CURRENT_SOURCE_DIR}/bad/traces/* ${CMAKE_CURRENT_SOURCE_DIR}/bad/runs/*
+  ${CMAKE_CURRENT_SOURCE_DIR}/bad/costs/*
   ${CMAKE_CURRENT_SOURCE_DIR}/bad/overrides/*)
 
 set(nul "line [0-9]+, column [0-9]+: NUL byte, so not a text file")
@@ -134,6 +137,14 @@ bad_case(traces truncated.json "JSON error at byte [0-9]+ \\(the end of the text
 bad_case(traces truncated.json.gz "gzip error: the compressed data is corrupt or truncated")
 bad_case(traces utf16.json "${utf16}")
 bad_case(traces wrong-type.json "traceEvents\\[2\\]: ts is not a number")
+
+# runs: simulate --plan calibrate-plan.json (2 stages, 1 replica) --check-trace FILE: one rank's file
+bad_case(runs flow-without-ts.json "traceEvents\\[0\\]: ts is not a number")
+bad_case(runs info-not-object.json "\"distributedInfo\" is not an object")
+bad_case(runs negative-rank.json "distributedInfo.rank -1 is out of range")
+bad_case(runs only-waits.json "no event matches the rules of 'slimpack' \\(F\\(\\[0-9\\]\\+\\), B\\(\\[0-9\\]\\+\\)\\)")
+bad_case(runs rank-not-integer.json "distributedInfo.rank is not an integer")
+bad_case(runs rank-outside-plan.json "rank 7 \\(from its distributedInfo\\) is not a rank of the plan: it has 2 \\(1 replicas x 2 stages")
 
 # cost profiles and measured cost CSV: slimpack fit-costs FILE
 bad_case(costs binary.csv "${nul}")

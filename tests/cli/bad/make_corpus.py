@@ -235,3 +235,28 @@ write("sessions/missing-plan.slimpack", stext.replace('"version": 1,', '"version
 write("sessions/bad-plan.slimpack", stext.replace('"version": 1,', '"version": 1, "plan_file": "tests/cli/bad/plans/huge-number.json",'))
 write("sessions/bad-lengths.slimpack", stext.replace('"preset": "chat-sft"', '"file": "tests/cli/bad/lengths/absurd-count.csv"'))
 write("sessions/wrong-format.slimpack", stext.replace("slimpack-session", "slimpack-plan"))
+
+# ---- runs (simulate --plan tests/cli/inputs/calibrate-plan.json --check-trace FILE) ----
+# Traces that read fine alone but cannot be a rank of that plan's run (2 stages, 1 replica).
+run = {"distributedInfo": {"rank": 7, "world_size": 8}, "traceEvents": [
+    {"ph": "X", "name": "F1", "cat": "user_annotation", "pid": 1, "tid": 1, "ts": 0, "dur": 5},
+    {"ph": "X", "name": "wait RECV_B1", "cat": "user_annotation", "pid": 1, "tid": 1, "ts": 5, "dur": 2},
+    {"ph": "X", "name": "B1", "cat": "user_annotation", "pid": 1, "tid": 1, "ts": 7, "dur": 9},
+]}
+rtext = dumps(run)
+write("runs/rank-outside-plan.json", rtext)
+write("runs/negative-rank.json", rtext.replace('"rank": 7', '"rank": -1'))
+write("runs/rank-not-integer.json", rtext.replace('"rank": 7', '"rank": "1"'))
+write("runs/info-not-object.json", dumps(dict(run, distributedInfo=3)))
+write("runs/only-waits.json", rtext.replace('"rank": 7', '"rank": 0').replace('"F1"', '"wait RECV_F1"')
+      .replace('"B1"', '"wait B1 grad"'))
+write("runs/flow-without-ts.json", rtext.replace('"rank": 7', '"rank": 0').replace(
+    '"traceEvents": [', '"traceEvents": [\n    {"ph": "s", "id": 1, "cat": "ac2g", "pid": 1, "tid": 1, "ts": "x"},'))
+
+# Sessions with a bad "traces" part (the trace options and the Traces tab's files).
+write("sessions/bad-trace-rules.slimpack",
+      stext.replace('"view":', '"traces": {"rules": "nope", "files": ["a.json"]},\n  "view":'))
+write("sessions/bad-trace-offsets.slimpack",
+      stext.replace('"view":', '"traces": {"offsets_us": "1,x", "files": ["a.json"]},\n  "view":'))
+write("sessions/bad-trace-files.slimpack",
+      stext.replace('"view":', '"traces": {"files": [3]},\n  "view":'))

@@ -50,6 +50,8 @@ OptionValue other_value(const ConfigOption& o, const OptionValue& def) {
     case OptionKind::Text:
       if (o.flag == "recompute") return std::string("full");
       if (o.flag == "stage-layers") return std::string("even");
+      if (o.flag == "trace-offsets") return std::string("12.5,-3,0");
+      if (o.flag == "trace-rules") return std::string("megatron");
       return std::string("value-of-") + std::string(o.flag);
   }
   return def;
@@ -113,10 +115,12 @@ TEST(ConfigOptions, EveryOptionRoundTripsThroughCliTextAndSessionFile) {
     SessionFile session;
     session.workload = scenario.workload;
     session.config = scenario.config;
+    session.trace_options = scenario.traces;
     auto back = session_from_json(session_to_json(session), "s.slimpack");
     ASSERT_TRUE(back) << back.error().message;
     EXPECT_EQ(back->workload, session.workload);
     EXPECT_EQ(back->config, session.config);
+    EXPECT_EQ(back->trace_options, session.trace_options);
   }
 }
 
@@ -189,6 +193,8 @@ TEST(ConfigOptions, CliHelpListsExactlyTheDescribedOptions) {
     if (line.rfind("  --", 0) == 0) listed.push_back(line.substr(4, line.find(' ', 4) - 4));
   std::vector<std::string> described;
   for (const ConfigOption& o : scenario_options()) {
+    // The trace options belong to the commands that read traces (checked below).
+    if (o.section == OptionSection::Traces) continue;
     described.emplace_back(o.flag);
     EXPECT_NE(help.find(option_help(o)), std::string::npos) << o.flag;
   }
@@ -199,6 +205,12 @@ TEST(ConfigOptions, CliHelpListsExactlyTheDescribedOptions) {
             described);
   for (std::size_t i = described.size(); i < listed.size(); ++i)
     EXPECT_EQ(find_option(listed[i]), nullptr) << listed[i] << " is listed twice";
+  // simulate (--check-trace) and fit-costs (--trace) list the table's trace options.
+  for (const char* command : {"simulate --help", "fit-costs --help"}) {
+    const std::string with_traces = run_cli(command);
+    for (const ConfigOption& o : options_in(OptionSection::Traces))
+      EXPECT_NE(with_traces.find(option_help(o)), std::string::npos) << command << " " << o.flag;
+  }
 }
 
 TEST(ConfigOptions, ScenarioErrorsAreNamedByTheTable) {

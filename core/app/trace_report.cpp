@@ -1,0 +1,116 @@
+#include "app/trace_report.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "common/format.h"
+
+namespace slimpack {
+namespace {
+
+const char* pass_name(Pass p) {
+  return p == Pass::Forward ? "forward" : "backward";
+}
+
+template <typename... T>
+void appendf(std::string& out, const char* format, T... values) {
+  char buf[512];
+  std::snprintf(buf, sizeof buf, format, values...);
+  out += buf;
+}
+
+std::string file_of(const TraceCheck& check, int source) {
+  return source >= 0 && static_cast<std::size_t>(source) < check.sources.size()
+             ? check.sources[static_cast<std::size_t>(source)]
+             : std::string("?");
+}
+
+}  // namespace
+
+std::string unit_events_text(const UnitComparison& unit, const TraceCheck& check) {
+  std::string out;
+  for (const UnitEventRef& e : unit.events) {
+    out += (out.empty() ? "" : ", ") + file_of(check, e.source) + "#" + std::to_string(e.event) +
+           " " + e.name;
+    if (e.kernels > 0) out += " +" + std::to_string(e.kernels) + " kernels";
+  }
+  return out;
+}
+
+nlohmann::json trace_check_json(const TraceRun& run, const TraceRunRequest& request,
+                                const TraceRunCheck& result) {
+  const TraceCheck& c = result.check;
+  nlohmann::json files = nlohmann::json::array();
+  for (const RankTrace& f : run.ranks)
+    files.push_back({{"file", f.path},
+                     {"rank", f.rank},
+                     {"rank_from", rank_from_name(f.rank_from)},
+                     {"shift_us", f.shift_us}});
+  nlohmann::json units = nlohmann::json::array();
+  for (const UnitComparison& u : c.units) {
+    nlohmann::json events = nlohmann::json::array();
+    for (const UnitEventRef& e : u.events) {
+      // The file as given (files[].file), so a script can open it and read traceEvents[event].
+      const bool known = e.source >= 0 && static_cast<std::size_t>(e.source) < run.ranks.size();
+      nlohmann::json ej = {{"file", known ? run.ranks[static_cast<std::size_t>(e.source)].path
+                                          : file_of(c, e.source)},
+                           {"event", e.event},
+                           {"name", e.name}};
+      if (e.kernels > 0) ej["kernels"] = e.kernels;
+      events.push_back(std::move(ej));
+    }
+    units.push_back({{"replica", u.replica},
+                     {"stage", u.stage},
+                     {"pass", pass_name(u.pass)},
+                     {"pack", u.pack},
+                     {"simulated_us", u.simulated_us},
+                     {"measured_us", u.measured_us},
+                     {"error", u.error},
+                     {"events", std::move(events)}});
+  }
+  return {{"files", std::move(files)},
+          {"rules", result.mapped.rule_set},
+          {"gpu_time", request.options.gpu_flows ? "flows" : "cpu"},
+          {"matched_units", c.units.size()},
+          {"only_simulated", c.only_simulated},
+          {"only_measured", c.only_measured},
+          {"mape", c.mape},
+          {"simulated_makespan_us", c.simulated_makespan_us},
+          {"measured_makespan_us", c.measured_makespan_us},
+          {"makespan_error", c.makespan_error},
+          {"units", std::move(units)}};
+}
+
+std::string trace_check_text(const TraceRun& run, const TraceRunCheck& result, std::size_t worst) {
+  const TraceCheck& c = result.check;
+  std::string out;
+  const std::string first = run.ranks.empty() ? std::string() : run.ranks.front().path;
+  const std::string files =
+      run.ranks.size() == 1 ? first : std::to_string(run.ranks.size()) + " rank files";
+  appendf(out, "\nmeasured against simulated (%s, rules %s)\n", files.c_str(),
+          result.mapped.rule_set.c_str());
+  if (run.ranks.size() > 1)
+    for (const RankTrace& f : run.ranks)
+      appendf(out, "  rank %-7d %s (rank from %s)\n", f.rank, f.path.c_str(),
+              rank_from_name(f.rank_from));
+  appendf(out, "  units matched %zu, only simulated %lld, only measured %lld\n", c.units.size(),
+          static_cast<long long>(c.only_simulated), static_cast<long long>(c.only_measured));
+  appendf(out, "  MAPE          %s\n", format_percent(c.mape).c_str());
+  appendf(out, "  makespan      simulated %s, measured %s (%+.1f %%)\n",
+          format_time(c.simulated_makespan_us * 1e-6).c_str(),
+          format_time(c.measured_makespan_us * 1e-6).c_str(), 100.0 * c.makespan_error);
+  const std::size_t n = std::min(worst, c.units.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const UnitComparison& u = c.units[i];
+    appendf(out,
+            "  worst %zu       replica %d stage %d %s pack %d: simulated %s, measured %s "
+            "(%+.1f %%)\n",
+            i + 1, u.replica, u.stage, pass_name(u.pass), u.pack,
+            format_time(u.simulated_us * 1e-6).c_str(), format_time(u.measured_us * 1e-6).c_str(),
+            100.0 * u.error);
+    out += "                from " + unit_events_text(u, c) + "\n";
+  }
+  return out;
+}
+
+}  // namespace slimpack

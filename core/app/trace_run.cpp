@@ -1,0 +1,319 @@
+#include "app/trace_run.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <system_error>
+#include <utility>
+
+#include "app/pipeline.h"
+#include "trace/chrome_trace.h"
+#include "trace/trace_lanes.h"
+#include "trace/trace_sniff.h"
+
+namespace slimpack {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Scales one file's progress into its share of the whole run.
+class ShareProgress final : public ProgressSink {
+ public:
+  ShareProgress(ProgressSink& out, double from, double width, std::string prefix)
+      : out_(out), from_(from), width_(width), prefix_(std::move(prefix)) {}
+  void report(std::string_view stage, double fraction) override {
+    out_.report(prefix_ + std::string(stage), from_ + width_ * fraction);
+  }
+
+ private:
+  ProgressSink& out_;
+  double from_;
+  double width_;
+  std::string prefix_;
+};
+
+std::string file_label(const std::string& path) {
+  return fs::path(path).filename().string();
+}
+
+// The earliest start of an event named `name` in the trace, if any.
+std::optional<double> first_named(const ImportedTrace& trace, const std::string& name) {
+  std::optional<std::int32_t> id;
+  for (std::size_t i = 0; i < trace.names.size(); ++i)
+    if (trace.names[i] == name) id = static_cast<std::int32_t>(i);
+  if (!id) return {};
+  std::optional<double> first;
+  for (const TraceLane& lane : trace.lanes)
+    for (const TraceEvent& e : lane.events)
+      if (e.name == *id && (!first || e.start_us < *first)) first = e.start_us;
+  return first;
+}
+
+void shift_trace(ImportedTrace& trace, double shift_us) {
+  if (shift_us == 0.0) return;
+  for (TraceLane& lane : trace.lanes)
+    for (TraceEvent& e : lane.events) e.start_us += shift_us;
+  for (TraceFlowPoint& f : trace.flows) f.ts_us += shift_us;
+}
+
+// Ranks from distributedInfo or the file name; the rest take the lowest free numbers in the order
+// given. Two files of one rank are an error.
+Status assign_ranks(std::vector<RankTrace>& files) {
+  std::map<int, std::size_t> taken;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    RankTrace& f = files[i];
+    if (f.trace->rank >= 0) {
+      f.rank = f.trace->rank;
+      f.rank_from = RankFrom::DistributedInfo;
+    } else if (const int r = rank_from_file_name(f.path); r >= 0) {
+      f.rank = r;
+      f.rank_from = RankFrom::FileName;
+    } else {
+      f.rank = -1;
+      continue;
+    }
+    const auto [it, fresh] = taken.try_emplace(f.rank, i);
+    if (!fresh)
+      return Error::bad_input(f.path + ": rank " + std::to_string(f.rank) + " (from its " +
+                              rank_from_name(f.rank_from) + ") is also the rank of " +
+                              files[it->second].path + ": one file per rank");
+  }
+  int next = 0;
+  for (RankTrace& f : files) {
+    if (f.rank >= 0) continue;
+    while (taken.count(next)) ++next;
+    f.rank = next;
+    f.rank_from = RankFrom::Order;
+    taken.emplace(next, 0);
+  }
+  return {};
+}
+
+}  // namespace
+
+const char* rank_from_name(RankFrom from) {
+  switch (from) {
+    case RankFrom::DistributedInfo:
+      return "distributedInfo";
+    case RankFrom::FileName:
+      return "file name";
+    case RankFrom::Order:
+      return "order";
+  }
+  return "order";
+}
+
+Expected<std::vector<std::string>> trace_run_files(const std::vector<std::string>& given) {
+  std::vector<std::string> out;
+  std::map<std::string, std::string> seen;  // canonical path -> as given
+  auto add = [&](const std::string& path) -> Status {
+    std::error_code ec;
+    fs::path canonical = fs::weakly_canonical(path, ec);
+    const std::string key = ec ? path : canonical.string();
+    const auto [it, fresh] = seen.try_emplace(key, path);
+    if (!fresh)
+      return Error::bad_input(path + ": given twice" +
+                              (it->second == path ? std::string() : " (as " + it->second + ")") +
+                              ": one file per rank");
+    out.push_back(path);
+    return {};
+  };
+  for (const std::string& path : given) {
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) {
+      if (Status s = add(path); !s) return s.error();
+      continue;
+    }
+    std::vector<std::string> inside;
+    for (const auto& entry : fs::directory_iterator(path, ec))
+      if (entry.is_regular_file() && looks_like_trace(entry.path().string()))
+        inside.push_back(entry.path().string());
+    if (ec) return Error::bad_input(path + ": cannot list the folder: " + ec.message());
+    if (inside.empty()) return Error::bad_input(path + ": the folder holds no trace file");
+    std::sort(inside.begin(), inside.end());
+    for (const std::string& p : inside)
+      if (Status s = add(p); !s) return s.error();
+  }
+  if (out.empty()) return Error::bad_input("no trace file given");
+  return out;
+}
+
+Expected<RunFiles> run_files(const std::vector<std::string>& given) {
+  std::vector<std::string> files;
+  for (const std::string& path : given) {
+    std::error_code ec;
+    if (!fs::is_directory(path, ec)) {
+      files.push_back(path);
+      continue;
+    }
+    std::vector<std::string> inside;
+    for (const auto& entry : fs::directory_iterator(path, ec))
+      if (entry.is_regular_file()) inside.push_back(entry.path().string());
+    if (ec) return Error::bad_input(path + ": cannot list the folder: " + ec.message());
+    std::sort(inside.begin(), inside.end());
+    files.insert(files.end(), inside.begin(), inside.end());
+  }
+  RunFiles out;
+  for (const std::string& path : files) {
+    if (looks_like_trace(path)) {
+      out.traces.push_back(path);
+      continue;
+    }
+    // A plan or schedule names its format near the top ("format": "slimpack-plan").
+    std::ifstream in(path, std::ios::binary);
+    std::string head(4096, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<std::size_t>(in.gcount()));
+    const bool plan = head.find("\"slimpack-plan\"") != std::string::npos ||
+                      head.find("\"slimpack-schedule\"") != std::string::npos;
+    if (!plan) {
+      if (std::find(given.begin(), given.end(), path) != given.end())
+        return Error::bad_input(path + ": neither a plan or schedule file nor a trace");
+      continue;  // other files in a folder (a README, a profile) are not part of the run
+    }
+    if (!out.plan_file.empty())
+      return Error::bad_input(path + ": a second plan beside " + out.plan_file +
+                              ": a run has one plan");
+    out.plan_file = path;
+  }
+  if (out.plan_file.empty())
+    return Error::bad_input(
+        "no plan or schedule file among the run's files (\"format\": "
+        "\"slimpack-plan\")");
+  if (out.traces.empty())
+    return Error::bad_input(out.plan_file + ": no trace file beside the plan");
+  return out;
+}
+
+Expected<TraceRun> load_trace_run(const TraceRunRequest& request, bool keep_args,
+                                  const CancelToken& cancel, ProgressSink& progress) {
+  auto paths = trace_run_files(request.files);
+  if (!paths) return paths.error();
+  const TraceSpec& spec = request.options;
+  if (!spec.align_event.empty() && !spec.offsets_us.empty())
+    return Error::bad_input("--trace-align and --trace-offsets are exclusive: align by one");
+  if (!spec.offsets_us.empty() && spec.offsets_us.size() != paths->size())
+    return Error::bad_field("--trace-offsets", std::to_string(spec.offsets_us.size()) +
+                                                   " offsets for " + std::to_string(paths->size()) +
+                                                   " trace files");
+  TraceRun run;
+  std::vector<RankTrace> files;
+  const double share = 1.0 / static_cast<double>(paths->size());
+  for (std::size_t i = 0; i < paths->size(); ++i) {
+    const std::string& path = (*paths)[i];
+    ShareProgress sink(progress, share * static_cast<double>(i), share, file_label(path) + ": ");
+    auto trace =
+        import_chrome_trace(path, {.keep_events = true, .keep_args = keep_args}, cancel, sink);
+    if (!trace) return trace.error();
+    if (cancel.cancelled()) return Error::cancelled();
+    RankTrace f;
+    f.path = path;
+    f.label = file_label(path);
+    if (!spec.offsets_us.empty()) f.shift_us = spec.offsets_us[i];
+    if (!spec.align_event.empty()) {
+      const auto anchor = first_named(*trace, spec.align_event);
+      if (!anchor)
+        return Error::bad_input(path + ": no event named '" + spec.align_event +
+                                "' to align the ranks at (--trace-align)");
+      f.shift_us = -*anchor;
+    }
+    shift_trace(*trace, f.shift_us);
+    run.bytes += trace->bytes;
+    f.trace = std::make_shared<const ImportedTrace>(std::move(*trace));
+    files.push_back(std::move(f));
+  }
+  if (Status s = assign_ranks(files); !s) return s.error();
+  std::stable_sort(files.begin(), files.end(),
+                   [](const RankTrace& a, const RankTrace& b) { return a.rank < b.rank; });
+  run.ranks = std::move(files);
+  return run;
+}
+
+Expected<UnitRuleSet> trace_rule_set(const TraceRunRequest& request) {
+  if (!request.rules_json.empty()) return parse_unit_rules(request.rules_json, "rules");
+  const std::string& spec = request.options.rules;
+  const auto& names = builtin_unit_rule_set_names();
+  if (std::find(names.begin(), names.end(), spec) != names.end()) return builtin_unit_rules(spec);
+  auto rules = read_unit_rules(spec);
+  if (!rules) return rules.error().with_context("--trace-rules");
+  return rules;
+}
+
+Expected<MappedTrace> map_trace_run(const TraceRun& run, const TraceRunRequest& request, int stages,
+                                    int replicas) {
+  auto rules = trace_rule_set(request);
+  if (!rules) return rules.error();
+  std::optional<LaneMapping> user;
+  if (!request.options.lanes_file.empty()) {
+    auto lanes = read_lane_mapping(request.options.lanes_file);
+    if (!lanes) return lanes.error();
+    user = std::move(*lanes);
+  }
+  std::vector<TraceFileMapping> files;
+  for (const RankTrace& f : run.ranks) {
+    TraceFileMapping m;
+    m.trace = f.trace.get();
+    m.label = f.label;
+    if (user) {
+      m.lanes = *user;
+    } else if (LaneMapping named = export_lane_mapping(*f.trace); !named.stage_of_lane.empty()) {
+      m.lanes = std::move(named);  // our own export holds every rank in one file
+    } else {
+      const auto& table = request.rank_table;
+      const int world = table.empty() ? stages * replicas : static_cast<int>(table.size());
+      if (f.rank >= world)
+        return Error::bad_input(f.path + ": rank " + std::to_string(f.rank) + " (from its " +
+                                rank_from_name(f.rank_from) +
+                                ") is not a rank of the plan: it has " + std::to_string(world) +
+                                (table.empty() ? " (" + std::to_string(replicas) + " replicas x " +
+                                                     std::to_string(stages) +
+                                                     " stages, rank = replica * stages + stage)"
+                                               : " in its rank table"));
+      const RankPosition at = table.empty() ? RankPosition{f.rank / stages, f.rank % stages}
+                                            : table[static_cast<std::size_t>(f.rank)];
+      if (at.replica < 0 || at.replica >= replicas || at.stage < 0 || at.stage >= stages)
+        return Error::bad_input(f.path + ": rank " + std::to_string(f.rank) + " is replica " +
+                                std::to_string(at.replica) + " stage " + std::to_string(at.stage) +
+                                " in the rank table, outside the plan");
+      m.lanes = rank_lane_mapping(*f.trace, at.replica, at.stage);
+    }
+    files.push_back(std::move(m));
+  }
+  return map_trace_files(files, *rules,
+                         request.options.gpu_flows ? GpuTime::Flows : GpuTime::CpuRange);
+}
+
+Expected<TraceRunCheck> check_trace_run(const TraceRun& run, const TraceRunRequest& request,
+                                        const Plan& plan, const SimResult& sim) {
+  auto mapped = map_trace_run(run, request, plan.stages, plan.dp());
+  if (!mapped) return mapped.error();
+  TraceRunCheck out;
+  out.check = check_against_simulation(*mapped, sim, trace_us_per_unit(sim));
+  out.mapped = std::move(*mapped);
+  return out;
+}
+
+Expected<std::shared_ptr<const CostModel>> trace_cost_model(
+    const Plan& plan, const ConfigSpec& config, const std::shared_ptr<const CostModel>& simulated) {
+  if (simulated) return simulated;
+  return plan_cost_model(plan, config, /*model_requested=*/true);
+}
+
+Expected<TraceCalibration> calibrate_trace_run(const TraceRun& run, const TraceRunRequest& request,
+                                               const Plan& plan, const CostModel& cost) {
+  auto mapped = map_trace_run(run, request, plan.stages, plan.dp());
+  if (!mapped) return mapped.error();
+  std::string files;
+  for (const RankTrace& f : run.ranks) files += (files.empty() ? "" : ", ") + f.path;
+  auto cal = calibrate_from_units(*mapped, plan, cost,
+                                  "trace " + files + " (rules " + mapped->rule_set + ")");
+  if (!cal)
+    return cal.error().with_context(run.ranks.size() == 1
+                                        ? run.ranks.front().path
+                                        : std::to_string(run.ranks.size()) + " trace files");
+  return cal;
+}
+
+}  // namespace slimpack

@@ -1,0 +1,116 @@
+#pragma once
+// One application path for a measured run: its traces (one file per rank) loaded and aligned,
+// mapped to the plan's units and held against its simulation (check_trace_run) or fitted to its
+// cost model (calibrate_trace_run). `slimpack simulate --check-trace`, `slimpack fit-costs
+// --trace` and the explorer's Traces tab all build a TraceRunRequest and call these, so they see
+// the same units, errors and fitted profile for the same run. No Qt, no threads.
+//
+// Ranks: a file's rank is its distributedInfo.rank, else a number in its name (rank3, _3.json),
+// else its position among the files given. Rank r is stage r % stages of replica r / stages
+// (rank = replica * stages + stage), and every lane of its file (CPU threads, GPU streams) is
+// that stage; our own `simulate --trace` exports map by their thread names instead, and a lane
+// file (TraceSpec::lanes_file) replaces both.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "app/scenario.h"
+#include "common/cancel.h"
+#include "common/progress.h"
+#include "common/status.h"
+#include "cost/cost_model.h"
+#include "plan/plan.h"
+#include "sim/sim_result.h"
+#include "trace/trace_calibrate.h"
+#include "trace/trace_check.h"
+#include "trace/trace_import.h"
+#include "trace/trace_units.h"
+
+namespace slimpack {
+
+// Where rank r of a run runs: a schedule file's rank table gives it; without one, rank =
+// replica * stages + stage.
+struct RankPosition {
+  int replica = 0;
+  int stage = 0;
+  bool operator==(const RankPosition&) const = default;
+};
+
+// What a front end asks for: the files (a folder stands for the trace files in it) and how to
+// read them.
+struct TraceRunRequest {
+  std::vector<std::string> files;
+  TraceSpec options;
+  std::string rules_json;  // rules edited in the explorer's dialog; empty: options.rules
+  std::vector<RankPosition> rank_table;  // by rank; empty: rank = replica * stages + stage
+  bool operator==(const TraceRunRequest&) const = default;
+};
+
+enum class RankFrom { DistributedInfo, FileName, Order };
+const char* rank_from_name(RankFrom from);  // "distributedInfo", "file name", "order"
+
+struct RankTrace {
+  std::string path;
+  std::string label;  // the file name
+  int rank = 0;
+  RankFrom rank_from = RankFrom::Order;
+  double shift_us = 0.0;  // added to every time of the file by the alignment
+  std::shared_ptr<const ImportedTrace> trace;
+};
+
+struct TraceRun {
+  std::vector<RankTrace> ranks;  // sorted by rank
+  std::int64_t bytes = 0;        // JSON text read (decompressed)
+};
+
+// The files a request names: a folder becomes its trace files (core/trace/trace_sniff.h) in name
+// order. A file named twice is an error, not "the last one wins".
+Expected<std::vector<std::string>> trace_run_files(const std::vector<std::string>& given);
+
+// A run opened whole (the explorer's File > Open Run…): a plan file and its rank traces, given as
+// files or a folder holding them. The plan is the one JSON file whose "format" is slimpack-plan or
+// slimpack-schedule; the traces are the files that look like traces. Errors: no plan or two, no
+// trace, a file that is neither.
+struct RunFiles {
+  std::string plan_file;
+  std::vector<std::string> traces;
+};
+Expected<RunFiles> run_files(const std::vector<std::string>& given);
+
+// Imports every file (events kept; args too when `keep_args`, for the explorer's tooltips), gives
+// each its rank (two files of one rank are an error naming both) and aligns the clocks
+// (TraceSpec::align_event or offsets_us). The first failure is the result: nothing partial.
+Expected<TraceRun> load_trace_run(const TraceRunRequest& request, bool keep_args = false,
+                                  const CancelToken& cancel = CancelToken::none(),
+                                  ProgressSink& progress = ProgressSink::none());
+
+// The request's unit rules: the edited set, a built-in set's name, or a rules file.
+Expected<UnitRuleSet> trace_rule_set(const TraceRunRequest& request);
+
+// The units of the run for a plan of `stages` stages and `replicas` replicas, each rank's file at
+// its place in the request's rank table (or the default one).
+Expected<MappedTrace> map_trace_run(const TraceRun& run, const TraceRunRequest& request, int stages,
+                                    int replicas);
+
+struct TraceRunCheck {
+  MappedTrace mapped;
+  TraceCheck check;
+};
+
+// Measured against simulated: the run's units against `sim`, the simulation of `plan`.
+Expected<TraceRunCheck> check_trace_run(const TraceRun& run, const TraceRunRequest& request,
+                                        const Plan& plan, const SimResult& sim);
+
+// The cost model a run of `plan` is inverted through: the simulation's own when it had one (the
+// explorer's snapshot, `simulate`), else the plan-file rule (plan_cost_model, core/app/pipeline.h)
+// with the model named, as `fit-costs --trace --plan` does.
+Expected<std::shared_ptr<const CostModel>> trace_cost_model(
+    const Plan& plan, const ConfigSpec& config,
+    const std::shared_ptr<const CostModel>& simulated = nullptr);
+
+// Calibrate from the run: its units fitted to `cost`'s per-layer coefficients.
+Expected<TraceCalibration> calibrate_trace_run(const TraceRun& run, const TraceRunRequest& request,
+                                               const Plan& plan, const CostModel& cost);
+
+}  // namespace slimpack
