@@ -135,8 +135,7 @@ def test_sampler_with_the_real_solver(slimpack_bin, root, tmp_path):
                         workdir=str(tmp_path), shuffle=True, seed=1,
                         solve_args=["--costs", os.path.join(root, "samples", "models",
                                                             "tiny-8x256.json"),
-                                    "--tp", "1", "--pp", "2", "--no-dp-merge", "--slice", "32",
-                                    "--out", os.path.join(str(tmp_path), "plan.json")])
+                                    "--tp", "1", "--pp", "2", "--no-dp-merge", "--slice", "32"])
     seen = []
     for i in range(len(s)):
         it = s.iteration(i)
