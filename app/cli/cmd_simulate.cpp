@@ -120,6 +120,9 @@ int cmd_simulate(int argc, char** argv) {
   const auto specs = simulate_specs();
   auto args = Args::parse(argc, argv, 2, specs);
   if (!args) return report_error("simulate", args.error());
+  const auto to_stdout =
+      stdout_output(*args, {"json", "ops-csv", "out", "schedule-out", "trace", "png", "svg", "pdf"});
+  if (!to_stdout) return report_error("simulate", to_stdout.error());
   if (args->has("help")) {
     std::fputs(
         format_help("slimpack simulate (--plan FILE | [--lengths FILE | --preset NAME]) [options]",
@@ -146,7 +149,7 @@ int cmd_simulate(int argc, char** argv) {
   if (result->stats) j["solver"] = solve_stats_to_json(*result->stats);
 
   if (auto out = args->get("out")) {
-    if (Status s = json_util::write_file_atomic(*out, plan_to_string(plan)); !s)
+    if (Status s = write_text_output(*out, plan_to_string(plan)); !s)
       return report_error("simulate", s.error());
   }
   if (auto dest = args->get("schedule-out")) {
@@ -164,9 +167,7 @@ int cmd_simulate(int argc, char** argv) {
   if (Status s = export_images(*args, result->title, {{"", &plan, &sim}}); !s)
     return report_error("simulate", s.error());
   // Something written to stdout is the command's output: no summary around it.
-  const bool json_to_stdout = args->get_or("json", "") == "-" ||
-                              args->get_or("ops-csv", "") == "-" ||
-                              args->get_or("schedule-out", "") == "-";
+  const bool json_to_stdout = *to_stdout;
   auto check = check_trace_option(*args, sim);
   if (!check) return report_error("simulate", check.error());
   if (*check) j["trace_check"] = (*check)->json;

@@ -55,7 +55,7 @@ int cmd_solve(int argc, char** argv) {
     if (*out == "-") {
       std::fputs(text.c_str(), stdout);
       stdout_used = true;
-    } else if (Status s = json_util::write_file_atomic(*out, text); !s) {
+    } else if (Status s = write_text_output(*out, text); !s) {
       return report_error("solve", s.error());
     }
   }

@@ -306,10 +306,37 @@ nlohmann::json schedule_to_json(const Schedule& schedule) {
   return schedule_json_as<Json>(schedule);
 }
 
+namespace {
+
+// Pretty-printing that keeps a value on one line when it fits in `width` characters: an action,
+// a sequence or a small pack reads as one line, so a file of thousands of actions stays readable
+// and diffable (nlohmann's dump puts every number of every array on a line of its own).
+void dump_compact(const nlohmann::ordered_json& j, int indent, std::string& out) {
+  constexpr std::size_t width = 120;
+  std::string flat = j.dump();
+  if (flat.size() + static_cast<std::size_t>(indent) <= width || !j.is_structured() || j.empty()) {
+    out += flat;
+    return;
+  }
+  const std::string pad(static_cast<std::size_t>(indent) + 1, ' ');
+  out += j.is_object() ? "{\n" : "[\n";
+  bool first = true;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    if (!first) out += ",\n";
+    first = false;
+    out += pad;
+    if (j.is_object()) out += nlohmann::ordered_json(it.key()).dump() + ": ";
+    dump_compact(*it, indent + 1, out);
+  }
+  out += "\n" + std::string(static_cast<std::size_t>(indent), ' ') + (j.is_object() ? "}" : "]");
+}
+
+}  // namespace
+
 std::string schedule_to_string(const Schedule& schedule) {
-  // One action per line keeps a file of thousands of actions readable and diffable; the rest is
-  // indented as the plan file is.
-  return schedule_json_as<nlohmann::ordered_json>(schedule).dump(1) + "\n";
+  std::string out;
+  dump_compact(schedule_json_as<nlohmann::ordered_json>(schedule), 0, out);
+  return out + "\n";
 }
 
 Expected<std::shared_ptr<const CostModel>> schedule_cost_model(const Schedule& schedule) {
@@ -347,8 +374,12 @@ Expected<Schedule> schedule_from_json(const Json& j) {
   Schedule probe;
   if (const Json* costs = field(setup, "costs")) {
     CostSetup cs;
-    if (Status s = apply_cost_overrides(*costs, cs, "schedule"); !s)
-      return s.error().with_context("$.setup.costs");
+    // The overrides reader names paths from its own root: "$.model" is "$.setup.costs.model".
+    if (Status s = apply_cost_overrides(*costs, cs, ""); !s) {
+      Error e = s.error();
+      if (e.message.rfind("$", 0) == 0) e.message = "$.setup.costs" + e.message.substr(1);
+      return e;
+    }
     probe.costs = cs;
   }
   auto cost = schedule_cost_model(probe);

@@ -2,6 +2,10 @@
 // file (dropped or opened) reports file/line/reason once and keeps the current session; the
 // slider re-solves live. Also prints two measured figures (not asserted: tests never depend on
 // wall-clock time): slider change -> new picture, and the longest GUI-thread stall while jobs run.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -12,6 +16,7 @@
 #include <QImage>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -19,6 +24,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <thread>
 
 #include "gantt/gantt_view.h"
 #include "jobs/job_tracker.h"
@@ -263,6 +269,27 @@ class TestWindow : public QObject {
     ex.exportTo(Exporter::Kind::ChromeTrace, trace);
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 3, kResultTimeoutMs);
     QVERIFY(QFileInfo(trace).size() > 0);
+    // Into a FIFO (issue 23): written in place through the output-file rule, never replaced.
+    const std::string fifo = dir_.filePath("ops.fifo").toStdString();
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    QByteArray piped;
+    std::thread reader([&] {
+      QFile in(QString::fromStdString(fifo));
+      if (in.open(QIODevice::ReadOnly)) piped = in.readAll();
+    });
+    const auto release = qScopeGuard([&] {
+      if (!reader.joinable()) return;
+      const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);  // wakes a reader still waiting
+      if (fd >= 0) ::close(fd);
+      reader.join();
+    });
+    ex.exportTo(Exporter::Kind::OpsCsv, QString::fromStdString(fifo));
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 4, kResultTimeoutMs);
+    reader.join();
+    QVERIFY(piped.startsWith("replica,stage,kind,pack,start,end,duration,tokens"));
+    struct stat sb {};
+    QCOMPARE(::lstat(fifo.c_str(), &sb), 0);
+    QVERIFY(S_ISFIFO(sb.st_mode));
     ex.exportTo(Exporter::Kind::Image, dir_.filePath("gantt.bmp"));  // unsupported extension
     QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kResultTimeoutMs);
     QVERIFY(!QFileInfo::exists(dir_.filePath("gantt.bmp")));
@@ -446,7 +473,7 @@ class TestWindow : public QObject {
     measureStallWhileJobsRun("default workload");
     // A large input: 4M tokens of the long-tail preset on p=8, d=8 (512 lanes of bars).
     WorkloadSpec big = c.workload();
-    big.preset = "long-tail-256k";
+    big.preset = "short-heavy-tail";
     big.batch_tokens = 4 * 1024 * 1024;
     ConfigSpec wide = c.config();
     wide.pp = 8;

@@ -226,17 +226,20 @@ void ExplorerController::adoptScheduleSetup(const std::optional<LoadedSchedule>&
   plan_cost_fixed_ = schedule.has_value();
   plan_cost_.reset();
   if (!schedule) return;
-  // The panel shows the schedule's parallelism; a model or GPU that is not a preset keeps the
-  // panel's choice, and the schedule's fixed cost model prices the plan either way.
+  // The panel shows the schedule's parallelism. Its model's split and recompute only when the
+  // model is one the panel knows (a split of another model's layers would not sum); the
+  // schedule's own cost model prices the plan either way, until the configuration changes.
   const ConfigSpec& fixed = schedule->config;
   config_.tp = fixed.tp;
   config_.cp = fixed.cp;
-  config_.recompute = fixed.recompute;
-  config_.stage_split = fixed.stage_split;
-  for (const auto& name : model_preset_names())
-    if (name == fixed.model) config_.model = fixed.model;
-  for (const auto& name : gpu_preset_names())
-    if (name == fixed.gpu) config_.gpu = fixed.gpu;
+  const auto models = model_preset_names();
+  if (std::find(models.begin(), models.end(), fixed.model) != models.end()) {
+    config_.model = fixed.model;
+    config_.recompute = fixed.recompute;
+    config_.stage_split = fixed.stage_split;
+  }
+  const auto gpus = gpu_preset_names();
+  if (std::find(gpus.begin(), gpus.end(), fixed.gpu) != gpus.end()) config_.gpu = fixed.gpu;
   plan_cost_ = schedule->cost;
   plan_cost_config_ = config_;
 }

@@ -26,6 +26,7 @@
 #include "app/input_file.h"
 #include "charts/memory_chart.h"
 #include "common/json_util.h"
+#include "common/output_file.h"
 #include "gantt/gantt_pane.h"
 #include "gantt/gantt_view.h"
 #include "models/format.h"
@@ -461,7 +462,7 @@ bool MainWindow::saveSession(const QString& given) {
   if (QFileInfo(path).suffix().isEmpty()) path += QStringLiteral(".slimpack");
   // The Traces tab adds its "traces" object (ui/trace/trace_session.h).
   auto text = add_traces_to_session(session_to_json(currentSession()), traces_->sessionPart());
-  Status st = text ? json_util::write_file_atomic(path.toStdString(), *text) : Status(text.error());
+  Status st = text ? write_output_file(path.toStdString(), *text) : Status(text.error());
   if (!st) {
     showError(tr("Cannot save %1").arg(QFileInfo(path).fileName()),
               QString::fromStdString(st.error().message));
