@@ -6,13 +6,10 @@ Case A: p = 4, a drain (Mf - Mb = w > 0), Mf != Mb, and a backward pack that reg
 segments (consumes atoms of two forward packs for one segment). Case B: d = 2 replicas with
 recomputed layers on every stage, so the all-reduce and the recompute path run."""
 
-import glob
 import json
 import os
 import subprocess
 import sys
-
-import pytest
 
 from slimpack_runtime.schedule import load_schedule
 
