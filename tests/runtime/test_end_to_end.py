@@ -6,13 +6,10 @@ Case A: p = 4, a drain (Mf - Mb = w > 0), Mf != Mb, and a backward pack that reg
 segments (consumes atoms of two forward packs for one segment). Case B: d = 2 replicas with
 recomputed layers on every stage, so the all-reduce and the recompute path run."""
 
-import glob
 import json
 import os
 import subprocess
 import sys
-
-import pytest
 
 from slimpack_runtime.schedule import load_schedule
 
@@ -135,8 +132,7 @@ def test_sampler_with_the_real_solver(slimpack_bin, root, tmp_path):
                         workdir=str(tmp_path), shuffle=True, seed=1,
                         solve_args=["--costs", os.path.join(root, "samples", "models",
                                                             "tiny-8x256.json"),
-                                    "--tp", "1", "--pp", "2", "--no-dp-merge", "--slice", "32",
-                                    "--out", os.path.join(str(tmp_path), "plan.json")])
+                                    "--tp", "1", "--pp", "2", "--no-dp-merge", "--slice", "32"])
     seen = []
     for i in range(len(s)):
         it = s.iteration(i)

@@ -131,3 +131,20 @@ def test_cuda_without_gpu(tmp_path, capsys, doc):
     if torch.cuda.is_available():
         pytest.skip("a GPU is present")
     assert "no CUDA device" in _refused(tmp_path, capsys, doc, "--device", "cuda")
+
+
+def test_model_too_big_for_this_machine(tmp_path, capsys, doc):
+    doc["setup"]["model"].update({"name": "huge", "layers": 4, "hidden": 16384, "ffn": 65536,
+                                  "heads": 128, "kv_heads": 8, "vocab": 256000})
+    err = _refused(tmp_path, capsys, doc)
+    assert "$.setup.model" in err and 'model "huge" needs about' in err
+
+
+@pytest.mark.parametrize("name,field", [
+    ("asymmetric-example.schedule.json", "$.setup.model"),  # explicit times, no model
+    ("chat-sft-p2.schedule.json", "$.setup.tp"),  # Llama-3-8B at t = 8
+])
+def test_shipped_sample_schedules_are_refused_by_name(root, capsys, name, field):
+    code = main([f"{root}/samples/schedules/{name}", "--in-process"])
+    err = capsys.readouterr().err
+    assert code == 2 and f"{name}: {field}: " in err and "Traceback" not in err

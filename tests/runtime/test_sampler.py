@@ -6,7 +6,6 @@ solver's choices; test_end_to_end.py runs the sampler on the real program."""
 import json
 import os
 import stat
-import sys
 
 import pytest
 import torch

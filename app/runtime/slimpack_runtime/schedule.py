@@ -411,7 +411,7 @@ def _parse_ranks(r: _Reader, doc: dict, setup: Setup) -> list[Rank]:
         if out[rank] is not None:
             raise r.fail(f"{w}.rank", f"rank {rank} is listed twice")
         first = r.int_(rk, "first_layer", w, 0)
-        layers = r.int_(rk, "layers", w, 1)
+        layers = r.int_(rk, "layers", w, 0)  # 0 in a plan without a model (refused later)
         recompute = r.int_(rk, "recompute", w, 0)
         if setup.stage_layers:
             want_first = sum(setup.stage_layers[:stage])
@@ -419,6 +419,8 @@ def _parse_ranks(r: _Reader, doc: dict, setup: Setup) -> list[Rank]:
                 raise r.fail(w, f"layers {first}..{first + layers - 1} differ from "
                              f"setup.stage_layers (stage {stage} holds {want_first}.."
                              f"{want_first + setup.stage_layers[stage] - 1})")
+        if setup.model is not None and layers < 1:
+            raise r.fail(f"{w}.layers", f"must be at least 1 (got {layers})")
         if recompute != setup.recompute_layers[stage]:
             raise r.fail(f"{w}.recompute", f"{recompute} differs from "
                          f"setup.recompute_layers[{stage}] = {setup.recompute_layers[stage]}")
