@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "cost/profile.h"
 #include "output.h"
+#include "schedule_cli.h"
 #include "setup.h"
 #include "trace_check_cli.h"
 
@@ -22,7 +23,8 @@ std::vector<OptionSpec> fit_costs_specs() {
       {"trace", "FILE[,FILE...]",
        "fit to the forward/backward units of this run's profiler traces, one file per rank "
        "(comma-separated, or a folder; needs --plan)"},
-      {"plan", "FILE", "the plan JSON that ran when the trace was taken"}};
+      {"plan", "FILE",
+       "the plan or schedule JSON that ran when the trace was taken (a schedule fixes the model)"}};
   for (auto& s : trace_options()) specs.push_back(s);
   // With --trace: the model, GPU and parallel options the plan ran with (as for simulate --plan).
   for (auto& s : config_options()) specs.push_back(s);
@@ -43,12 +45,22 @@ Expected<Fitted> fit_from_trace(const Args& args) {
   if (!request) return request.error();
   auto rules = trace_rule_set(*request);
   if (!rules) return rules.error();
-  // The same plan-file rule and cost model as `simulate --plan` (core/app).
-  auto plan = load_plan_file(*plan_path);
-  if (!plan) return plan.error();
+  // The same plan-file rule and cost model as `simulate --plan` (core/app): a schedule file's
+  // setup fixes the model the run is inverted through (a tiny model's run fitted as Llama-3-8B
+  // would give coefficients of the wrong model), and flags that contradict it are refused.
+  auto opened = open_plan_file(*plan_path);
+  if (!opened) return opened.error();
+  const Plan* plan = opened->plan.get();
   auto config = config_spec(args);
   if (!config) return config.error();
-  auto cost = trace_cost_model(*plan, *config);
+  std::shared_ptr<const CostModel> fixed;
+  if (const auto& schedule = opened->schedule) {
+    if (Status s = check_schedule_options(given_config_options(args), *config, schedule->config);
+        !s)
+      return s.error();
+    fixed = schedule->cost;
+  }
+  auto cost = trace_cost_model(*plan, *config, fixed);
   if (!cost) return cost.error();
   auto run = load_trace_run(*request);
   if (!run) return run.error();

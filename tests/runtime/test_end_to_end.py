@@ -49,39 +49,24 @@ def _slimpack(*cmd):
 
 
 def _check_traces(slimpack_bin, schedule, plan_args, trace_dir, units, ranks):
-    """Every unit of the schedule is in the traces once: --check-trace maps 100 % of them with 0
-    only simulated and 0 only measured; fit-costs --trace fits from them.
-
-    The multi-file form (`--check-trace rank0.json rank1.json ...`, issue 19) is used when this
-    slimpack has it; before that, each rank's file is checked alone against the schedule (its own
-    stage's units match, no unit is only measured) and the counts must add up to every unit."""
+    """Every unit of the schedule is in the traces once: --check-trace over all rank files maps
+    100 % of them with 0 only simulated and 0 only measured; fit-costs --trace fits from them
+    through the schedule's own model (the tiny one, not the CLI's default Llama-3-8B)."""
     traces = [os.path.join(trace_dir, f"rank{r}.json") for r in range(ranks)]
-    rc, out, err = _slimpack(slimpack_bin, "simulate", "--plan", schedule, "--check-trace",
-                             *traces, "--json", "-")
-    if rc == 0:
+    for given in (",".join(traces), trace_dir):  # the rank files, or their folder
+        rc, out, err = _slimpack(slimpack_bin, "simulate", "--plan", schedule, "--check-trace",
+                                 given, "--json", "-")
+        assert rc == 0, err
         check = json.loads(out)["trace_check"]
         assert check["only_simulated"] == 0 and check["only_measured"] == 0, check
         assert check["matched_units"] == units, check
-    else:
-        assert "unexpected argument" in err, err  # only the single-file form exists
-        matched = 0
-        for t in traces:
-            rc, out, err = _slimpack(slimpack_bin, "simulate", "--plan", schedule,
-                                     "--check-trace", t, "--json", "-")
-            assert rc == 0, err
-            check = json.loads(out)["trace_check"]
-            assert check["only_measured"] == 0, check
-            assert check["matched_units"] + check["only_simulated"] == units, check
-            matched += check["matched_units"]
-        assert matched == units
     fitted = os.path.join(os.path.dirname(trace_dir), "fitted.json")
-    rc, out, err = _slimpack(slimpack_bin, "fit-costs", "--trace", *traces, "--plan", schedule,
-                             "--out", fitted)
-    if rc != 0:  # before issue 19: one trace, and the plan file with the options it was solved with
-        rc, out, err = _slimpack(slimpack_bin, "fit-costs", "--trace", traces[0], *plan_args,
-                                 "--out", fitted)
+    rc, out, err = _slimpack(slimpack_bin, "fit-costs", "--trace", ",".join(traces), "--plan",
+                             schedule, "--out", fitted)
     assert rc == 0, err
-    assert json.load(open(fitted))["format"] == "slimpack-cost-profile"
+    profile = json.load(open(fitted))
+    assert profile["format"] == "slimpack-cost-profile"
+    assert "tiny-8x256" in json.dumps(profile), profile
 
 
 def _summary_ok(summary, schedule):
