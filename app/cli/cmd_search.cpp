@@ -24,8 +24,8 @@ namespace slimpack::cli {
 namespace {
 
 // The configuration options the search varies: each takes a comma-separated list.
-constexpr const char* kSearched[] = {"pp",       "tp",       "cp",       "dp",
-                                     "slice",    "recompute", "schedule", "strategy"};
+constexpr const char* kSearched[] = {"pp",    "tp",        "cp",       "dp",
+                                     "slice", "recompute", "schedule", "strategy"};
 
 // Progress on stderr: one line rewritten in place on a terminal, a line every 10 s otherwise
 // (a Slurm log).
@@ -85,7 +85,8 @@ std::vector<OptionSpec> search_specs() {
 
 // The list given for one searched option, each value checked by the option table.
 template <class T>
-Status read_list(const Args& args, const char* flag, std::vector<T>& out, T (*pick)(const ConfigSpec&)) {
+Status read_list(const Args& args, const char* flag, std::vector<T>& out,
+                 T (*pick)(const ConfigSpec&)) {
   if (!args.has(flag)) return {};
   const ConfigOption* o = find_option(flag);
   for (const auto& text : args.get_list(flag)) {
@@ -195,6 +196,19 @@ Status write_outputs(const Args& args, const SearchResult& result, const nlohman
   return {};
 }
 
+// Errors about the search's own settings name their option; the rest as the option table names
+// them.
+Error search_option_error(const Error& e) {
+  constexpr std::pair<const char*, const char*> kOwn[] = {{"gpus", "--gpus"},
+                                                          {"min gpus", "--min-gpus"},
+                                                          {"gpus per node", "--gpus-per-node"},
+                                                          {"batches", "--batches"},
+                                                          {"shard", "--shard"}};
+  for (const auto& [field, flag] : kOwn)
+    if (e.field == field) return Error::bad_field(flag, e.field_reason);
+  return as_option_error(e);
+}
+
 bool text_to_stdout(const Args& args) {
   return args.get_or("json", "") != "-" && args.get_or("csv", "") != "-";
 }
@@ -246,12 +260,13 @@ int cmd_search(int argc, char** argv) {
   if (!args) return report_error("search", args.error());
   if (args->has("help")) {
     std::fputs(
-        format_help("slimpack search --gpus N [options]\n       slimpack search merge SHARD.jsonl...",
-                    "Searches p x t x c x d within N GPUs, slice size, recompute, schedule and "
-                    "strategy on K seeded batches of the workload; prints the configurations "
-                    "ranked by tokens/s per GPU and the Pareto front against GPUs and peak memory "
-                    "(docs/search.md).",
-                    specs)
+        format_help(
+            "slimpack search --gpus N [options]\n       slimpack search merge SHARD.jsonl...",
+            "Searches p x t x c x d within N GPUs, slice size, recompute, schedule and "
+            "strategy on K seeded batches of the workload; prints the configurations "
+            "ranked by tokens/s per GPU and the Pareto front against GPUs and peak memory "
+            "(docs/search.md).",
+            specs)
             .c_str(),
         stdout);
     return 0;
@@ -261,7 +276,7 @@ int cmd_search(int argc, char** argv) {
                         Error::bad_input("unexpected argument '" + args->positional()[0] + "'"));
   SearchRequest request;
   auto space = space_from(*args);
-  if (!space) return report_error("search", as_option_error(space.error()));
+  if (!space) return report_error("search", search_option_error(space.error()));
   request.space = *space;
   Args base_args = *args;
   for (const char* name : kSearched) base_args = base_args.without(name);
@@ -282,9 +297,9 @@ int cmd_search(int argc, char** argv) {
     return report_error("search", s.error());
 
   auto resolved = resolve_space(request.space, request.base);
-  if (!resolved) return report_error("search", as_option_error(resolved.error()));
+  if (!resolved) return report_error("search", search_option_error(resolved.error()));
   auto configs = enumerate_space(*resolved, request.base);
-  if (!configs) return report_error("search", as_option_error(configs.error()));
+  if (!configs) return report_error("search", search_option_error(configs.error()));
   if (args->has("count")) {
     std::printf("%zu\n", configs->size());
     return kExitOk;
@@ -330,17 +345,20 @@ int cmd_search(int argc, char** argv) {
   if (!top) return report_error("search", top.error());
   StderrProgress progress(args->has("quiet"));
   auto result = run_search(request, pool, CancelToken::none(), progress);
-  if (!result) return report_error("search", as_option_error(result.error()));
+  if (!result) return report_error("search", search_option_error(result.error()));
   if (Status s = write_outputs(*args, *result, descriptor); !s)
     return report_error("search", s.error());
   if (text_to_stdout(*args)) {
     const SearchStats& st = result->stats;
     const int ran = st.evaluated - st.resumed;
-    std::printf("search: %d batches, %d threads; %d configurations in %s: %.1f configurations/s, "
-                "%lld solves\n",
-                request.batches, pool.workers(), ran, format_time(st.seconds).c_str(),
-                st.seconds > 0 ? ran / st.seconds : 0.0, st.solves);
-    if (st.resumed > 0) std::printf("(%d configurations resumed from the shard file)\n", st.resumed);
+    std::printf(
+        "search: %d batch%s, %d thread%s; %d configurations in %s: %.1f "
+        "configurations/s, %lld solves\n",
+        request.batches, request.batches == 1 ? "" : "es", pool.workers(),
+        pool.workers() == 1 ? "" : "s", ran, format_time(st.seconds).c_str(),
+        st.seconds > 0 ? ran / st.seconds : 0.0, st.solves);
+    if (st.resumed > 0)
+      std::printf("(%d configurations resumed from the shard file)\n", st.resumed);
     std::fputs(search_report(*result, static_cast<int>(*top)).c_str(), stdout);
   }
   return kExitOk;

@@ -54,9 +54,10 @@ std::string search_report(const SearchResult& result, int top) {
                        result.rows[static_cast<std::size_t>(result.ranking[r])]);
   }
   if (!result.front.empty()) {
-    out += "\nPareto front (tokens/s per GPU against GPUs and peak memory; * also best for its "
-           "GPU count):\n" +
-           table_header();
+    out +=
+        "\nPareto front (tokens/s per GPU against GPUs and peak memory; * also best for its "
+        "GPU count):\n" +
+        table_header();
     std::vector<bool> gpus_front(result.rows.size(), false);
     for (int f : result.front_gpus) gpus_front[static_cast<std::size_t>(f)] = true;
     std::vector<int> front = result.front;

@@ -163,7 +163,8 @@ std::vector<int> pareto(const std::vector<SearchRow>& rows, bool gpus, bool memo
     if (rows[i].status != SearchStatus::Solved) continue;
     bool beaten = false;
     for (std::size_t j = 0; j < rows.size() && !beaten; ++j)
-      beaten = j != i && rows[j].status == SearchStatus::Solved && beats(rows[j], rows[i], gpus, memory);
+      beaten =
+          j != i && rows[j].status == SearchStatus::Solved && beats(rows[j], rows[i], gpus, memory);
     if (!beaten) out.push_back(static_cast<int>(i));
   }
   return out;
@@ -222,8 +223,8 @@ bool dominates_bounds(const SearchRow& a, const SearchRow& b) {
 }
 
 Expected<std::vector<Batch>> search_batches(const WorkloadSpec& workload, int batches) {
-  if (batches < 1) return Error::bad_field("batches", "must be at least 1, got " +
-                                                          std::to_string(batches));
+  if (batches < 1)
+    return Error::bad_field("batches", "must be at least 1, got " + std::to_string(batches));
   const bool whole_file =
       !workload.file.empty() && workload.batch_tokens == 0 && workload.batch_count == 0;
   if (whole_file && batches > 1)
@@ -313,8 +314,7 @@ Expected<SearchResult> run_search(const SearchRequest& request, TaskPool& pool,
   std::vector<int> todo;
   for (std::size_t i = 0; i < configs->size(); ++i) {
     if (static_cast<int>(i % static_cast<std::size_t>(request.shards)) != request.shard) continue;
-    if (std::binary_search(done_keys.begin(), done_keys.end(), config_key((*configs)[i])))
-      continue;
+    if (std::binary_search(done_keys.begin(), done_keys.end(), config_key((*configs)[i]))) continue;
     todo.push_back(static_cast<int>(i));
   }
   result.stats.resumed = static_cast<int>(request.done.size());
@@ -340,7 +340,8 @@ Expected<SearchResult> run_search(const SearchRequest& request, TaskPool& pool,
                           static_cast<double>(i) / static_cast<double>(todo.size()));
       }
       const int index = todo[i];
-      auto p = prepare(request, *batches, tokens, index, (*configs)[static_cast<std::size_t>(index)]);
+      auto p =
+          prepare(request, *batches, tokens, index, (*configs)[static_cast<std::size_t>(index)]);
       std::lock_guard lock(mutex);
       if (!p) {
         if (!failure) failure = p.error();

@@ -61,9 +61,9 @@ struct SearchRequest {
   WorkloadSpec workload;
   ConfigSpec base;  // model, GPU, caps, costs; the searched settings come from the space
   SearchSpace space;
-  int batches = 8;     // K
-  bool prune = true;   // false: solve every configuration (the exhaustive search)
-  int shard = 0;       // this run takes the configurations whose index % shards == shard
+  int batches = 8;    // K
+  bool prune = true;  // false: solve every configuration (the exhaustive search)
+  int shard = 0;      // this run takes the configurations whose index % shards == shard
   int shards = 1;
   // Rows an earlier run of this shard finished (resume): their keys are skipped, and their figures
   // count as evaluated configurations for the bounds.
@@ -73,7 +73,7 @@ struct SearchRequest {
 };
 
 struct SearchResult {
-  SearchSpace space;  // with its automatic lists resolved
+  SearchSpace space;            // with its automatic lists resolved
   std::vector<SearchRow> rows;  // this run's (all of the space, or one shard), canonical order
   // Positions in `rows`: the Pareto front of tokens/s per GPU against GPUs and peak memory
   // (front), and its two planes (front_gpus: against GPU count only; front_memory: against peak

@@ -141,7 +141,9 @@ Json search_row_json(const SearchRow& row) {
           {"strategy", c.strategy},
           {"gpus", c.gpus()},
           {"status", search_status_name(row.status)},
-          {"feasible", solved ? Json(true) : infeasible ? Json(false) : Json(nullptr)},
+          {"feasible", solved       ? Json(true)
+                       : infeasible ? Json(false)
+                                    : Json(nullptr)},
           {"limit", limit_to_json(row.limit)},
           {"reason", infeasible ? Json(row.reason) : Json(nullptr)},
           {"batch", infeasible ? Json(row.batch) : Json(nullptr)},
@@ -199,13 +201,13 @@ Expected<SearchRow> search_row_from_json(const Json& j, const std::string& where
     row.batch = static_cast<int>(j.at("batch").get<std::int64_t>());
   if (j.contains("memory_check") && j.at("memory_check").is_boolean())
     row.memory_check = j.at("memory_check").get<bool>();
-  for (auto [key, field] : {std::pair{"mean_iteration_time", &row.mean_iteration_time},
-                            {"p95_iteration_time", &row.p95_iteration_time},
-                            {"tokens_per_second_per_gpu", &row.tokens_per_second_per_gpu},
-                            {"peak_memory_bytes", &row.peak_memory_bytes},
-                            {"bound_tokens_per_second_per_gpu",
-                             &row.bound_tokens_per_second_per_gpu},
-                            {"bound_peak_memory_bytes", &row.bound_peak_memory_bytes}}) {
+  for (auto [key, field] :
+       {std::pair{"mean_iteration_time", &row.mean_iteration_time},
+        {"p95_iteration_time", &row.p95_iteration_time},
+        {"tokens_per_second_per_gpu", &row.tokens_per_second_per_gpu},
+        {"peak_memory_bytes", &row.peak_memory_bytes},
+        {"bound_tokens_per_second_per_gpu", &row.bound_tokens_per_second_per_gpu},
+        {"bound_peak_memory_bytes", &row.bound_peak_memory_bytes}}) {
     auto v = figure_from(j, key, where);
     if (!v) return v.error();
     *field = *v;
@@ -248,10 +250,9 @@ std::string search_csv(const SearchResult& result) {
     std::ostringstream line;
     line << row.index << ',' << config_key(c) << ',' << c.p << ',' << c.t << ',' << c.c << ','
          << c.d << ',' << c.gpus() << ',' << c.slice << ',' << recompute_name(c.recompute) << ','
-         << schedule_name(c.schedule) << ',' << c.strategy << ','
-         << search_status_name(row.status) << ',' << (on_front[i] ? 1 : 0) << ','
-         << csv_number(solved, row.mean_iteration_time) << ','
-         << csv_number(solved, row.p95_iteration_time) << ','
+         << schedule_name(c.schedule) << ',' << c.strategy << ',' << search_status_name(row.status)
+         << ',' << (on_front[i] ? 1 : 0) << ',' << csv_number(solved, row.mean_iteration_time)
+         << ',' << csv_number(solved, row.p95_iteration_time) << ','
          << csv_number(solved, row.tokens_per_second_per_gpu) << ','
          << csv_number(solved, row.peak_memory_bytes) << ','
          << (row.limit ? limit_name(row.limit->limit) : "") << ','
@@ -294,8 +295,9 @@ Expected<ShardFile> read_shard_file(const std::string& path) {
     if (!header) {
       if (!j->is_object() || !j->contains("format") ||
           j->at("format") != Json("slimpack-search-shard"))
-        return Error::bad_input(where + ": not a slimpack search shard file (the first line must "
-                                        "have \"format\": \"slimpack-search-shard\")");
+        return Error::bad_input(where +
+                                ": not a slimpack search shard file (the first line must "
+                                "have \"format\": \"slimpack-search-shard\")");
       if (!j->contains("version") || j->at("version") != Json(1))
         return Error::bad_input(where + ": unsupported shard file version");
       auto shard = int_from(*j, "shard", where);
@@ -344,8 +346,7 @@ Expected<SearchResult> merge_shards(const std::vector<ShardFile>& files,
                               ")");
     seen = static_cast<int>(f);
     for (const SearchRow& row : file.rows) {
-      if (row.index < 0 || row.index >= file.configs ||
-          row.index % file.shards != file.shard)
+      if (row.index < 0 || row.index >= file.configs || row.index % file.shards != file.shard)
         return Error::bad_input(path + ": configuration " + std::to_string(row.index) +
                                 " does not belong to shard " + std::to_string(file.shard));
       int& o = owner[static_cast<std::size_t>(row.index)];
@@ -363,8 +364,8 @@ Expected<SearchResult> merge_shards(const std::vector<ShardFile>& files,
   for (std::size_t f = 0; f < files.size(); ++f) {
     int missing = 0;
     for (std::size_t i = 0; i < owner.size(); ++i)
-      if (owner[i] < 0 && static_cast<int>(i % static_cast<std::size_t>(first.shards)) ==
-                              files[f].shard)
+      if (owner[i] < 0 &&
+          static_cast<int>(i % static_cast<std::size_t>(first.shards)) == files[f].shard)
         ++missing;
     if (missing > 0)
       return Error::bad_input(paths[f] + ": " + std::to_string(missing) +

@@ -24,8 +24,8 @@ Status check_list(const std::vector<int>& values, const char* field, int lo, int
                   const std::string& why_hi) {
   for (int v : values) {
     if (v < lo)
-      return Error::bad_field(field, "must be at least " + std::to_string(lo) + ", got " +
-                                         std::to_string(v));
+      return Error::bad_field(
+          field, "must be at least " + std::to_string(lo) + ", got " + std::to_string(v));
     if (v > hi) return Error::bad_field(field, std::to_string(v) + " " + why_hi);
   }
   return {};
@@ -83,8 +83,8 @@ Expected<SearchSpace> resolve_space(const SearchSpace& space, const ConfigSpec& 
   if (s.gpus < 1) return Error::bad_field("gpus", "give the GPU budget, at least 1");
   if (s.min_gpus < 1) return Error::bad_field("min gpus", "must be at least 1");
   if (s.min_gpus > s.gpus)
-    return Error::bad_field("min gpus", "must not exceed the budget of " +
-                                            std::to_string(s.gpus) + " GPUs");
+    return Error::bad_field("min gpus",
+                            "must not exceed the budget of " + std::to_string(s.gpus) + " GPUs");
   auto model = model_preset(base.model);
   if (!model) return Error::bad_field("model", model.error().message);
   auto gpu = gpu_preset(base.gpu);
@@ -97,9 +97,9 @@ Expected<SearchSpace> resolve_space(const SearchSpace& space, const ConfigSpec& 
     for (int t : powers_of_two_upto(std::min(s.gpus_per_node, s.gpus)))
       if (model->heads % t == 0) s.tp.push_back(t);
   if (s.cp.empty()) s.cp = powers_of_two_upto(std::min(8, s.gpus));
-  if (Status st = check_list(s.pp, "parallel.pp", 1, model->layers,
-                             "is more stages than the model's " + std::to_string(model->layers) +
-                                 " layers");
+  if (Status st = check_list(
+          s.pp, "parallel.pp", 1, model->layers,
+          "is more stages than the model's " + std::to_string(model->layers) + " layers");
       !st)
     return st.error();
   if (Status st = check_list(s.tp, "parallel.tp", 1, s.gpus_per_node,

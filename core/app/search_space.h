@@ -18,10 +18,10 @@ struct SearchSpace {
   // Empty = automatic: p, t, c and d powers of two (p <= layers, t <= gpus_per_node and dividing
   // the heads, c <= 8; d also the largest that fits the budget when that is not a power of two).
   std::vector<int> pp, tp, cp, dp;
-  std::vector<Tokens> slices;               // empty = {0}: the strategy's own choice
-  std::vector<RecomputeSpec> recompute;     // empty = none, selective, full, auto
-  std::vector<ScheduleKind> schedules;      // empty = 1f1b
-  std::vector<std::string> strategies;      // empty = default_search_strategies()
+  std::vector<Tokens> slices;            // empty = {0}: the strategy's own choice
+  std::vector<RecomputeSpec> recompute;  // empty = none, selective, full, auto
+  std::vector<ScheduleKind> schedules;   // empty = 1f1b
+  std::vector<std::string> strategies;   // empty = default_search_strategies()
   bool operator==(const SearchSpace&) const = default;
 };
 
