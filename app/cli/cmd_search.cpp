@@ -28,7 +28,7 @@ constexpr const char* kSearched[] = {"pp",    "tp",        "cp",       "dp",
                                      "slice", "recompute", "schedule", "strategy"};
 
 // Progress on stderr: one line rewritten in place on a terminal, a line every 10 s otherwise
-// (a Slurm log).
+// (a Slurm log; nothing for a short run, so error output stays one line).
 class StderrProgress final : public ProgressSink {
  public:
   explicit StderrProgress(bool quiet) : quiet_(quiet), tty_(isatty(STDERR_FILENO) != 0) {}
@@ -38,7 +38,8 @@ class StderrProgress final : public ProgressSink {
   void report(std::string_view stage, double) override {
     if (quiet_) return;
     const auto now = std::chrono::steady_clock::now();
-    if (!tty_ && shown_ && now - last_ < std::chrono::seconds(10)) return;
+    // A log gets a line every 10 s, none for a run shorter than that.
+    if (!tty_ && now - last_ < std::chrono::seconds(10)) return;
     last_ = now;
     shown_ = true;
     if (tty_)
@@ -52,7 +53,7 @@ class StderrProgress final : public ProgressSink {
   bool quiet_;
   bool tty_;
   bool shown_ = false;
-  std::chrono::steady_clock::time_point last_{};
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
 
 std::vector<OptionSpec> search_specs() {

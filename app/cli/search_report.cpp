@@ -55,8 +55,8 @@ std::string search_report(const SearchResult& result, int top) {
   }
   if (!result.front.empty()) {
     out +=
-        "\nPareto front (tokens/s per GPU against GPUs and peak memory; * also best for its "
-        "GPU count):\n" +
+        "\nPareto front (tokens/s per GPU against GPUs and peak memory; * also on the front "
+        "against GPUs alone):\n" +
         table_header();
     std::vector<bool> gpus_front(result.rows.size(), false);
     for (int f : result.front_gpus) gpus_front[static_cast<std::size_t>(f)] = true;
@@ -71,6 +71,16 @@ std::string search_report(const SearchResult& result, int top) {
       const auto i = static_cast<std::size_t>(f);
       out += table_row(std::to_string(rank_of[i]) + (gpus_front[i] ? "*" : " "), result.rows[i]);
     }
+  }
+  // What each GPU count buys: its best configuration.
+  std::map<int, int> best;
+  for (int r : result.ranking)
+    best.try_emplace(result.rows[static_cast<std::size_t>(r)].config.gpus(), r);
+  if (best.size() > 1) {
+    out += "\nbest per GPU count:\n" + table_header();
+    for (const auto& [gpus, r] : best)
+      out += table_row(std::to_string(rank_of[static_cast<std::size_t>(r)]),
+                       result.rows[static_cast<std::size_t>(r)]);
   }
   // Infeasible configurations, by the limit that binds: what the user would triage by hand.
   std::map<std::string, int> by_limit;

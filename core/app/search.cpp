@@ -247,6 +247,10 @@ Expected<std::vector<Batch>> search_batches(const WorkloadSpec& workload, int ba
 
 void finish_search(SearchResult& result, bool pruned) {
   std::vector<SearchRow>& rows = result.rows;
+  // An infeasible row carries no bounds (its files write none).
+  for (SearchRow& row : rows)
+    if (row.status == SearchStatus::Infeasible)
+      row.bound_tokens_per_second_per_gpu = row.bound_peak_memory_bytes = 0.0;
   const std::vector<int> front = pareto(rows, true, true);
   if (pruned) {
     for (SearchRow& row : rows) {

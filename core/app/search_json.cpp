@@ -129,31 +129,32 @@ Json search_row_json(const SearchRow& row) {
   const SearchConfig& c = row.config;
   const bool solved = row.status == SearchStatus::Solved;
   const bool infeasible = row.status == SearchStatus::Infeasible;
-  return {{"index", row.index},
-          {"key", config_key(c)},
-          {"p", c.p},
-          {"t", c.t},
-          {"c", c.c},
-          {"d", c.d},
-          {"slice", c.slice},
-          {"recompute", recompute_name(c.recompute)},
-          {"schedule", schedule_name(c.schedule)},
-          {"strategy", c.strategy},
-          {"gpus", c.gpus()},
-          {"status", search_status_name(row.status)},
-          {"feasible", solved       ? Json(true)
-                       : infeasible ? Json(false)
-                                    : Json(nullptr)},
-          {"limit", limit_to_json(row.limit)},
-          {"reason", infeasible ? Json(row.reason) : Json(nullptr)},
-          {"batch", infeasible ? Json(row.batch) : Json(nullptr)},
-          {"memory_check", row.memory_check},
-          {"mean_iteration_time", figure(solved, row.mean_iteration_time)},
-          {"p95_iteration_time", figure(solved, row.p95_iteration_time)},
-          {"tokens_per_second_per_gpu", figure(solved, row.tokens_per_second_per_gpu)},
-          {"peak_memory_bytes", figure(solved, row.peak_memory_bytes)},
-          {"bound_tokens_per_second_per_gpu", row.bound_tokens_per_second_per_gpu},
-          {"bound_peak_memory_bytes", row.bound_peak_memory_bytes}};
+  return {
+      {"index", row.index},
+      {"key", config_key(c)},
+      {"p", c.p},
+      {"t", c.t},
+      {"c", c.c},
+      {"d", c.d},
+      {"slice", c.slice},
+      {"recompute", recompute_name(c.recompute)},
+      {"schedule", schedule_name(c.schedule)},
+      {"strategy", c.strategy},
+      {"gpus", c.gpus()},
+      {"status", search_status_name(row.status)},
+      {"feasible", solved       ? Json(true)
+                   : infeasible ? Json(false)
+                                : Json(nullptr)},
+      {"limit", limit_to_json(row.limit)},
+      {"reason", infeasible ? Json(row.reason) : Json(nullptr)},
+      {"batch", infeasible ? Json(row.batch) : Json(nullptr)},
+      {"memory_check", row.memory_check},
+      {"mean_iteration_time", figure(solved, row.mean_iteration_time)},
+      {"p95_iteration_time", figure(solved, row.p95_iteration_time)},
+      {"tokens_per_second_per_gpu", figure(solved, row.tokens_per_second_per_gpu)},
+      {"peak_memory_bytes", figure(solved, row.peak_memory_bytes)},
+      {"bound_tokens_per_second_per_gpu", figure(!infeasible, row.bound_tokens_per_second_per_gpu)},
+      {"bound_peak_memory_bytes", figure(!infeasible, row.bound_peak_memory_bytes)}};
 }
 
 Expected<SearchRow> search_row_from_json(const Json& j, const std::string& where) {
