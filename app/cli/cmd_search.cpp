@@ -59,9 +59,22 @@ class StderrProgress final : public ProgressSink {
 std::vector<OptionSpec> search_specs() {
   std::vector<OptionSpec> specs = workload_options();
   for (auto& s : config_options()) specs.push_back(s);
+  // The searched options take lists; their help says what the space tries by default.
+  const std::pair<const char*, const char*> kListHelp[] = {
+      {"pp", "pipeline stages p to try (default: powers of two up to the model's layers)"},
+      {"tp", "tensor-parallel degrees t (default: powers of two within a node dividing the heads)"},
+      {"cp", "context-parallel degrees c (default: 1,2,4,8)"},
+      {"dp", "data-parallel degrees d (default: powers of two and the largest that fits)"},
+      {"slice", "slice sizes S for slicing strategies (default: 0 = the strategy's choice)"},
+      {"recompute", "recompute modes (default: none,selective,full,auto)"},
+      {"schedule", "schedules (default: 1f1b; interleaved only for unsliced strategies)"},
+      {"strategy", "strategies (default: fixed,slimpack)"}};
   for (auto& s : specs)
-    for (const char* name : kSearched)
-      if (s.name == name) s.help += " (search: a comma-separated list; default: the space's)";
+    for (const auto& [name, help] : kListHelp)
+      if (s.name == name) {
+        s.value = "LIST";
+        s.help = help;
+      }
   specs.push_back({"gpus", "N", "the GPU budget: p * t * c * d <= N (required)"});
   specs.push_back({"min-gpus", "N", "only configurations with at least N GPUs (default 1)"});
   specs.push_back(

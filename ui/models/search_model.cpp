@@ -22,7 +22,8 @@ void SearchModel::setResult(std::shared_ptr<const SearchResult> result) {
     }
     for (int f : result_->front) front_[static_cast<std::size_t>(f)] = true;
     for (std::size_t i = 0; i < n; ++i)
-      if (result_->rows[i].status == SearchStatus::Infeasible) order_.push_back(static_cast<int>(i));
+      if (result_->rows[i].status == SearchStatus::Infeasible)
+        order_.push_back(static_cast<int>(i));
   }
   endResetModel();
 }

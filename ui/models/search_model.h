@@ -50,9 +50,9 @@ class SearchModel : public QAbstractTableModel {
 
  private:
   std::shared_ptr<const SearchResult> result_;
-  std::vector<int> order_;     // result rows in table order
-  std::vector<int> rank_;      // per result row: 1-based rank, 0 = not solved
-  std::vector<bool> front_;    // per result row
+  std::vector<int> order_;   // result rows in table order
+  std::vector<int> rank_;    // per result row: 1-based rank, 0 = not solved
+  std::vector<bool> front_;  // per result row
 };
 
 }  // namespace slimpack::ui

@@ -210,12 +210,14 @@ Status SearchPanel::exportTo(const QString& path) const {
 }
 
 void SearchPanel::exportDialog() {
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Export search"), QStringLiteral("search.csv"),
-      tr("CSV table (*.csv);;JSON result (*.json);;Plot (*.png)"));
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Export search"), QStringLiteral("search.csv"),
+                                   tr("CSV table (*.csv);;JSON result (*.json);;Plot (*.png)"));
   if (path.isEmpty()) return;
-  if (Status s = exportTo(path); !s) message_->setText(readableMessage(s.error().message, 300));
-  else message_->setText(tr("Exported to %1").arg(path));
+  if (Status s = exportTo(path); !s)
+    message_->setText(readableMessage(s.error().message, 300));
+  else
+    message_->setText(tr("Exported to %1").arg(path));
 }
 
 }  // namespace slimpack::ui
