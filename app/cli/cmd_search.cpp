@@ -83,8 +83,8 @@ std::vector<OptionSpec> search_specs() {
   specs.push_back({"threads", "N", "worker threads (default: one per core)"});
   specs.push_back({"no-prune", "", "solve every configuration (no memory check, no bounds)"});
   specs.push_back({"shard", "K/N",
-                   "take the configurations whose index is K modulo N (default from "
-                   "SLURM_ARRAY_TASK_ID / SLURM_ARRAY_TASK_COUNT when set)"});
+                   "take shard K of N: a hash of its index deals every configuration to one "
+                   "shard (default from SLURM_ARRAY_TASK_ID / SLURM_ARRAY_TASK_COUNT when set)"});
   specs.push_back({"shard-dir", "DIR",
                    "append each finished configuration to DIR/shard-K-of-N.jsonl and resume "
                    "from it (needed with --shard)"});

@@ -63,6 +63,7 @@ Expected<Pending> prepare(const SearchRequest& request, const std::vector<Batch>
       if (inputs.error().kind != ErrorKind::BadInput) return inputs.error();
       set_not_valid(p.row, inputs.error(), kb);
       p.decided = true;
+      p.row.bound_peak_memory_bytes = 0.0;  // no bounds, as below
       return p;
     }
     const SearchBound bound = search_bound(*inputs->cost, batches[k]);
@@ -85,6 +86,8 @@ Expected<Pending> prepare(const SearchRequest& request, const std::vector<Batch>
           return e;
         }
         p.decided = true;
+        // Decided before its bounds were complete: it carries none, and no front rules it out.
+        p.row.bound_peak_memory_bytes = 0.0;
         return p;
       }
     }
@@ -247,14 +250,13 @@ Expected<std::vector<Batch>> search_batches(const WorkloadSpec& workload, int ba
 
 void finish_search(SearchResult& result, bool pruned) {
   std::vector<SearchRow>& rows = result.rows;
-  // An infeasible row carries no bounds (its files write none).
-  for (SearchRow& row : rows)
-    if (row.status == SearchStatus::Infeasible)
-      row.bound_tokens_per_second_per_gpu = row.bound_peak_memory_bytes = 0.0;
   const std::vector<int> front = pareto(rows, true, true);
   if (pruned) {
+    // Every row whose bounds the front beats is Pruned, whatever became of it in this run: solved,
+    // pruned, or found infeasible by a solve that another run (or shard) never made. Only the rows
+    // the memory check or the scenario decided before any bound (they carry none) keep their
+    // status, and they are decided the same way in every run.
     for (SearchRow& row : rows) {
-      if (row.status == SearchStatus::Infeasible) continue;
       bool beaten = false;
       for (int f : front)
         if (&rows[static_cast<std::size_t>(f)] != &row &&
@@ -317,7 +319,7 @@ Expected<SearchResult> run_search(const SearchRequest& request, TaskPool& pool,
   std::sort(done_keys.begin(), done_keys.end());
   std::vector<int> todo;
   for (std::size_t i = 0; i < configs->size(); ++i) {
-    if (static_cast<int>(i % static_cast<std::size_t>(request.shards)) != request.shard) continue;
+    if (shard_of(static_cast<int>(i), request.shards) != request.shard) continue;
     if (std::binary_search(done_keys.begin(), done_keys.end(), config_key((*configs)[i]))) continue;
     todo.push_back(static_cast<int>(i));
   }

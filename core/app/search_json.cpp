@@ -129,32 +129,33 @@ Json search_row_json(const SearchRow& row) {
   const SearchConfig& c = row.config;
   const bool solved = row.status == SearchStatus::Solved;
   const bool infeasible = row.status == SearchStatus::Infeasible;
-  return {
-      {"index", row.index},
-      {"key", config_key(c)},
-      {"p", c.p},
-      {"t", c.t},
-      {"c", c.c},
-      {"d", c.d},
-      {"slice", c.slice},
-      {"recompute", recompute_name(c.recompute)},
-      {"schedule", schedule_name(c.schedule)},
-      {"strategy", c.strategy},
-      {"gpus", c.gpus()},
-      {"status", search_status_name(row.status)},
-      {"feasible", solved       ? Json(true)
-                   : infeasible ? Json(false)
-                                : Json(nullptr)},
-      {"limit", limit_to_json(row.limit)},
-      {"reason", infeasible ? Json(row.reason) : Json(nullptr)},
-      {"batch", infeasible ? Json(row.batch) : Json(nullptr)},
-      {"memory_check", row.memory_check},
-      {"mean_iteration_time", figure(solved, row.mean_iteration_time)},
-      {"p95_iteration_time", figure(solved, row.p95_iteration_time)},
-      {"tokens_per_second_per_gpu", figure(solved, row.tokens_per_second_per_gpu)},
-      {"peak_memory_bytes", figure(solved, row.peak_memory_bytes)},
-      {"bound_tokens_per_second_per_gpu", figure(!infeasible, row.bound_tokens_per_second_per_gpu)},
-      {"bound_peak_memory_bytes", figure(!infeasible, row.bound_peak_memory_bytes)}};
+  return {{"index", row.index},
+          {"key", config_key(c)},
+          {"p", c.p},
+          {"t", c.t},
+          {"c", c.c},
+          {"d", c.d},
+          {"slice", c.slice},
+          {"recompute", recompute_name(c.recompute)},
+          {"schedule", schedule_name(c.schedule)},
+          {"strategy", c.strategy},
+          {"gpus", c.gpus()},
+          {"status", search_status_name(row.status)},
+          {"feasible", solved       ? Json(true)
+                       : infeasible ? Json(false)
+                                    : Json(nullptr)},
+          {"limit", limit_to_json(row.limit)},
+          {"reason", infeasible ? Json(row.reason) : Json(nullptr)},
+          {"batch", infeasible ? Json(row.batch) : Json(nullptr)},
+          {"memory_check", row.memory_check},
+          {"mean_iteration_time", figure(solved, row.mean_iteration_time)},
+          {"p95_iteration_time", figure(solved, row.p95_iteration_time)},
+          {"tokens_per_second_per_gpu", figure(solved, row.tokens_per_second_per_gpu)},
+          {"peak_memory_bytes", figure(solved, row.peak_memory_bytes)},
+          {"bound_tokens_per_second_per_gpu",
+           figure(row.bound_tokens_per_second_per_gpu > 0.0, row.bound_tokens_per_second_per_gpu)},
+          {"bound_peak_memory_bytes",
+           figure(row.bound_peak_memory_bytes > 0.0, row.bound_peak_memory_bytes)}};
 }
 
 Expected<SearchRow> search_row_from_json(const Json& j, const std::string& where) {
@@ -347,7 +348,8 @@ Expected<SearchResult> merge_shards(const std::vector<ShardFile>& files,
                               ")");
     seen = static_cast<int>(f);
     for (const SearchRow& row : file.rows) {
-      if (row.index < 0 || row.index >= file.configs || row.index % file.shards != file.shard)
+      if (row.index < 0 || row.index >= file.configs ||
+          shard_of(row.index, file.shards) != file.shard)
         return Error::bad_input(path + ": configuration " + std::to_string(row.index) +
                                 " does not belong to shard " + std::to_string(file.shard));
       int& o = owner[static_cast<std::size_t>(row.index)];
@@ -365,9 +367,7 @@ Expected<SearchResult> merge_shards(const std::vector<ShardFile>& files,
   for (std::size_t f = 0; f < files.size(); ++f) {
     int missing = 0;
     for (std::size_t i = 0; i < owner.size(); ++i)
-      if (owner[i] < 0 &&
-          static_cast<int>(i % static_cast<std::size_t>(first.shards)) == files[f].shard)
-        ++missing;
+      if (owner[i] < 0 && shard_of(static_cast<int>(i), first.shards) == files[f].shard) ++missing;
     if (missing > 0)
       return Error::bad_input(paths[f] + ": " + std::to_string(missing) +
                               " configurations of shard " + std::to_string(files[f].shard) +

@@ -1,6 +1,7 @@
 #include "app/search_space.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "cost/model_config.h"
 #include "solver/strategy.h"
@@ -49,6 +50,15 @@ std::vector<std::string> default_search_strategies() {
     if (name == "fixed" || name == "slimpack") out.push_back(name);
   if (out.empty()) out.push_back(default_strategy());
   return out;
+}
+
+int shard_of(int index, int shards) {
+  if (shards <= 1) return 0;
+  std::uint64_t z = static_cast<std::uint64_t>(index) + 0x9e3779b97f4a7c15ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  z ^= z >> 31;
+  return static_cast<int>(z % static_cast<std::uint64_t>(shards));
 }
 
 std::string config_key(const SearchConfig& c) {

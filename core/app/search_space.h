@@ -44,6 +44,11 @@ std::string config_key(const SearchConfig& config);
 // "p=4 t=8 c=1 d=2 S=auto recompute=auto 1f1b slimpack", for people.
 std::string config_label(const SearchConfig& config);
 
+// The shard (0 .. shards - 1) a configuration belongs to: a fixed hash of its index (splitmix64),
+// so that each shard gets a mix of the space. Plain `index % shards` would give a shard one
+// strategy and recompute mode whenever `shards` divides their product.
+int shard_of(int index, int shards);
+
 // The base configuration with the point's settings (model, GPU, caps and costs from the base).
 ConfigSpec config_for(const ConfigSpec& base, const SearchConfig& config);
 

@@ -288,3 +288,58 @@ TEST(Search, FiguresAreTheSimulatedOnes) {
 
 }  // namespace
 }  // namespace slimpack
+
+namespace slimpack {
+namespace {
+
+SearchRow solved_row(int index, int gpus, double tps, double memory) {
+  SearchRow r;
+  r.index = index;
+  r.config =
+      SearchConfig{1, 1, 1, gpus, 0, {RecomputeMode::Auto, 0}, ScheduleKind::OneFOneB, "fixed"};
+  r.status = SearchStatus::Solved;
+  r.tokens_per_second_per_gpu = tps;
+  r.peak_memory_bytes = memory;
+  r.bound_tokens_per_second_per_gpu = tps * 1.5;
+  r.bound_peak_memory_bytes = memory * 0.5;
+  return r;
+}
+
+// A row a solve found infeasible in one run may be pruned before its solve in another (or in
+// another shard): when the front beats its bounds it is reported pruned either way. Rows the memory
+// check decided carry no bounds and stay infeasible.
+TEST(Search, SettledRowsDoNotDependOnWhatRanFirst) {
+  SearchResult result;
+  result.rows.push_back(solved_row(0, 4, 1000.0, 40e9));
+  SearchRow solved_late = solved_row(1, 8, 500.0, 60e9);
+  solved_late.bound_tokens_per_second_per_gpu = 900.0;  // 1000 beats it
+  solved_late.bound_peak_memory_bytes = 50e9;
+  result.rows.push_back(solved_late);
+  SearchRow infeasible_by_solve = solved_late;
+  infeasible_by_solve.index = 2;
+  infeasible_by_solve.status = SearchStatus::Infeasible;
+  infeasible_by_solve.reason = "L4: stage 3 of replica 0 needs 106 GB at its peak";
+  result.rows.push_back(infeasible_by_solve);
+  SearchRow by_memory_check;
+  by_memory_check.index = 3;
+  by_memory_check.config = solved_late.config;
+  by_memory_check.status = SearchStatus::Infeasible;
+  by_memory_check.memory_check = true;
+  result.rows.push_back(by_memory_check);
+  finish_search(result, true);
+  EXPECT_EQ(result.rows[0].status, SearchStatus::Solved);
+  EXPECT_EQ(result.rows[1].status, SearchStatus::Pruned);
+  EXPECT_EQ(result.rows[2].status, SearchStatus::Pruned);
+  EXPECT_TRUE(result.rows[2].reason.empty());
+  EXPECT_EQ(result.rows[3].status, SearchStatus::Infeasible);
+  EXPECT_EQ(result.front, std::vector<int>{0});
+  // A row's JSON keeps its bounds (null when it has none) and reads back the same.
+  for (const SearchRow& row : result.rows) {
+    auto back = search_row_from_json(nlohmann::json::parse(search_row_json(row).dump()), "row");
+    ASSERT_TRUE(back.ok()) << back.error().message;
+    EXPECT_EQ(*back, row);
+  }
+}
+
+}  // namespace
+}  // namespace slimpack
