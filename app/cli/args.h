@@ -38,6 +38,12 @@ class Args {
     copy.values_[name] = value;
     return copy;
   }
+  // A copy without one option (a command that reads it itself, e.g. search's lists).
+  Args without(const std::string& name) const {
+    Args copy = *this;
+    copy.values_.erase(name);
+    return copy;
+  }
 
  private:
   std::map<std::string, std::string> values_;

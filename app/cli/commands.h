@@ -7,6 +7,7 @@ int cmd_simulate(int argc, char** argv);
 int cmd_solve(int argc, char** argv);
 int cmd_compare(int argc, char** argv);
 int cmd_sweep(int argc, char** argv);
+int cmd_search(int argc, char** argv);
 int cmd_fit_costs(int argc, char** argv);
 int cmd_trace(int argc, char** argv);
 

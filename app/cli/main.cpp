@@ -18,6 +18,8 @@ constexpr Command kCommands[] = {
     {"solve", slimpack::cli::cmd_solve, "build a plan with a strategy and write it as JSON"},
     {"compare", slimpack::cli::cmd_compare, "run several strategies on one workload"},
     {"sweep", slimpack::cli::cmd_sweep, "vary one parameter and print a row per value"},
+    {"search", slimpack::cli::cmd_search,
+     "which configuration trains fastest within a GPU budget (and search merge)"},
     {"info", slimpack::cli::cmd_info, "statistics of a length file or preset"},
     {"fit-costs", slimpack::cli::cmd_fit_costs, "fit cost coefficients to measured pack times"},
     {"trace", slimpack::cli::cmd_trace,

@@ -21,7 +21,7 @@ Expected<SolveResult> solve_balanced(const SolveInput& in, const CancelToken& ca
                                      ProgressSink& progress) {
   const auto t0 = std::chrono::steady_clock::now();
   const Limits lim = limits_of(*in.cost);
-  if (Status s = check_sequences_fit(in.batch, lim, 1, 0); !s) return s.error();
+  if (Status s = precheck_whole(in); !s) return s.error();
   const auto& seqs = in.batch.sequences;
   const TimeLines lines = time_lines(*in.cost);
   SolveResult out;

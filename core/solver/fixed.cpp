@@ -52,11 +52,15 @@ class FirstFit {
 
 }  // namespace
 
+Status precheck_whole(const SolveInput& in) {
+  return check_sequences_fit(in.batch, limits_of(*in.cost), 1, 0);
+}
+
 Expected<SolveResult> solve_fixed(const SolveInput& in, const CancelToken& cancel,
                                   ProgressSink& progress) {
   const auto t0 = std::chrono::steady_clock::now();
   const Limits lim = limits_of(*in.cost);
-  if (Status s = check_sequences_fit(in.batch, lim, 1, 0); !s) return s.error();
+  if (Status s = precheck_whole(in); !s) return s.error();
   const auto& seqs = in.batch.sequences;
   SolveResult out;
   out.plan = plan_skeleton(in, "fixed", 0);

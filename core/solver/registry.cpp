@@ -11,23 +11,33 @@ namespace slimpack {
 namespace {
 
 using Solver = Expected<SolveResult> (*)(const SolveInput&, const CancelToken&, ProgressSink&);
+using Precheck = Status (*)(const SolveInput&);
 
 struct Entry {
   const char* name;
   Solver fn;
   StrategyInfo info;
+  Precheck precheck;  // the fit check the solver makes first (strategies.h)
 };
 
 // What callers may ask about a strategy without comparing its name (docs/design.md section 5).
 constexpr Entry kStrategies[] = {
     {"fixed",
      &solver_detail::solve_fixed,
-     {.uses_slices = false, .has_ablations = false, .is_baseline = true}},
-    {"balanced", &solver_detail::solve_balanced, {.uses_slices = false, .has_ablations = false}},
-    {"sliced", &solver_detail::solve_sliced, {.uses_slices = true, .has_ablations = false}},
+     {.uses_slices = false, .has_ablations = false, .is_baseline = true},
+     &solver_detail::precheck_whole},
+    {"balanced",
+     &solver_detail::solve_balanced,
+     {.uses_slices = false, .has_ablations = false},
+     &solver_detail::precheck_whole},
+    {"sliced",
+     &solver_detail::solve_sliced,
+     {.uses_slices = true, .has_ablations = false},
+     &solver_detail::precheck_sliced},
     {"slimpack",
      &solver_detail::solve_slimpack,
-     {.uses_slices = true, .has_ablations = true, .searches_candidates = true}},
+     {.uses_slices = true, .has_ablations = true, .searches_candidates = true},
+     &solver_detail::precheck_slimpack},
 };
 
 Status validate(const Entry& entry, const SolveInput& in) {
@@ -88,16 +98,30 @@ std::optional<StrategyInfo> strategy_info(const std::string& strategy) {
   return std::nullopt;
 }
 
+namespace {
+
+Expected<const Entry*> find_entry(const std::string& strategy) {
+  for (const Entry& e : kStrategies)
+    if (strategy == e.name) return &e;
+  std::string known;
+  for (const Entry& e : kStrategies) known += (known.empty() ? "" : ", ") + std::string(e.name);
+  return Error::bad_input("unknown strategy '" + strategy + "' (known: " + known + ")");
+}
+
+}  // namespace
+
+Status check_fits(const std::string& strategy, const SolveInput& input) {
+  auto entry = find_entry(strategy);
+  if (!entry) return entry.error();
+  if (Status s = validate(**entry, input); !s) return s;
+  return (*entry)->precheck(input);
+}
+
 Expected<SolveResult> solve(const std::string& strategy, const SolveInput& input,
                             const CancelToken& cancel, ProgressSink& progress) {
-  const Entry* entry = nullptr;
-  for (const Entry& e : kStrategies)
-    if (strategy == e.name) entry = &e;
-  if (entry == nullptr) {
-    std::string known;
-    for (const Entry& e : kStrategies) known += (known.empty() ? "" : ", ") + std::string(e.name);
-    return Error::bad_input("unknown strategy '" + strategy + "' (known: " + known + ")");
-  }
+  auto found = find_entry(strategy);
+  if (!found) return found.error();
+  const Entry* entry = *found;
   if (Status s = validate(*entry, input); !s) return s.error();
   if (cancel.cancelled()) return Error::cancelled();
   const auto start = std::chrono::steady_clock::now();

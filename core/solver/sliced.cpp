@@ -78,12 +78,17 @@ std::string sliced_notes(const SlicedBuild& built, Tokens slice) {
          " capacity=" + std::to_string(built.capacity) + " " + describe_counts(built.plan);
 }
 
+Status precheck_sliced(const SolveInput& in) {
+  const Tokens slice = in.params.slice_size > 0 ? in.params.slice_size : kDefaultSliceSize;
+  return check_sequences_fit(in.batch, limits_of(*in.cost), 1, slice);
+}
+
 Expected<SolveResult> solve_sliced(const SolveInput& in, const CancelToken& cancel,
                                    ProgressSink& progress) {
   const auto t0 = std::chrono::steady_clock::now();
   const Tokens slice = in.params.slice_size > 0 ? in.params.slice_size : kDefaultSliceSize;
   const Limits lim = limits_of(*in.cost);
-  if (Status s = check_sequences_fit(in.batch, lim, 1, slice); !s) return s.error();
+  if (Status s = precheck_sliced(in); !s) return s.error();
   const TimeLines lines = time_lines(*in.cost);
   progress.report("sliced: assigning replicas", 0.0);
   const SlicedAssignment assignment = sliced_assignment(in, lines);

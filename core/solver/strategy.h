@@ -76,6 +76,10 @@ std::optional<StrategyInfo> strategy_info(const std::string& strategy);
 // The context window a solve uses: params.context, or the smallest power of two at or above the
 // longest sample of the batch.
 Tokens context_window(const Batch& batch, const StrategyParams& params);
+// The memory and token-cap check `strategy` makes before it packs anything (every sequence, placed
+// as the strategy places it, fits a stage): when it fails, solve() fails with the same error, so a
+// caller can rule a configuration out without a solve (`slimpack search`). BadInput as solve().
+Status check_fits(const std::string& strategy, const SolveInput& input);
 // Errors: BadInput for an unknown strategy (lists the known ones) or bad params; Infeasible when a
 // sequence cannot be placed (names it and the shortfall); Cancelled.
 Expected<SolveResult> solve(const std::string& strategy, const SolveInput& input,

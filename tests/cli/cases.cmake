@@ -130,3 +130,11 @@ golden_case(schedule_contradicting_costs EXIT 2 STDERR "--costs .*contradicts th
   ARGS simulate --plan samples/schedules/chat-sft-p2.schedule.json --costs samples/costs/h100-llama-3-8b.profile.json)
 golden_case(schedule_refuses_interleaved EXIT 2 STDERR "--schedule-out: the schedule format cannot express interleaved schedules"
   ARGS solve --preset chat-sft --batch-tokens 65536 --pp 2 --strategy fixed --schedule interleaved --schedule-out -)
+
+# search: a small space on two batches (the result has no timing, so it is golden as it is)
+golden_case(search_small ARGS search --preset long-sft-128k --batch-tokens 262144 --gpus 8 --tp 4,8 --cp 1,2 --recompute selective,auto --batches 2 --threads 1 --json -)
+golden_case(search_no_gpus EXIT 2 STDERR "--gpus: give the GPU budget" ARGS search --preset chat-sft)
+golden_case(search_bad_tp EXIT 2 STDERR "--tp: 3 does not divide the model's 32 heads" ARGS search --gpus 8 --tp 3)
+golden_case(search_bad_shard EXIT 2 STDERR "--shard: K/N needs 0 <= K < N, got '4/4'" ARGS search --gpus 8 --shard 4/4 --shard-dir shards)
+golden_case(search_whole_file_batches EXIT 2 STDERR "--batches: a length file without a batch size is one batch" ARGS search --gpus 8 --lengths samples/lengths/chat_sft_lengths.csv --batches 4)
+golden_case(search_merge_missing EXIT 2 STDERR "does-not-exist.jsonl" ARGS search merge does-not-exist.jsonl)

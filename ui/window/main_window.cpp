@@ -34,6 +34,7 @@
 #include "panels/compare_view.h"
 #include "panels/config_panel.h"
 #include "panels/metrics_panel.h"
+#include "panels/search_panel.h"
 #include "panels/state_frame.h"
 #include "panels/sweep_panel.h"
 #include "panels/workload_panel.h"
@@ -81,6 +82,7 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
       memory_(new MemoryChart),
       sweep_(new SweepPanel),
       compare_(new CompareView),
+      search_(new SearchPanel),
       exporter_(new Exporter(this)),
       presentation_(new PresentationMode(this, gantt_, this)),
       status_stage_(new QLabel),
@@ -95,6 +97,7 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
   memory_frame_ = new StateFrame(memory_);
   tabs_->addTab(gantt_frame_, tr("Gantt"));
   tabs_->addTab(compare_, tr("Compare"));
+  tabs_->addTab(search_, tr("Search"));
   // Traces (ui/trace): their own tab, loader and errors; openFile offers every path to it first.
   traces_ = new TraceWorkspace;
   tabs_->addTab(traces_, tr("Traces"));
@@ -132,6 +135,7 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
                            sweep_, compare_, this);
   menus_ = new WindowMenus(*this);
   connectController();
+  search_->setBasis(controller_->workload(), controller_->config());
   new TraceHooks(*this, *controller_, settings_, *traces_);  // ui/window/trace_hooks.h
   qApp->installEventFilter(this);
   applyTheme(settings_.theme());
@@ -199,6 +203,7 @@ void MainWindow::resetLayout() {
 void MainWindow::cancelJobs() {
   controller_->cancelAll();
   exporter_->jobs().cancel();
+  search_->jobs().cancel();
   traces_->cancelLoad();
 }
 
@@ -280,8 +285,15 @@ void MainWindow::connectController() {
   connect(config_->sliceSlider(), &QSlider::sliderReleased, this,
           [this] { history_->setMerging(false); });
   connect(compare_, &CompareView::compareRequested, &c, &ExplorerController::requestCompare);
+  // A configuration picked in the Search tab becomes the explorer's configuration.
+  connect(search_, &SearchPanel::configurationChosen, this, [this](const ConfigSpec& spec) {
+    config_->setSpec(spec);
+    controller_->setConfig(spec);
+    tabs_->setCurrentWidget(gantt_frame_);
+  });
   connect(config_, &ConfigPanel::costFileRequested, menus_, &WindowMenus::costFileDialog);
   connect(&c, &ExplorerController::inputsChanged, this, [this] {
+    search_->setBasis(controller_->workload(), controller_->config());
     workload_->setSpec(controller_->workload());
     workload_->setPlanFile(controller_->planFile());
     config_->setSpec(controller_->config());
@@ -321,8 +333,8 @@ void MainWindow::connectController() {
   });
   connect(exporter_, &Exporter::failed, this,
           [this](const QString& m) { showError(tr("Export failed"), m); });
-  for (JobTracker* jobs :
-       {&c.pipelineJobs(), &c.sweepJobs(), &c.compareJobs(), &c.loadJobs(), &exporter_->jobs()}) {
+  for (JobTracker* jobs : {&c.pipelineJobs(), &c.sweepJobs(), &c.compareJobs(), &c.loadJobs(),
+                           &exporter_->jobs(), &search_->jobs()}) {
     connect(jobs, &JobTracker::busyChanged, this, &MainWindow::onBusy);
     connect(jobs, &JobTracker::progress, this, [this](const QString& stage, double f) {
       status_stage_->setText(stage);
@@ -337,7 +349,7 @@ void MainWindow::connectController() {
 }
 
 void MainWindow::onBusy() {
-  const bool busy = controller_->busy() || exporter_->jobs().busy();
+  const bool busy = controller_->busy() || exporter_->jobs().busy() || search_->jobs().busy();
   status_stage_->setVisible(busy);
   status_progress_->setVisible(busy);
   status_cancel_->setVisible(busy);
@@ -551,6 +563,7 @@ void MainWindow::applyTheme(const QString& theme) {
   workload_->setDark(dark);
   memory_->setDark(dark);
   sweep_->setDark(dark);
+  search_->setDark(dark);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

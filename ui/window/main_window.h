@@ -27,6 +27,7 @@ class GanttView;
 namespace slimpack::ui {
 
 class CompareView;
+class SearchPanel;
 class ConfigPanel;
 class EditHistory;
 class StateFrame;
@@ -60,6 +61,7 @@ class MainWindow : public QMainWindow {
   QUndoStack* undoStack() const;
   EditHistory& history() const { return *history_; }
   CompareView* compareView() const { return compare_; }
+  SearchPanel* searchPanel() const { return search_; }
   SweepPanel* sweepPanel() const { return sweep_; }
   ConfigPanel* configPanel() const { return config_; }
   WorkloadPanel* workloadPanel() const { return workload_; }
@@ -128,6 +130,7 @@ class MainWindow : public QMainWindow {
   MemoryChart* memory_;
   SweepPanel* sweep_;
   CompareView* compare_;
+  SearchPanel* search_;
   QDockWidget* sweep_dock_ = nullptr;
   Exporter* exporter_;
   PresentationMode* presentation_;

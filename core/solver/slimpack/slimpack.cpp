@@ -429,7 +429,21 @@ std::string merged_list(const Batch& batch, const sp::Phase1& p1) {
   return merged;
 }
 
+// The largest DP-Merge group: a power of two up to min(d, 8).
+int max_merge_shards(const StrategyParams& prm, int d) {
+  int max_shards = 1;
+  while (prm.dp_merge && max_shards * 2 <= std::min(d, 8)) max_shards *= 2;
+  return max_shards;
+}
+
 }  // namespace
+
+Status precheck_slimpack(const SolveInput& in) {
+  const StrategyParams& prm = in.params;
+  const int d = std::max(1, in.cost->parallel().dp);
+  const Tokens smallest = prm.slice_size > 0 ? prm.slice_size : kSliceCandidates[0];
+  return check_sequences_fit(in.batch, limits_of(*in.cost), max_merge_shards(prm, d), smallest);
+}
 
 Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& cancel,
                                      ProgressSink& progress) {
@@ -441,17 +455,13 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
   const Limits lim = limits_of(cost);
   const TimeLines lines = time_lines(cost);
   const int d = std::max(1, cost.parallel().dp);
-  int max_shards = 1;
-  while (prm.dp_merge && max_shards * 2 <= std::min(d, 8)) max_shards *= 2;
+  const int max_shards = max_merge_shards(prm, d);
 
   // A slice size the user chose is honoured (the GUI's slider and `sweep --slice` tune it); only
   // S = 0 (auto) lets phase 2 try the candidate set.
   std::vector<Tokens> slices(std::begin(kSliceCandidates), std::end(kSliceCandidates));
   if (prm.slice_size > 0) slices.assign(1, prm.slice_size);
-  if (Status s = check_sequences_fit(in.batch, lim, max_shards,
-                                     *std::min_element(slices.begin(), slices.end()));
-      !s)
-    return s.error();
+  if (Status s = precheck_slimpack(in); !s) return s.error();
 
   // Step 1: phase 1.
   std::vector<double> work(in.batch.sequences.size());

@@ -1,0 +1,223 @@
+#include "panels/search_panel.h"
+
+#include <QChartView>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include "app/search_json.h"
+#include "charts/search_chart.h"
+#include "common/json_util.h"
+#include "jobs/job_tracker.h"
+#include "jobs/qt_task_pool.h"
+#include "models/format.h"
+#include "models/search_model.h"
+
+namespace slimpack::ui {
+
+SearchPanel::SearchPanel(QWidget* parent)
+    : QWidget(parent),
+      jobs_(new JobTracker(this)),
+      chart_(new SearchChart),
+      model_(new SearchModel(this)),
+      table_(new QTableView),
+      gpus_(new QSpinBox),
+      batches_(new QSpinBox),
+      x_axis_(new QComboBox),
+      run_(new QPushButton(tr("Search"))),
+      cancel_(new QPushButton(tr("Cancel"))),
+      export_(new QPushButton(tr("Export…"))),
+      progress_(new QProgressBar),
+      message_(new QLabel) {
+  gpus_->setRange(1, 1 << 16);
+  gpus_->setValue(64);
+  gpus_->setToolTip(tr("GPU budget: every p × t × c × d up to this many GPUs"));
+  batches_->setRange(1, 1024);
+  batches_->setValue(8);
+  batches_->setToolTip(tr("Every configuration is evaluated on these many seeded batches"));
+  x_axis_->addItem(tr("against GPUs"));
+  x_axis_->addItem(tr("against peak memory"));
+  progress_->setRange(0, 1000);
+  progress_->setTextVisible(false);
+  progress_->setMaximumWidth(200);
+  message_->setWordWrap(true);
+  export_->setEnabled(false);
+  cancel_->setEnabled(false);
+  table_->setModel(model_);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->verticalHeader()->hide();
+  table_->horizontalHeader()->setStretchLastSection(true);
+  table_->setToolTip(tr("Double-click a row to load that configuration"));
+
+  auto* controls = new QHBoxLayout;
+  controls->addWidget(new QLabel(tr("GPUs")));
+  controls->addWidget(gpus_);
+  controls->addWidget(new QLabel(tr("batches")));
+  controls->addWidget(batches_);
+  controls->addWidget(run_);
+  controls->addWidget(cancel_);
+  controls->addWidget(progress_);
+  controls->addWidget(message_, 1);
+  controls->addWidget(x_axis_);
+  controls->addWidget(export_);
+  auto* split = new QSplitter(Qt::Vertical);
+  split->addWidget(chart_);
+  split->addWidget(table_);
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addLayout(controls);
+  layout->addWidget(split, 1);
+
+  connect(run_, &QPushButton::clicked, this, &SearchPanel::run);
+  connect(cancel_, &QPushButton::clicked, this, &SearchPanel::cancel);
+  connect(export_, &QPushButton::clicked, this, &SearchPanel::exportDialog);
+  connect(x_axis_, &QComboBox::currentIndexChanged, this, [this](int i) {
+    chart_->setXAxis(i == 0 ? SearchChart::XAxis::Gpus : SearchChart::XAxis::PeakMemory);
+  });
+  connect(chart_, &SearchChart::configurationClicked, this, &SearchPanel::choose);
+  connect(table_, &QTableView::doubleClicked, this,
+          [this](const QModelIndex& index) { choose(model_->resultRow(index.row())); });
+  connect(jobs_, &JobTracker::busyChanged, this, &SearchPanel::setRunning);
+  connect(jobs_, &JobTracker::progress, this, [this](const QString& stage, double f) {
+    progress_->setValue(static_cast<int>(f * 1000));
+    message_->setText(stage);
+  });
+}
+
+SearchPanel::~SearchPanel() = default;
+
+void SearchPanel::setBasis(const WorkloadSpec& workload, const ConfigSpec& config) {
+  workload_ = workload;
+  config_ = config;
+}
+
+void SearchPanel::setGpus(int gpus) {
+  gpus_->setValue(gpus);
+}
+void SearchPanel::setBatches(int batches) {
+  batches_->setValue(batches);
+}
+void SearchPanel::setDark(bool dark) {
+  chart_->setDark(dark);
+}
+
+QString SearchPanel::message() const {
+  return message_->text();
+}
+
+SearchRequest SearchPanel::request() const {
+  SearchRequest r;
+  r.workload = workload_;
+  // A whole length file is one batch; a preset or a sized batch is sampled K times.
+  const bool whole_file =
+      !workload_.file.empty() && workload_.batch_tokens == 0 && workload_.batch_count == 0;
+  r.batches = whole_file ? 1 : batches_->value();
+  r.base = config_;
+  r.space.gpus = gpus_->value();
+  return r;
+}
+
+void SearchPanel::run() {
+  const SearchRequest request = this->request();
+  progress_->setValue(0);
+  pending_ = true;
+  jobs_->start(
+      tr("Searching"),
+      [request](const CancelToken& cancel, ProgressSink& progress) -> Expected<SearchResult> {
+        QtTaskPool pool(JobTracker::workerPool());
+        return run_search(request, pool, cancel, progress);
+      },
+      [this, request](Expected<SearchResult> result) {
+        pending_ = false;
+        if (!result) {
+          message_->setText(readableMessage(result.error().message, 400));
+          emit finished();
+          return;
+        }
+        setResult(std::make_shared<const SearchResult>(std::move(*result)), request);
+        emit finished();
+      });
+}
+
+void SearchPanel::cancel() {
+  jobs_->cancel();
+}
+
+void SearchPanel::setRunning(bool running) {
+  run_->setEnabled(!running);
+  cancel_->setEnabled(running);
+  // A cancelled job delivers nothing: say so instead of leaving its last progress line.
+  if (!running && pending_) {
+    pending_ = false;
+    message_->setText(tr("cancelled"));
+  }
+}
+
+void SearchPanel::setResult(std::shared_ptr<const SearchResult> result,
+                            const SearchRequest& request) {
+  result_ = std::move(result);
+  last_request_ = request;
+  chart_->setResult(result_);
+  model_->setResult(result_);
+  table_->resizeColumnsToContents();
+  export_->setEnabled(true);
+  progress_->setValue(1000);
+  const SearchStats& s = result_->stats;
+  message_->setText(tr("%1 configurations: %2 solved, %3 infeasible (%4 by the memory check), "
+                       "%5 pruned by the bounds; %6 on the front")
+                        .arg(s.evaluated)
+                        .arg(s.solved)
+                        .arg(s.infeasible)
+                        .arg(s.memory_checked)
+                        .arg(s.pruned)
+                        .arg(result_->front.size()));
+}
+
+void SearchPanel::choose(int row) {
+  if (!result_ || row < 0 || row >= static_cast<int>(result_->rows.size())) return;
+  const SearchRow& r = result_->rows[static_cast<std::size_t>(row)];
+  if (r.status != SearchStatus::Solved) return;
+  emit configurationChosen(config_for(last_request_.base, r.config));
+}
+
+Status SearchPanel::exportTo(const QString& path) const {
+  if (!result_) return Error::bad_input("no search result to export");
+  std::string text;
+  if (path.endsWith(QStringLiteral(".png"), Qt::CaseInsensitive)) {
+    if (!chart_->view()->grab().save(path))
+      return Error::bad_input(path.toStdString() + ": cannot write the picture");
+    return {};
+  }
+  if (path.endsWith(QStringLiteral(".csv"), Qt::CaseInsensitive)) {
+    text = search_csv(*result_);
+  } else {
+    auto resolved = resolve_space(last_request_.space, last_request_.base);
+    if (!resolved) return resolved.error();
+    text = search_result_json(*result_, search_descriptor(last_request_, *resolved)).dump(2) + "\n";
+  }
+  return json_util::write_file_atomic(path.toStdString(), text);
+}
+
+void SearchPanel::exportDialog() {
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Export search"), QStringLiteral("search.csv"),
+                                   tr("CSV table (*.csv);;JSON result (*.json);;Plot (*.png)"));
+  if (path.isEmpty()) return;
+  if (Status s = exportTo(path); !s)
+    message_->setText(readableMessage(s.error().message, 300));
+  else
+    message_->setText(tr("Exported to %1").arg(path));
+}
+
+}  // namespace slimpack::ui

@@ -1,0 +1,87 @@
+#pragma once
+// The Search tab: `slimpack search` in the explorer (docs/search.md). The workload and the
+// configuration's model, GPU, caps and costs are the explorer's current ones; the tab sets the GPU
+// budget and K, runs core/app's run_search on the shared worker pool (its own JobTracker: progress,
+// cancel, stale results dropped) and shows the front as a scatter plot, the ranked table and the
+// infeasible configurations with their reasons. A click on a point or a double click on a row
+// loads that configuration into the explorer; the table and result export as CSV and JSON.
+#include <QWidget>
+#include <memory>
+
+#include "app/scenario.h"
+#include "app/search.h"
+
+QT_BEGIN_NAMESPACE
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableView;
+QT_END_NAMESPACE
+
+namespace slimpack::ui {
+
+class JobTracker;
+class SearchChart;
+class SearchModel;
+
+class SearchPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit SearchPanel(QWidget* parent = nullptr);
+  ~SearchPanel() override;
+
+  // The workload and base configuration the next search uses.
+  void setBasis(const WorkloadSpec& workload, const ConfigSpec& config);
+  // The request Run would start (for tests and the status text).
+  SearchRequest request() const;
+  void setGpus(int gpus);
+  void setBatches(int batches);
+  void setDark(bool dark);
+
+  JobTracker& jobs() { return *jobs_; }
+  SearchChart* chart() const { return chart_; }
+  SearchModel* model() const { return model_; }
+  QTableView* table() const { return table_; }
+  std::shared_ptr<const SearchResult> result() const { return result_; }
+  QString message() const;
+
+  // Writes the result by the file's extension: the table as CSV, the result as JSON, the plot as
+  // PNG. Errors name the file.
+  Status exportTo(const QString& path) const;
+
+ public slots:
+  void run();
+  void cancel();
+
+ signals:
+  void configurationChosen(const slimpack::ConfigSpec& config);
+  void finished();
+
+ private:
+  void setRunning(bool running);
+  void setResult(std::shared_ptr<const SearchResult> result, const SearchRequest& request);
+  void choose(int row);
+  void exportDialog();
+
+  JobTracker* jobs_;
+  SearchChart* chart_;
+  SearchModel* model_;
+  QTableView* table_;
+  QSpinBox* gpus_;
+  QSpinBox* batches_;
+  QComboBox* x_axis_;
+  QPushButton* run_;
+  QPushButton* cancel_;
+  QPushButton* export_;
+  QProgressBar* progress_;
+  QLabel* message_;
+  WorkloadSpec workload_;
+  ConfigSpec config_;
+  SearchRequest last_request_;
+  std::shared_ptr<const SearchResult> result_;
+  bool pending_ = false;  // a search was started and has not delivered
+};
+
+}  // namespace slimpack::ui
