@@ -115,7 +115,9 @@ std::string csv_number(bool set, double v) {
 }  // namespace
 
 Json search_descriptor(const SearchRequest& request, const SearchSpace& resolved) {
-  ScenarioSpec scenario{request.workload, request.base};
+  ScenarioSpec scenario;
+  scenario.workload = request.workload;
+  scenario.config = request.base;
   Json options = Json::object();
   for (const ConfigOption& o : scenario_options())
     options[std::string(o.key)] = option_text(o, o.get(scenario));
