@@ -119,8 +119,10 @@ Json search_descriptor(const SearchRequest& request, const SearchSpace& resolved
   scenario.workload = request.workload;
   scenario.config = request.base;
   Json options = Json::object();
+  // The workload and configuration a search varies around; the trace options describe no run.
   for (const ConfigOption& o : scenario_options())
-    options[std::string(o.key)] = option_text(o, o.get(scenario));
+    if (o.section != OptionSection::Traces)
+      options[std::string(o.key)] = option_text(o, o.get(scenario));
   return {{"options", options},
           {"batches", request.batches},
           {"prune", request.prune},
