@@ -93,4 +93,27 @@ file formats, cost model, strategies and the user guide
 .SH SEE ALSO
 .BR slimpack\\-explorer (1)
 ")
-file(WRITE ${OUT} "${page}")
+
+# Written by the output-file rule of core/common/output_file.h, restated here because a CMake script
+# cannot call the C++ one: a regular file (through symbolic links) or a new path is replaced
+# atomically (a temporary file beside it, then a rename), so a build stopped halfway never leaves a
+# truncated page that looks up to date; anything else that exists (a device, a FIFO) is written in
+# place and never replaced.
+set(regular TRUE)
+if(EXISTS "${OUT}" AND NOT IS_DIRECTORY "${OUT}")
+  execute_process(COMMAND test -f "${OUT}" RESULT_VARIABLE not_regular)
+  if(NOT not_regular EQUAL 0)
+    set(regular FALSE)
+  endif()
+endif()
+if(regular)
+  file(REAL_PATH "${OUT}" target)
+  get_filename_component(target_dir "${target}" DIRECTORY)
+  get_filename_component(target_name "${target}" NAME)
+  string(RANDOM LENGTH 12 suffix)
+  set(temp "${target_dir}/.${target_name}.tmp-${suffix}")
+  file(WRITE "${temp}" "${page}")
+  file(RENAME "${temp}" "${target}")
+else()
+  file(WRITE "${OUT}" "${page}")
+endif()

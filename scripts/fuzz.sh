@@ -61,6 +61,7 @@ seeds_of() {
     lengths_json) ls samples/lengths/*.json tests/cli/inputs/*.json tests/cli/bad/lengths/*.json ;;
     lengths_jsonl) ls samples/lengths/*.jsonl tests/cli/inputs/*.jsonl tests/cli/bad/lengths/*.jsonl ;;
     plan_json) ls samples/plans/*.json tests/cli/bad/plans/*.json ;;
+    schedule_json) ls samples/schedules/*.json tests/cli/bad/schedules/*.json ;;
     trace) ls samples/traces/*.json tests/cli/bad/traces/*.json ;;
     trace_gzip) ls samples/traces/*.gz tests/cli/bad/traces/*.gz ;;
     cost_profile_json) ls samples/costs/*.json tests/cli/bad/costs/*.profile.json ;;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Quick start: install dependencies, build Release, and run the main job on the embedded default
-# workload (preset long-sft-128k, seed 42, 1M tokens; Llama-3-8B on H100, p=4, t=2): the slimpack
+# workload (preset long-sft-128k, seed 42, 1M tokens; Llama-3-8B on H100, p=4, t=8): the slimpack
 # strategy is solved and simulated, a Gantt PNG and a JSON summary are written to out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."

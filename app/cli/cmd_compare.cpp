@@ -153,6 +153,8 @@ int cmd_compare(int argc, char** argv) {
   const std::vector<OptionSpec> specs = compare_option_specs();
   auto args = Args::parse(argc, argv, 2, specs);
   if (!args) return report_error("compare", args.error());
+  const auto to_stdout = stdout_output(*args, {"json", "markdown", "png", "svg", "pdf"});
+  if (!to_stdout) return report_error("compare", to_stdout.error());
   if (args->has("help")) {
     std::fputs(
         format_help(
@@ -202,7 +204,7 @@ int cmd_compare(int argc, char** argv) {
     const std::string md = markdown_table(rows);
     if (Status s = write_text_output(*dest, md); !s) return report_error("compare", s.error());
   }
-  const bool json_stdout = args->get_or("json", "") == "-" || args->get_or("markdown", "") == "-";
+  const bool json_stdout = *to_stdout;
   if (auto dest = args->get("json")) {
     if (Status s = write_json_output(*dest, j); !s) return report_error("compare", s.error());
   }

@@ -8,7 +8,6 @@
 #include "app/trace_run.h"
 #include "args.h"
 #include "commands.h"
-#include "common/json_util.h"
 #include "cost/profile.h"
 #include "output.h"
 #include "setup.h"
@@ -129,8 +128,7 @@ int cmd_fit_costs(int argc, char** argv) {
     return kExitOk;
   }
   if (!out.empty()) {
-    if (Status s = json_util::write_file_atomic(out, text); !s)
-      return report_error("fit-costs", s.error());
+    if (Status s = write_text_output(out, text); !s) return report_error("fit-costs", s.error());
   }
   std::fputs(fitted->summary.c_str(), stdout);
   for (const auto* which : {"forward", "backward"}) {

@@ -11,6 +11,7 @@
 #include "output.h"
 #include "plan/plan_json.h"
 #include "plan_summary.h"
+#include "schedule_cli.h"
 #include "setup.h"
 #include "sim/result_json.h"
 #include "sim/simulator.h"
@@ -22,7 +23,9 @@ namespace {
 
 std::vector<OptionSpec> simulate_specs() {
   std::vector<OptionSpec> specs = {
-      {"plan", "FILE", "simulate this plan JSON instead of solving a workload"}};
+      {"plan", "FILE",
+       "simulate this plan or schedule JSON instead of solving a workload (a schedule's setup "
+       "fixes the model, parallelism and costs)"}};
   for (auto& s : workload_options()) specs.push_back(s);
   for (auto& s : config_options()) specs.push_back(s);
   specs.push_back({"json", "FILE", "write the result JSON ('-' = stdout)"});
@@ -32,6 +35,7 @@ std::vector<OptionSpec> simulate_specs() {
                    "write every scheduled op as CSV (replica,stage,kind,pack,start,end,duration,"
                    "tokens; '-' = stdout), as the explorer's File > Export does"});
   specs.push_back({"out", "FILE", "also write the solved plan JSON"});
+  specs.push_back(schedule_out_option());
   for (auto& s : trace_check_options()) specs.push_back(s);
   for (auto& s : image_options()) specs.push_back(s);
   specs.push_back({"quiet", "", "print nothing but errors"});
@@ -55,15 +59,23 @@ Expected<SnapshotPtr> run_cli_pipeline(PipelineRequest request) {
 }
 
 Expected<Simulated> from_plan_file(const Args& args, const std::string& path) {
-  auto plan = load_plan_file(path);
-  if (!plan) return plan.error();
+  auto opened = open_plan_file(path);
+  if (!opened) return opened.error();
   auto config = config_spec(args);
   if (!config) return config.error();
   PipelineRequest request;
   request.config = *config;
-  request.plan = std::make_shared<const Plan>(std::move(*plan));
+  request.plan = opened->plan;
   request.plan_file = path;
   request.plan_model_requested = args.has("model") || args.has("gpu");
+  if (const auto& schedule = opened->schedule) {
+    if (Status s = check_schedule_options(given_config_options(args), *config, schedule->config);
+        !s)
+      return s.error();
+    request.config = schedule->config;
+    request.plan_cost_fixed = true;
+    request.plan_cost = schedule->cost;
+  }
   auto run = run_cli_pipeline(std::move(request));
   if (!run) return run.error();
   Simulated out;
@@ -108,6 +120,9 @@ int cmd_simulate(int argc, char** argv) {
   const auto specs = simulate_specs();
   auto args = Args::parse(argc, argv, 2, specs);
   if (!args) return report_error("simulate", args.error());
+  const auto to_stdout = stdout_output(
+      *args, {"json", "ops-csv", "out", "schedule-out", "trace", "png", "svg", "pdf"});
+  if (!to_stdout) return report_error("simulate", to_stdout.error());
   if (args->has("help")) {
     std::fputs(
         format_help("slimpack simulate (--plan FILE | [--lengths FILE | --preset NAME]) [options]",
@@ -134,7 +149,11 @@ int cmd_simulate(int argc, char** argv) {
   if (result->stats) j["solver"] = solve_stats_to_json(*result->stats);
 
   if (auto out = args->get("out")) {
-    if (Status s = json_util::write_file_atomic(*out, plan_to_string(plan)); !s)
+    if (Status s = write_text_output(*out, plan_to_string(plan)); !s)
+      return report_error("simulate", s.error());
+  }
+  if (auto dest = args->get("schedule-out")) {
+    if (Status s = write_schedule_output(*dest, plan, result->run->cost.get()); !s)
       return report_error("simulate", s.error());
   }
   if (auto trace = args->get("trace")) {
@@ -148,7 +167,7 @@ int cmd_simulate(int argc, char** argv) {
   if (Status s = export_images(*args, result->title, {{"", &plan, &sim}}); !s)
     return report_error("simulate", s.error());
   // Something written to stdout is the command's output: no summary around it.
-  const bool json_to_stdout = args->get_or("json", "") == "-" || args->get_or("ops-csv", "") == "-";
+  const bool json_to_stdout = *to_stdout;
   auto check = check_trace_option(*args, plan, sim);
   if (!check) return report_error("simulate", check.error());
   if (*check) j["trace_check"] = (*check)->json;

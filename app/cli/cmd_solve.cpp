@@ -8,6 +8,7 @@
 #include "output.h"
 #include "plan/plan_json.h"
 #include "plan_summary.h"
+#include "schedule_cli.h"
 #include "setup.h"
 #include "solver/strategy.h"
 
@@ -18,6 +19,7 @@ int cmd_solve(int argc, char** argv) {
   for (auto& s : config_options()) specs.push_back(s);
   specs.push_back({"out", "FILE", "write the plan JSON here ('-' = stdout)"});
   specs.push_back({"json", "FILE", "write solver statistics JSON ('-' = stdout)"});
+  specs.push_back(schedule_out_option());
   specs.push_back({"help", "", "show this help"});
   auto args = Args::parse(argc, argv, 2, specs);
   if (!args) return report_error("solve", args.error());
@@ -33,8 +35,11 @@ int cmd_solve(int argc, char** argv) {
   if (!args->positional().empty())
     return report_error("solve",
                         Error::bad_input("unexpected argument '" + args->positional()[0] + "'"));
-  if (args->get_or("out", "") == "-" && args->get_or("json", "") == "-")
-    return report_error("solve", Error::bad_input("--out and --json cannot both be '-'"));
+  int to_stdout = 0;
+  for (const char* key : {"out", "json", "schedule-out"}) to_stdout += args->get_or(key, "") == "-";
+  if (to_stdout > 1)
+    return report_error(
+        "solve", Error::bad_input("only one of --out, --json and --schedule-out can be '-'"));
   auto setup = make_setup(*args);
   if (!setup) return report_error("solve", setup.error());
   SolveInput input;
@@ -50,9 +55,14 @@ int cmd_solve(int argc, char** argv) {
     if (*out == "-") {
       std::fputs(text.c_str(), stdout);
       stdout_used = true;
-    } else if (Status s = json_util::write_file_atomic(*out, text); !s) {
+    } else if (Status s = write_text_output(*out, text); !s) {
       return report_error("solve", s.error());
     }
+  }
+  if (auto dest = args->get("schedule-out")) {
+    if (Status s = write_schedule_output(*dest, solved->plan, setup->cost.get()); !s)
+      return report_error("solve", s.error());
+    stdout_used = stdout_used || *dest == "-";
   }
   if (auto dest = args->get("json")) {
     nlohmann::json j = {{"solver", solve_stats_to_json(solved->stats)},
@@ -67,7 +77,8 @@ int cmd_solve(int argc, char** argv) {
                 solved->plan.sequences.size(), solved->plan.replicas[0].forward.size(),
                 solved->plan.replicas[0].backward.size());
     print_solve_stats(solved->stats);
-    if (!args->has("out")) std::printf("(no --out given: the plan was not written)\n");
+    if (!args->has("out") && !args->has("schedule-out"))
+      std::printf("(no --out given: the plan was not written)\n");
   }
   return kExitOk;
 }

@@ -52,6 +52,8 @@ int cmd_sweep(int argc, char** argv) {
   specs.push_back({"help", "", "show this help"});
   auto args = Args::parse(argc, argv, 2, specs);
   if (!args) return report_error("sweep", args.error());
+  const auto to_stdout = stdout_output(*args, {"json", "markdown"});
+  if (!to_stdout) return report_error("sweep", to_stdout.error());
   if (args->has("help")) {
     std::string summary =
         "Runs the strategy once per value of the one option given as a comma-separated list, "
@@ -112,7 +114,7 @@ int cmd_sweep(int argc, char** argv) {
     }
     if (Status s = write_text_output(*dest, md); !s) return report_error("sweep", s.error());
   }
-  const bool json_stdout = args->get_or("json", "") == "-" || args->get_or("markdown", "") == "-";
+  const bool json_stdout = *to_stdout;
   if (auto dest = args->get("json")) {
     if (Status s = write_json_output(*dest, j); !s) return report_error("sweep", s.error());
   }

@@ -8,9 +8,9 @@
 namespace slimpack::cli {
 
 std::vector<OptionSpec> image_options() {
-  return {{"png", "FILE", "draw the Gantt as PNG"},
-          {"svg", "FILE", "draw the Gantt as SVG"},
-          {"pdf", "FILE", "draw the Gantt as PDF"},
+  return {{"png", "FILE", "draw the Gantt as PNG ('-' = stdout)"},
+          {"svg", "FILE", "draw the Gantt as SVG ('-' = stdout)"},
+          {"pdf", "FILE", "draw the Gantt as PDF ('-' = stdout)"},
           {"image-width", "PX", "picture width in pixels (default 1600)"},
           {"image-scale", "F", "PNG pixel ratio, e.g. 2 for slides (default 1)"},
           {"theme", "NAME", "light (default), dark or high-contrast"},
@@ -50,9 +50,14 @@ Status export_images(const Args& args, const std::string& title,
   opt.title = QString::fromStdString(title);
 
   auto app = ensure_gui_app();
-  for (const char* key : {"png", "svg", "pdf"}) {
+  const std::pair<const char*, GanttImageFormat> formats[] = {{"png", GanttImageFormat::Png},
+                                                              {"svg", GanttImageFormat::Svg},
+                                                              {"pdf", GanttImageFormat::Pdf}};
+  for (const auto& [key, format] : formats) {
     auto path = args.get(key);
     if (!path) continue;
+    // The option names the format, so a pipe, a device or "-" needs no extension.
+    opt.format = format;
     Status st;
     if (entries.size() == 1) {
       st = export_gantt(*entries[0].plan, *entries[0].result, *path, opt);

@@ -1,9 +1,8 @@
 #include "output.h"
 
 #include <cstdio>
-#include <iostream>
 
-#include "common/json_util.h"
+#include "common/output_file.h"
 
 namespace slimpack::cli {
 
@@ -25,12 +24,19 @@ Status write_json_output(const std::string& destination, const nlohmann::json& j
 }
 
 Status write_text_output(const std::string& destination, const std::string& text) {
-  if (destination == "-") {
-    std::cout << text;
-    std::cout.flush();
-    return Status::success();
+  return write_output_file(destination, text);
+}
+
+Expected<bool> stdout_output(const Args& args, std::initializer_list<const char*> keys) {
+  const char* first = nullptr;
+  for (const char* key : keys) {
+    if (args.get_or(key, "") != "-") continue;
+    if (first)
+      return Error::bad_input(std::string("--") + first + " and --" + key +
+                              " cannot both be '-' (standard output)");
+    first = key;
   }
-  return json_util::write_file_atomic(destination, text);
+  return first != nullptr;
 }
 
 nlohmann::json limit_json(const std::optional<InfeasibleDetail>& limit) {

@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QTemporaryDir>
 
+#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -16,6 +17,9 @@
 #include "window/settings.h"
 
 int main(int argc, char** argv) {
+  // An export into a FIFO or socket whose reader went away must fail with a message (EPIPE from
+  // the output-file rule), not end the program with SIGPIPE.
+  std::signal(SIGPIPE, SIG_IGN);
   // Before QApplication: Qt takes -session/--session out of argv for X11 session management.
   if (const std::string retired = slimpack::ui::retired_option_message(argc, argv);
       !retired.empty()) {

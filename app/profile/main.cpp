@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "common/output_file.h"
 #include "cost/model_config.h"
 #include "cost/profile.h"
 #include "cuda/attention.h"
@@ -84,7 +85,7 @@ int main(int argc, char** argv) {
     const std::string comment = "device: " + device + "\n" + provenance +
                                 "\nseconds = one layer, one pack; attention_seconds = its "
                                 "attention part timed alone";
-    if (auto st = sp::write_text(opts->out_csv, sp::samples_csv(rows, comment)); !st)
+    if (auto st = slimpack::write_output_file(opts->out_csv, sp::samples_csv(rows, comment)); !st)
       return fail(st.error());
     std::printf("wrote %s\n", opts->out_csv.c_str());
   }

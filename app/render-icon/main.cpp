@@ -1,6 +1,8 @@
 // slimpack-render-icon SVG SIZE OUT.png: renders the application's SVG icon as a square PNG at
 // build time, so the hicolor theme gets its fixed sizes from the one scalable source (no binary
 // committed).
+#include <QBuffer>
+#include <QByteArray>
 #include <QGuiApplication>
 #include <QImage>
 #include <QPainter>
@@ -8,6 +10,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
+
+#include "common/output_file.h"
 
 int main(int argc, char** argv) {
   if (argc != 4) {
@@ -30,8 +35,18 @@ int main(int argc, char** argv) {
   painter.setRenderHint(QPainter::Antialiasing);
   svg.render(&painter);
   painter.end();
-  if (!image.save(QString::fromLocal8Bit(argv[3]), "PNG")) {
-    std::fprintf(stderr, "slimpack-render-icon: cannot write %s\n", argv[3]);
+  // Encoded in memory, then written by the output-file rule (common/output_file.h).
+  QByteArray png;
+  QBuffer buffer(&png);
+  buffer.open(QIODevice::WriteOnly);
+  if (!image.save(&buffer, "PNG")) {
+    std::fprintf(stderr, "slimpack-render-icon: %s: PNG encoding failed\n", argv[3]);
+    return 1;
+  }
+  if (slimpack::Status st = slimpack::write_output_file(
+          argv[3], std::string_view(png.constData(), static_cast<std::size_t>(png.size())));
+      !st) {
+    std::fprintf(stderr, "slimpack-render-icon: %s\n", st.error().message.c_str());
     return 1;
   }
   return 0;

@@ -137,6 +137,7 @@ std::vector<ConfigOption> make_options() {
                .kind = K::Text,
                .value_name = "NAME",
                .help = "length preset:",
+               .help_after = "(long-tail-256k, the old name of short-heavy-tail, still works)",
                .choices = length_preset_names,
                SLIMPACK_TEXT(workload, preset)});
   o.push_back({.flag = "seed",
@@ -568,7 +569,9 @@ std::string option_help(const ConfigOption& o) {
   for (const auto& name : o.choices())
     list += (list.empty() ? "" : ", ") + name +
             (std::get<std::string>(def) == name ? " (default)" : "");
-  return help.empty() ? list : help + " " + list;
+  std::string line = help.empty() ? list : help + " " + list;
+  if (!o.help_after.empty()) line += " " + std::string(o.help_after);
+  return line;
 }
 
 Expected<OptionValue> parse_option_text(const ConfigOption& o, const std::string& text,

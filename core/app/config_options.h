@@ -50,6 +50,7 @@ struct ConfigOption {
   OptionKind kind{};
   std::string_view value_name{};  // the value's name in --help ("N", "FILE"); empty for flags
   std::string_view help{};        // --help text; a Choice appends its choices and default
+  std::string_view help_after{};  // --help text after the choices (old names still accepted)
   std::int64_t min_int = 0;
   std::int64_t max_int = std::numeric_limits<std::int64_t>::max();
   double min_number = 0.0;

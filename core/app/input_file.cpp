@@ -36,7 +36,30 @@ Expected<Plan> checked_plan(const json_util::Json& j, const std::string& path) {
   return plan;
 }
 
+// A parsed schedule as an input: its plan, with the schedule's fixed costs.
+Expected<LoadedInput> schedule_input(const json_util::Json& j, const std::string& path) {
+  auto loaded = load_schedule_json(j, path);
+  if (!loaded) return loaded.error();
+  LoadedInput out;
+  out.kind = InputKind::Plan;
+  out.plan = loaded->plan;
+  out.schedule = std::move(*loaded);
+  return out;
+}
+
 }  // namespace
+
+Expected<LoadedInput> open_plan_file(const std::string& path) {
+  auto j = json_util::parse_file(path);
+  if (!j) return j.error();
+  if (is_schedule_json(*j)) return schedule_input(*j, path);
+  auto plan = checked_plan(*j, path);
+  if (!plan) return plan.error();
+  LoadedInput out;
+  out.kind = InputKind::Plan;
+  out.plan = std::make_shared<const Plan>(std::move(*plan));
+  return out;
+}
 
 Expected<Plan> load_plan_file(const std::string& path) {
   auto j = json_util::parse_file(path);
@@ -76,15 +99,16 @@ Expected<LoadedInput> load_input_file(const std::string& path, const std::string
                               ": a Chrome/Kineto trace, not a length file, plan or cost profile "
                               "(`slimpack trace info` summarizes it; per-pack timings fitted with "
                               "`slimpack fit-costs` make a cost profile the explorer can load)");
+    if (is_schedule_json(*j)) return schedule_input(*j, path);
     if (j->is_object() && j->contains("format") && !has_format(*j, kPlanFormat)) {
       // A file that names its format but not one the explorer opens: say so, instead of the
       // length reader's complaint about missing "lengths".
       const auto& f = (*j)["format"];
       const std::string name = f.is_string() ? f.get<std::string>() : f.dump();
-      return Error::bad_input(path + ": $.format: \"" + name +
-                              "\" is not a format the explorer opens (a plan has \"" + kPlanFormat +
-                              "\", a fitted cost profile \"" + kCostProfileFormat +
-                              "\"; a length file has no \"format\")");
+      return Error::bad_input(
+          path + ": $.format: \"" + name + "\" is not a format the explorer opens (a plan has \"" +
+          kPlanFormat + "\", a schedule \"" + kScheduleFormat + "\", a fitted cost profile \"" +
+          kCostProfileFormat + "\"; a length file has no \"format\")");
     }
     if (j->is_object() && !j->contains("format") &&
         (j->contains("forward_packs") || j->contains("backward_packs") || j->contains("replicas")))

@@ -4,8 +4,10 @@
 // on a worker. Whatever fails is reported with the file, line or JSON path and the reason, before
 // anything in the session changes.
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "app/schedule_input.h"
 #include "common/status.h"
 #include "plan/plan.h"
 #include "workload/lengths.h"
@@ -22,6 +24,8 @@ struct LoadedInput {
   InputKind kind = InputKind::Unknown;
   std::shared_ptr<const LengthPool> pool;  // kind == Lengths
   std::shared_ptr<const Plan> plan;        // kind == Plan
+  // kind == Plan from a schedule file: its setup fixes the cost model (schedule_input.h).
+  std::optional<LoadedSchedule> schedule;
 };
 
 // Reads a length file, a plan or a cost profile. A plan must pass the structural and ordering
@@ -35,5 +39,8 @@ Expected<LoadedInput> load_input_file(const std::string& path, const std::string
 // rules ("FILE: illegal plan: L2: ..."); memory (L4) is judged later by the simulator against the
 // chosen GPU, where a violation is a result, not a refusal.
 Expected<Plan> load_plan_file(const std::string& path);
+// A plan file or a schedule file (docs/file-formats-schedule.md), told apart by "format": kind
+// Plan, with `schedule` set for a schedule. What `simulate --plan` and the explorer's Open take.
+Expected<LoadedInput> open_plan_file(const std::string& path);
 
 }  // namespace slimpack

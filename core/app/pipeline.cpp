@@ -38,9 +38,13 @@ Status run_plan_file(const PipelineRequest& request, const CancelToken& cancel,
   snap.batch_lengths = lengths_of(Batch{plan.sequences});
   snap.batch_stats = compute_stats(snap.batch_lengths);
   snap.workload_label = "plan " + request.plan_file;
-  auto cost = plan_cost_model(plan, request.config, request.plan_model_requested);
-  if (!cost) return cost.error();
-  snap.cost = *cost;
+  if (request.plan_cost_fixed) {
+    snap.cost = request.plan_cost;
+  } else {
+    auto cost = plan_cost_model(plan, request.config, request.plan_model_requested);
+    if (!cost) return cost.error();
+    snap.cost = *cost;
+  }
   if (cancel.cancelled()) return Error::cancelled();
   const auto t0 = std::chrono::steady_clock::now();
   progress.report("simulating", 0.0);

@@ -61,8 +61,12 @@ struct PipelineRequest {
   std::shared_ptr<const Plan> plan;
   std::string plan_file;
   bool plan_model_requested = false;  // see plan_cost_model
-  SimOptions sim;                     // what the simulation keeps (ops, memory, critical path)
-  bool build_timeline = true;         // the Gantt model (the explorer draws it, the CLI does not)
+  // A schedule file fixes its cost model (core/app/schedule_input.h): used as is, null for an
+  // explicit-time schedule, instead of plan_cost_model's rule.
+  bool plan_cost_fixed = false;
+  std::shared_ptr<const CostModel> plan_cost;
+  SimOptions sim;              // what the simulation keeps (ops, memory, critical path)
+  bool build_timeline = true;  // the Gantt model (the explorer draws it, the CLI does not)
 };
 
 Expected<ExplorerSnapshot> run_pipeline(const PipelineRequest& request, const CancelToken& cancel,

@@ -7,6 +7,7 @@
 
 #include "app/config_options.h"
 #include "common/json_util.h"
+#include "common/output_file.h"
 #include "trace/trace_units.h"
 
 namespace slimpack {
@@ -241,7 +242,7 @@ Expected<SessionFile> session_from_json(const std::string& text, const std::stri
 }
 
 Status write_session_file(const std::string& path, const SessionFile& session) {
-  return json_util::write_file_atomic(path, session_to_json(session));
+  return write_output_file(path, session_to_json(session));
 }
 
 Expected<SessionFile> read_session_file(const std::string& path) {

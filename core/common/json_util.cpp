@@ -1,11 +1,12 @@
 #include "common/json_util.h"
 
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <vector>
+
+#include "common/output_file.h"
 
 namespace slimpack::json_util {
 namespace {
@@ -130,26 +131,7 @@ Expected<std::optional<bool>> opt_bool(const Json& obj, const std::string& key,
 }
 
 Status write_file_atomic(const std::string& path, const std::string& contents) {
-  namespace fs = std::filesystem;
-  const std::string tmp = path + ".tmp-slimpack";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return Error::bad_input(path + ": cannot write file");
-    out << contents;
-    out.flush();
-    if (!out) {
-      std::error_code ec;
-      fs::remove(tmp, ec);
-      return Error::bad_input(path + ": write failed");
-    }
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    return Error::bad_input(path + ": cannot replace file (" + ec.message() + ")");
-  }
-  return Status::success();
+  return write_output_file(path, contents);
 }
 
 }  // namespace slimpack::json_util

@@ -46,7 +46,9 @@ Expected<std::optional<std::string>> opt_string(const Json& obj, const std::stri
 Expected<std::optional<bool>> opt_bool(const Json& obj, const std::string& key,
                                        const std::string& path);
 
-// Writes a file atomically (temp file + rename) so a crash never leaves a half-written file.
+// The older name of write_output_file (common/output_file.h), kept for callers not yet renamed:
+// it follows the output-file rule (atomic for regular files and new paths, in place for devices,
+// FIFOs and descriptors, "-" = stdout), despite its name.
 Status write_file_atomic(const std::string& path, const std::string& contents);
 // Reads a whole file (at most kMaxFileBytes); the error names the file.
 Expected<std::string> read_file(const std::string& path);

@@ -11,6 +11,10 @@ using Tokens = std::int64_t;
 struct Sequence {
   std::string id;
   Tokens length = 0;
+  // Index of the sample in the dataset it was drawn from (the pool's order: a length file's values
+  // in file order, a histogram expanded bin by bin); -1 when unknown. Lets a runtime fetch the
+  // sample a plan's sequence stands for (docs/file-formats-schedule.md).
+  std::int64_t sample = -1;
 };
 
 // The sequences of one training iteration.

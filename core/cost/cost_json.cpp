@@ -158,22 +158,69 @@ Status apply_gpu(const Json& j, GpuSpec& g, const std::string& path) {
   return read_doubles(j, gpu_fields(g), path);
 }
 
+// "stage_layers": [L0, L1, ...] (an explicit split; validate() checks its count and sum).
+Status read_stage_layers(const Json& j, ParallelConfig& p, const std::string& path) {
+  auto it = j.find("stage_layers");
+  if (it == j.end() || it->is_null()) return {};
+  const std::string at = path + ".stage_layers";
+  if (!it->is_array() || it->size() > 4096)
+    return Error::bad_input(at + ": expected an array of at most 4096 layer counts");
+  std::vector<int> layers;
+  for (std::size_t i = 0; i < it->size(); ++i) {
+    const Json& v = (*it)[i];
+    if (!v.is_number_integer() || v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > 1 << 20)
+      return Error::bad_input(at + "[" + std::to_string(i) + "]: expected a layer count >= 1");
+    layers.push_back(static_cast<int>(v.get<std::int64_t>()));
+  }
+  p.stage_layers = std::move(layers);
+  return {};
+}
+
 Status apply_parallel(const Json& j, ParallelConfig& p, const std::string& path) {
   if (auto s = expect_object(j, path); !s) return s;
-  if (auto s = check_keys(j, keys_of(parallel_fields(p)), path); !s) return s;
+  auto keys = keys_of(parallel_fields(p));
+  keys.push_back("stage_layers");
+  if (auto s = check_keys(j, keys, path); !s) return s;
+  if (auto s = read_stage_layers(j, p, path); !s) return s;
   return read_ints(j, parallel_fields(p), path);
+}
+
+// "recompute": a name of parse_recompute(); "stage_split": "even" or "auto".
+Status read_split_and_recompute(const Json& j, CostOptions& o, const std::string& path) {
+  auto recompute = json_util::opt_string(j, "recompute", path);
+  if (!recompute) return recompute.error();
+  if (*recompute) {
+    auto spec = parse_recompute(**recompute);
+    if (!spec) return Error::bad_input(path + ".recompute: " + spec.error().message);
+    o.recompute = *spec;
+  }
+  auto split = json_util::opt_string(j, "stage_split", path);
+  if (!split) return split.error();
+  if (*split) {
+    if (**split == "even")
+      o.stage_split = StageSplit::Even;
+    else if (**split == "auto")
+      o.stage_split = StageSplit::Auto;
+    else
+      return Error::bad_input(path + ".stage_split: \"" + **split +
+                              "\" is not \"even\" or \"auto\"");
+  }
+  return {};
 }
 
 Status apply_options(const Json& j, CostOptions& o, const std::string& path) {
   if (auto s = expect_object(j, path); !s) return s;
   if (auto s = check_keys(j,
                           {"memory_cap_bytes", "token_cap", "include_head", "include_dp_sync",
-                           "cp_overlap", "tp_comm_exposed", "short_query_tokens"},
+                           "cp_overlap", "tp_comm_exposed", "short_query_tokens", "recompute",
+                           "stage_split", "split_pairs_per_token"},
                           path);
       !s)
     return s;
+  if (auto s = read_split_and_recompute(j, o, path); !s) return s;
   if (auto s = read_doubles(j,
                             {{"memory_cap_bytes", &o.memory_cap_bytes},
+                             {"split_pairs_per_token", &o.split_pairs_per_token},
                              {"cp_overlap", &o.cp_overlap},
                              {"tp_comm_exposed", &o.tp_comm_exposed},
                              {"short_query_tokens", &o.short_query_tokens}},
@@ -276,6 +323,7 @@ nlohmann::json to_json(const CostSetup& s) {
   for (const auto& f : gpu_fields(g)) gpu[f.key] = *f.target;
   Json par = Json::object();
   for (const auto& f : parallel_fields(p)) par[f.key] = *f.target;
+  if (!s.par.stage_layers.empty()) par["stage_layers"] = s.par.stage_layers;
   Json out = {{"model", model},
               {"gpu", gpu},
               {"parallel", par},
@@ -286,7 +334,10 @@ nlohmann::json to_json(const CostSetup& s) {
                 {"include_dp_sync", s.options.include_dp_sync},
                 {"cp_overlap", s.options.cp_overlap},
                 {"tp_comm_exposed", s.options.tp_comm_exposed},
-                {"short_query_tokens", s.options.short_query_tokens}}}};
+                {"short_query_tokens", s.options.short_query_tokens},
+                {"recompute", recompute_name(s.options.recompute)},
+                {"stage_split", s.options.stage_split == StageSplit::Auto ? "auto" : "even"},
+                {"split_pairs_per_token", s.options.split_pairs_per_token}}}};
   if (s.coeffs) {
     out["coeffs"] = {{"forward", pass_json(s.coeffs->forward)},
                      {"backward", pass_json(s.coeffs->backward)},

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "common/json_util.h"
+#include "common/output_file.h"
 #include "cost/profile.h"
 
 namespace slimpack {
@@ -229,7 +230,7 @@ std::string profile_to_json(const CostProfile& prof) {
 }
 
 Status write_cost_profile(const std::string& path, const CostProfile& profile) {
-  return json_util::write_file_atomic(path, profile_to_json(profile));
+  return write_output_file(path, profile_to_json(profile));
 }
 
 }  // namespace slimpack

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 
 namespace slimpack::profiling {
@@ -57,15 +56,6 @@ CostProfile to_cost_profile(const std::vector<PackMeasurement>& rows, const std:
       p.samples.push_back(s);
     }
   return p;
-}
-
-Status write_text(const std::string& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  if (!f) return Error::bad_input(path + ": cannot open for writing");
-  f << text;
-  f.close();
-  if (!f) return Error::internal(path + ": write failed");
-  return {};
 }
 
 }  // namespace slimpack::profiling

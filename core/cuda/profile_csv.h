@@ -29,7 +29,4 @@ std::string samples_csv(const std::vector<PackMeasurement>& rows, const std::str
 CostProfile to_cost_profile(const std::vector<PackMeasurement>& rows, const std::string& device,
                             const std::string& provenance);
 
-// Writes text to path (truncating); the error names the path.
-Status write_text(const std::string& path, const std::string& text);
-
 }  // namespace slimpack::profiling

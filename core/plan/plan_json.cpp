@@ -221,7 +221,9 @@ Status read_sequences(const Json& j, Plan& plan, IdIndex& ids) {
     }
     if (!ids.emplace(*id, static_cast<SeqIndex>(i)).second)
       return Error::bad_input(at + ".id: duplicate sequence id " + in_quotes(*id));
-    plan.sequences.push_back(Sequence{*id, *length});
+    auto sample = int_in(s, "sample", at, -1, -1, std::numeric_limits<std::int64_t>::max());
+    if (!sample) return sample.error();
+    plan.sequences.push_back(Sequence{*id, *length, *sample});
   }
   return Status::success();
 }
@@ -273,6 +275,7 @@ J plan_to_json_as(const Plan& plan) {
     J sj;
     sj["id"] = s.id;
     sj["length"] = s.length;
+    if (s.sample >= 0) sj["sample"] = s.sample;
     seqs.push_back(std::move(sj));
   }
   j["sequences"] = std::move(seqs);

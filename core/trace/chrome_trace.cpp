@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "common/json_util.h"
+#include "common/output_file.h"
 
 namespace slimpack {
 namespace {
@@ -309,7 +310,7 @@ std::string chrome_trace_json(const Plan& plan, const SimResult& result) {
 }
 
 Status write_chrome_trace(const std::string& path, const Plan& plan, const SimResult& result) {
-  return json_util::write_file_atomic(path, chrome_trace_json(plan, result));
+  return write_output_file(path, chrome_trace_json(plan, result));
 }
 
 }  // namespace slimpack

@@ -22,7 +22,7 @@ double trace_us_per_unit(const SimResult& result);
 
 std::string chrome_trace_json(const Plan& plan, const SimResult& result);
 
-// Writes the trace atomically; the error names the file.
+// Writes the trace by the output-file rule (common/output_file.h); the error names the file.
 Status write_chrome_trace(const std::string& path, const Plan& plan, const SimResult& result);
 
 }  // namespace slimpack

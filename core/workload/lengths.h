@@ -41,7 +41,8 @@ struct LengthFileOptions {
 // Errors name the file and the line (CSV/JSONL) or JSON path, and the reason.
 Expected<LengthPool> read_length_file(const std::string& path, const LengthFileOptions& opt = {});
 
-// Parametric presets: chat-sft, long-sft-128k, long-tail-256k, uniform.
+// Parametric presets: see length_preset_names() (long-tail-256k is an old name of
+// short-heavy-tail).
 std::vector<std::string> length_preset_names();
 std::string length_preset_description(const std::string& name);
 // Draws `count` lengths from the preset with the seed (deterministic across platforms: uses its own

@@ -8,11 +8,13 @@
 namespace slimpack {
 namespace {
 
-Batch make_batch(std::vector<Tokens> lengths) {
+// `samples[i]` is the pool index sequence i was drawn at (empty: the pool's order).
+Batch make_batch(const std::vector<Tokens>& lengths, const std::vector<std::int64_t>& samples) {
   Batch b;
   b.sequences.reserve(lengths.size());
   for (std::size_t i = 0; i < lengths.size(); ++i)
-    b.sequences.push_back({"s" + std::to_string(i), lengths[i]});
+    b.sequences.push_back({"s" + std::to_string(i), lengths[i],
+                           samples.empty() ? static_cast<std::int64_t>(i) : samples[i]});
   return b;
 }
 
@@ -46,22 +48,29 @@ Expected<Batch> sample_batch(const LengthPool& pool, const BatchSpec& spec) {
   workload::Rng rng(spec.seed);
   const auto n = static_cast<std::uint64_t>(pool.lengths.size());
   std::vector<Tokens> picked;
+  std::vector<std::int64_t> at;
+  auto draw = [&] {
+    const std::uint64_t k = rng.below(n);
+    at.push_back(static_cast<std::int64_t>(k));
+    picked.push_back(pool.lengths[k]);
+  };
   if (spec.token_budget > 0) {
     // Stop at the first sequence that reaches or crosses the budget (the header's rule).
     Tokens total = 0;
     while (total < spec.token_budget) {
-      picked.push_back(pool.lengths[rng.below(n)]);
+      draw();
       total += picked.back();
     }
   } else {
     picked.reserve(static_cast<std::size_t>(spec.count));
-    for (std::int64_t i = 0; i < spec.count; ++i) picked.push_back(pool.lengths[rng.below(n)]);
+    at.reserve(static_cast<std::size_t>(spec.count));
+    for (std::int64_t i = 0; i < spec.count; ++i) draw();
   }
-  return make_batch(std::move(picked));
+  return make_batch(picked, at);
 }
 
 Batch batch_from_pool(const LengthPool& pool) {
-  return make_batch(pool.lengths);
+  return make_batch(pool.lengths, {});
 }
 
 }  // namespace slimpack

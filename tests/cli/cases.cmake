@@ -6,6 +6,8 @@ golden_case(unknown_option EXIT 2 STDERR "unknown option --bogus" ARGS simulate 
 golden_case(bad_number EXIT 2 STDERR "--pp: expected an integer, got 'four'" ARGS simulate --pp four)
 golden_case(unknown_model EXIT 2 STDERR "--model: .*llama-3-8b" ARGS simulate --model gpt-5)
 golden_case(unknown_preset EXIT 2 STDERR "chat-sft" ARGS info --preset nope)
+# The old name of short-heavy-tail stays accepted for old command lines (its help line says so).
+golden_case(preset_old_name STDOUT "\"count\": 10," ARGS info --preset long-tail-256k --batch-count 10 --json -)
 golden_case(unknown_strategy EXIT 2 STDERR "unknown strategy 'magic'" ARGS compare --strategies fixed,magic)
 golden_case(missing_file EXIT 2 STDERR "does-not-exist.csv" ARGS info does-not-exist.csv)
 
@@ -42,11 +44,11 @@ golden_case(lengths_no_column EXIT 2 STDERR "two-columns.csv.*length" ARGS info 
 
 # workload-driven runs with the cost model (deterministic: wall-clock timings are ignored keys)
 golden_case(simulate_chat_slimpack ARGS simulate --preset chat-sft --batch-tokens 262144 --strategy slimpack --json -)
-golden_case(simulate_longtail_dp2 ARGS simulate --preset long-tail-256k --batch-tokens 524288 --dp 2 --strategy slimpack --json -)
+golden_case(simulate_longtail_dp2 ARGS simulate --preset short-heavy-tail --batch-tokens 524288 --dp 2 --strategy slimpack --json -)
 golden_case(simulate_lengths_file ARGS simulate --lengths samples/lengths/longalign_mix.csv --column length --strategy sliced --slice 4096 --json -)
 golden_case(compare_long_sft ARGS compare --preset long-sft-128k --batch-tokens 524288 --json -)
 golden_case(compare_infeasible_row ARGS compare --preset long-sft-128k --tp 2 --recompute none --strategies fixed,slimpack --json -)
-golden_case(sweep_slice ARGS sweep --preset long-tail-256k --batch-tokens 524288 --slice 2048,8192,32768 --json -)
+golden_case(sweep_slice ARGS sweep --preset short-heavy-tail --batch-tokens 524288 --slice 2048,8192,32768 --json -)
 golden_case(solve_plan ARGS solve --preset chat-sft --batch-tokens 65536 --strategy sliced --slice 2048 --out -)
 golden_case(fit_costs_csv ARGS fit-costs samples/costs/h100-llama-3-8b-layer.csv --out -)
 # fit-costs from a trace: the round trip of `simulate --plan calibrate-plan.json --trace
@@ -67,7 +69,7 @@ golden_case(trace_info_gzip ARGS trace info samples/traces/kineto_small.json.gz 
 golden_case(bad_plan_schedule EXIT 2 STDERR "--schedule: unknown schedule 'zigzag'" ARGS simulate --schedule zigzag)
 golden_case(infeasible_memory EXIT 2 STDERR "does not fit stage 0 memory" ARGS simulate --preset long-sft-128k --tp 2 --recompute none)
 golden_case(trace_missing EXIT 2 STDERR "nope.json" ARGS trace info nope.json)
-golden_case(sweep_infeasible_row ARGS sweep --preset long-tail-256k --tp 2 --recompute none --memory-cap 68 --batch-tokens 524288 --slice 2048,16384 --json -)
+golden_case(sweep_infeasible_row ARGS sweep --preset short-heavy-tail --tp 2 --recompute none --memory-cap 68 --batch-tokens 524288 --slice 2048,16384 --json -)
 
 # long context (issue 11): context window, recompute, context parallelism, stage split, variants
 golden_case(compare_long_256k_variants ARGS compare --preset long-256k --tp 2 --pp 4 --dp 2 --batch-tokens 1048576 --context 262144
@@ -115,3 +117,16 @@ golden_case(simulate_trace_options_need_files EXIT 2 STDERR "the --trace-\\* opt
   ARGS simulate --plan samples/plans/asymmetric-example.json --trace-gpu-time flows)
 golden_case(simulate_check_trace_bad_gpu_time EXIT 2 STDERR "--trace-gpu-time: unknown GPU time 'gpu' \\(known: cpu, flows\\)"
   ARGS simulate --plan samples/plans/asymmetric-example.json --check-trace samples/traces/step_before.json --trace-gpu-time gpu)
+
+# Executable schedules (docs/file-formats-schedule.md): written from a plan, read back with the
+# setup fixed by the file, flags that contradict it refused, what the format cannot express named.
+golden_case(schedule_of_explicit_plan ARGS simulate --plan samples/plans/asymmetric-example.json --schedule-out -)
+golden_case(simulate_schedule_explicit ARGS simulate --plan samples/schedules/asymmetric-example.schedule.json --json -)
+golden_case(simulate_schedule_priced ARGS simulate --plan samples/schedules/chat-sft-p2.schedule.json --json -)
+golden_case(schedule_same_flag_accepted ARGS simulate --plan samples/schedules/chat-sft-p2.schedule.json --tp 8 --pp 2 --json -)
+golden_case(schedule_contradicting_flag EXIT 2 STDERR "--tp 4 contradicts the schedule's setup \\(8\\)"
+  ARGS simulate --plan samples/schedules/chat-sft-p2.schedule.json --tp 4)
+golden_case(schedule_contradicting_costs EXIT 2 STDERR "--costs .*contradicts the schedule's setup"
+  ARGS simulate --plan samples/schedules/chat-sft-p2.schedule.json --costs samples/costs/h100-llama-3-8b.profile.json)
+golden_case(schedule_refuses_interleaved EXIT 2 STDERR "--schedule-out: the schedule format cannot express interleaved schedules"
+  ARGS solve --preset chat-sft --batch-tokens 65536 --pp 2 --strategy fixed --schedule interleaved --schedule-out -)

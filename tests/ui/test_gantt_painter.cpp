@@ -6,7 +6,15 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <QDir>
+#include <QFileInfo>
 #include <set>
+#include <thread>
 #include "../core/render/gantt_fixture.h"
 
 #include "painter/gantt_chrome.h"
@@ -254,6 +262,81 @@ class TestGanttPainter : public QObject {
                   .ok());
       QVERIFY(export_gantt_svg(pr.plan, pr.result, base + "tiny.svg", big).ok());
     }
+  }
+
+  // Pictures go through the output-file rule (core/common/output_file.h) like every output: a FIFO
+  // or a character device is written in place, a link's target gets the picture, a failure keeps
+  // the old file, and the named format wins over a missing extension.
+  void exportsFollowTheOutputFileRule() {
+    const auto pr = testing::tiny_plan();
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    GanttExportOptions o;
+    o.width = 600;
+
+    const std::string fifo = dir.filePath("pipe").toStdString();
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    for (const auto format :
+         {GanttImageFormat::Png, GanttImageFormat::Svg, GanttImageFormat::Pdf}) {
+      QByteArray received;
+      std::thread reader([&] {
+        QFile in(QString::fromStdString(fifo));
+        if (in.open(QIODevice::ReadOnly)) received = in.readAll();
+      });
+      GanttExportOptions named = o;
+      named.format = format;
+      const Status st = export_gantt(pr.plan, pr.result, fifo, named);
+      if (!st.ok()) {  // the FIFO was never opened: wake the reader so that join returns
+        const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+        if (fd >= 0) ::close(fd);
+      }
+      reader.join();
+      QVERIFY2(st.ok(), st.ok() ? "" : st.error().message.c_str());
+      QVERIFY(received.startsWith(format == GanttImageFormat::Png   ? QByteArray("\x89PNG")
+                                  : format == GanttImageFormat::Svg ? QByteArray("<?xml")
+                                                                    : QByteArray("%PDF-")));
+      QVERIFY(QFileInfo(QString::fromStdString(fifo)).isFile() == false);
+      struct stat sb {};
+      QCOMPARE(::lstat(fifo.c_str(), &sb), 0);
+      QVERIFY(S_ISFIFO(sb.st_mode));
+    }
+
+    if (::geteuid() == 0) {
+      const std::string dev = dir.filePath("null").toStdString();
+      if (::mknod(dev.c_str(), S_IFCHR | 0666, makedev(1, 3)) == 0) {
+        QVERIFY(export_gantt_png(pr.plan, pr.result, dev, o).ok());
+        struct stat sb {};
+        QCOMPARE(::lstat(dev.c_str(), &sb), 0);
+        QVERIFY(S_ISCHR(sb.st_mode));
+      } else {
+        qInfo("mknod refused here: the character-device case is skipped");
+      }
+    } else {
+      qInfo("not root: the character-device case is skipped (mknod needs root)");
+    }
+
+    // A link to a regular file stays a link; its target gets the picture.
+    const QString target = dir.filePath("real.png");
+    QFile old(target);
+    QVERIFY(old.open(QIODevice::WriteOnly));
+    old.write("old");
+    old.close();
+    const QString link = dir.filePath("link.png");
+    QVERIFY(QFile::link(QStringLiteral("real.png"), link));
+    QVERIFY(export_gantt(pr.plan, pr.result, link.toStdString(), o).ok());
+    QVERIFY(QFileInfo(link).isSymLink());
+    QVERIFY(QImage(target).width() == 600);
+
+    // A refused export (a PNG to a .svg name) leaves the old file and no temporary file.
+    GanttExportOptions png = o;
+    png.format = GanttImageFormat::Png;
+    const Status mismatch = export_gantt(pr.plan, pr.result, target.toStdString() + ".svg", png);
+    QVERIFY(!mismatch.ok());
+    QCOMPARE(mismatch.error().kind, ErrorKind::BadInput);
+    QVERIFY(QImage(target).width() == 600);
+    QVERIFY(QDir(dir.path())
+                .entryList({QStringLiteral("*.tmp-*")}, QDir::AllEntries | QDir::Hidden)
+                .isEmpty());
   }
 };
 

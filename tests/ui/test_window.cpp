@@ -2,6 +2,10 @@
 // file (dropped or opened) reports file/line/reason once and keeps the current session; the
 // slider re-solves live. Also prints two measured figures (not asserted: tests never depend on
 // wall-clock time): slider change -> new picture, and the longest GUI-thread stall while jobs run.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -12,6 +16,7 @@
 #include <QImage>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSlider>
 #include <QSpinBox>
@@ -19,11 +24,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+#include <thread>
 
 #include "gantt/gantt_view.h"
 #include "jobs/job_tracker.h"
 #include "panels/compare_view.h"
 #include "panels/config_panel.h"
+#include "sim/simulator.h"
 #include "stall_probe.h"
 #include "trace/trace_workspace.h"
 #include "window/explorer_controller.h"
@@ -164,6 +171,40 @@ class TestWindow : public QObject {
                              kResultTimeoutMs);
   }
 
+  // A schedule's setup fixes its cost model: the explorer shows the times `slimpack simulate
+  // --plan SCHEDULE` gives, whatever the panel held, until the user changes the configuration.
+  void droppedScheduleIsPricedByItsOwnSetup() {
+    ExplorerController& c = window_->controller();
+    QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && !c.busy(), kResultTimeoutMs);
+    const ConfigSpec before = c.config();
+    const QString file = QStringLiteral(SLIMPACK_SAMPLES_DIR "/schedules/tiny-p4.schedule.json");
+    auto loaded = load_schedule_file(file.toStdString());
+    QVERIFY(loaded.ok());
+    auto expected = simulate(*loaded->plan, loaded->cost.get());
+    QVERIFY(expected.ok());
+    dropFile(window_.get(), file);
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->plan_file == file.toStdString(),
+                             kResultTimeoutMs);
+    QCOMPARE(c.snapshot()->sim.iteration_time, expected->iteration_time);
+    QCOMPARE(c.snapshot()->cost->model().name, std::string("tiny-8x256"));
+    // The tiny model is no preset: the panel keeps its model and split, so the sweep and a
+    // re-priced plan stay consistent.
+    QCOMPARE(c.config().model, before.model);
+    QCOMPARE(c.config().stage_split, before.stage_split);
+    QCOMPARE(c.config().tp, 1);
+    // A configuration change re-prices the plan with the panel's model.
+    ConfigSpec edited = c.config();
+    edited.tp = 8;
+    c.setConfig(edited);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        !c.busy() && c.snapshot()->cost && c.snapshot()->cost->model().name == before.model,
+        kResultTimeoutMs);
+    c.clearPlan();
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->plan_file.empty(), kResultTimeoutMs);
+    c.setConfig(before);
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->config == before, kResultTimeoutMs);
+  }
+
   void dockLayoutIsRestoredInTheNextWindow() {
     QTemporaryDir dir;
     auto settings = Settings::fromFile(dir.filePath("layout.ini"));
@@ -263,6 +304,27 @@ class TestWindow : public QObject {
     ex.exportTo(Exporter::Kind::ChromeTrace, trace);
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 3, kResultTimeoutMs);
     QVERIFY(QFileInfo(trace).size() > 0);
+    // Into a FIFO (issue 23): written in place through the output-file rule, never replaced.
+    const std::string fifo = dir_.filePath("ops.fifo").toStdString();
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    QByteArray piped;
+    std::thread reader([&] {
+      QFile in(QString::fromStdString(fifo));
+      if (in.open(QIODevice::ReadOnly)) piped = in.readAll();
+    });
+    const auto release = qScopeGuard([&] {
+      if (!reader.joinable()) return;
+      const int fd = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);  // wakes a reader still waiting
+      if (fd >= 0) ::close(fd);
+      reader.join();
+    });
+    ex.exportTo(Exporter::Kind::OpsCsv, QString::fromStdString(fifo));
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 4, kResultTimeoutMs);
+    reader.join();
+    QVERIFY(piped.startsWith("replica,stage,kind,pack,start,end,duration,tokens"));
+    struct stat sb {};
+    QCOMPARE(::lstat(fifo.c_str(), &sb), 0);
+    QVERIFY(S_ISFIFO(sb.st_mode));
     ex.exportTo(Exporter::Kind::Image, dir_.filePath("gantt.bmp"));  // unsupported extension
     QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, kResultTimeoutMs);
     QVERIFY(!QFileInfo::exists(dir_.filePath("gantt.bmp")));
@@ -446,7 +508,7 @@ class TestWindow : public QObject {
     measureStallWhileJobsRun("default workload");
     // A large input: 4M tokens of the long-tail preset on p=8, d=8 (512 lanes of bars).
     WorkloadSpec big = c.workload();
-    big.preset = "long-tail-256k";
+    big.preset = "short-heavy-tail";
     big.batch_tokens = 4 * 1024 * 1024;
     ConfigSpec wide = c.config();
     wide.pp = 8;

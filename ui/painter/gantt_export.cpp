@@ -1,14 +1,16 @@
 #include "painter/gantt_export.h"
 
+#include <QBuffer>
+#include <QByteArray>
 #include <QFileInfo>
 #include <QFontMetrics>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <algorithm>
 #include <memory>
 
+#include "common/output_file.h"
 #include "painter/gantt_chrome.h"
 #include "painter/gantt_painter.h"
 #include "painter/gui_app.h"
@@ -170,24 +172,55 @@ Status no_app_error(const std::string& path) {
   return Error::internal(path + ": image export needs a QGuiApplication (call ensure_gui_app())");
 }
 
-Status commit(QSaveFile& file, const std::string& path) {
-  if (!file.commit())
-    return Error::bad_input(path + ": cannot write: " + file.errorString().toStdString());
-  return Status::success();
+QString extension_of(const std::string& path) {
+  return QFileInfo(QString::fromStdString(path)).suffix().toLower();
 }
 
-Status write_scene(const Scene& s, const std::string& path) {
-  if (!have_gui_app()) return no_app_error(path);
-  const QString qpath = QString::fromStdString(path);
-  const QString ext = QFileInfo(qpath).suffix().toLower();
-  if (ext != QLatin1String("png") && ext != QLatin1String("svg") && ext != QLatin1String("pdf"))
-    return Error::bad_input(path + ": unknown image format '" + ext.toStdString() +
-                            "' (use .png, .svg or .pdf)");
-  QSaveFile file(qpath);
-  if (!file.open(QIODevice::WriteOnly))
-    return Error::bad_input(path +
-                            ": cannot open for writing: " + file.errorString().toStdString());
-  if (ext == QLatin1String("png")) {
+GanttImageFormat format_of_name(const std::string& path) {
+  const QString ext = extension_of(path);
+  if (ext == QLatin1String("png")) return GanttImageFormat::Png;
+  if (ext == QLatin1String("svg")) return GanttImageFormat::Svg;
+  if (ext == QLatin1String("pdf")) return GanttImageFormat::Pdf;
+  return GanttImageFormat::FromExtension;
+}
+
+const char* format_label(GanttImageFormat f) {
+  switch (f) {
+    case GanttImageFormat::Png:
+      return "PNG";
+    case GanttImageFormat::Svg:
+      return "SVG";
+    case GanttImageFormat::Pdf:
+      return "PDF";
+    case GanttImageFormat::FromExtension:
+      break;
+  }
+  return "?";
+}
+
+// The format to write: the one asked for, else the one the name's extension gives. A name whose
+// image extension says otherwise is refused rather than holding the wrong kind of file.
+Expected<GanttImageFormat> format_to_write(const std::string& path, GanttImageFormat wanted) {
+  const GanttImageFormat by_name = format_of_name(path);
+  if (wanted == GanttImageFormat::FromExtension) {
+    if (by_name == GanttImageFormat::FromExtension)
+      return Error::bad_input(path + ": unknown image format '" + extension_of(path).toStdString() +
+                              "' (use .png, .svg or .pdf)");
+    return by_name;
+  }
+  if (by_name != GanttImageFormat::FromExtension && by_name != wanted)
+    return Error::bad_input(path + ": a " + format_label(wanted) + " picture cannot go to a ." +
+                            extension_of(path).toStdString() + " file name");
+  return wanted;
+}
+
+// Draws the picture into `bytes` in the given format.
+Status encode_scene(const Scene& s, GanttImageFormat format, const std::string& path,
+                    QByteArray& bytes) {
+  QBuffer buffer(&bytes);
+  buffer.open(QIODevice::WriteOnly);
+  const QString title = s.opt.title.isEmpty() ? QStringLiteral("SlimPack Gantt") : s.opt.title;
+  if (format == GanttImageFormat::Png) {
     const double scale = s.opt.scale > 0 ? s.opt.scale : 1.0;
     QImage image(s.size * scale, QImage::Format_RGB32);
     image.setDevicePixelRatio(scale);
@@ -195,40 +228,41 @@ Status write_scene(const Scene& s, const std::string& path) {
       QPainter p(&image);
       paint_scene(p, s);
     }
-    if (!image.save(&file, "PNG")) {
-      file.cancelWriting();
-      return Error::internal(path + ": PNG encoding failed");
-    }
-  } else if (ext == QLatin1String("svg")) {
+    if (!image.save(&buffer, "PNG")) return Error::internal(path + ": PNG encoding failed");
+  } else if (format == GanttImageFormat::Svg) {
     QSvgGenerator svg;
-    svg.setOutputDevice(&file);
+    svg.setOutputDevice(&buffer);
     svg.setSize(s.size);
     svg.setViewBox(QRect(QPoint(0, 0), s.size));
     svg.setResolution(96);
-    svg.setTitle(s.opt.title.isEmpty() ? QStringLiteral("SlimPack Gantt") : s.opt.title);
+    svg.setTitle(title);
     QPainter p;
-    if (!p.begin(&svg)) {
-      file.cancelWriting();
-      return Error::internal(path + ": cannot start the SVG painter");
-    }
+    if (!p.begin(&svg)) return Error::internal(path + ": cannot start the SVG painter");
     paint_scene(p, s);
     p.end();
   } else {
-    QPdfWriter pdf(&file);
+    QPdfWriter pdf(&buffer);
     pdf.setResolution(96);
     pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
     pdf.setPageSize(QPageSize(QSizeF(s.size.width() * 72.0 / 96.0, s.size.height() * 72.0 / 96.0),
                               QPageSize::Point));
-    pdf.setTitle(s.opt.title.isEmpty() ? QStringLiteral("SlimPack Gantt") : s.opt.title);
+    pdf.setTitle(title);
     QPainter p;
-    if (!p.begin(&pdf)) {
-      file.cancelWriting();
-      return Error::internal(path + ": cannot start the PDF painter");
-    }
+    if (!p.begin(&pdf)) return Error::internal(path + ": cannot start the PDF painter");
     paint_scene(p, s);
     p.end();
   }
-  return commit(file, path);
+  return Status::success();
+}
+
+Status write_scene(const Scene& s, const std::string& path) {
+  if (!have_gui_app()) return no_app_error(path);
+  const auto format = format_to_write(path, s.opt.format);
+  if (!format) return format.error();
+  QByteArray bytes;
+  if (Status st = encode_scene(s, *format, path, bytes); !st) return st;
+  return write_output_file(
+      path, std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
 }
 
 Status export_single(const Plan& plan, const SimResult& result, const std::string& path,
@@ -237,31 +271,26 @@ Status export_single(const Plan& plan, const SimResult& result, const std::strin
   return export_gantt_models({{QString(), &model}}, path, options);
 }
 
-Status check_ext(const std::string& path, const char* want) {
-  const QString ext = QFileInfo(QString::fromStdString(path)).suffix().toLower();
-  if (ext != QLatin1String(want))
-    return Error::bad_input(path + ": expected a ." + want + " file name");
-  return Status::success();
+GanttExportOptions with_format(GanttExportOptions options, GanttImageFormat format) {
+  options.format = format;
+  return options;
 }
 
 }  // namespace
 
 Status export_gantt_png(const Plan& plan, const SimResult& result, const std::string& path,
                         const GanttExportOptions& options) {
-  if (Status s = check_ext(path, "png"); !s) return s;
-  return export_single(plan, result, path, options);
+  return export_single(plan, result, path, with_format(options, GanttImageFormat::Png));
 }
 
 Status export_gantt_svg(const Plan& plan, const SimResult& result, const std::string& path,
                         const GanttExportOptions& options) {
-  if (Status s = check_ext(path, "svg"); !s) return s;
-  return export_single(plan, result, path, options);
+  return export_single(plan, result, path, with_format(options, GanttImageFormat::Svg));
 }
 
 Status export_gantt_pdf(const Plan& plan, const SimResult& result, const std::string& path,
                         const GanttExportOptions& options) {
-  if (Status s = check_ext(path, "pdf"); !s) return s;
-  return export_single(plan, result, path, options);
+  return export_single(plan, result, path, with_format(options, GanttImageFormat::Pdf));
 }
 
 Status export_gantt(const Plan& plan, const SimResult& result, const std::string& path,

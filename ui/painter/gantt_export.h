@@ -4,7 +4,9 @@
 //
 // A QGuiApplication must exist (the CLI calls ensure_gui_app() from painter/gui_app.h first, which
 // picks the offscreen platform on headless machines); without one these return an Internal error.
-// Files are written through QSaveFile: a failed export leaves no partial file.
+// The picture is drawn into memory, then written by the output-file rule (common/output_file.h): a
+// regular file is replaced atomically (a failed export leaves no partial file), a pipe or device is
+// written in place, "-" is stdout.
 #include <QImage>
 #include <QString>
 #include <optional>
@@ -19,6 +21,10 @@
 #include "sim/sim_result.h"
 
 namespace slimpack {
+
+// The file format: from the file name's extension, or named (for `--png -`, `--svg /dev/fd/63`, a
+// FIFO: names without an extension).
+enum class GanttImageFormat { FromExtension, Png, Svg, Pdf };
 
 struct GanttExportOptions {
   int width = 1600;    // logical pixels (SVG/PDF: 96 per inch)
@@ -35,6 +41,7 @@ struct GanttExportOptions {
   int lane_height = 26;
   double font_point_size = 9.0;
   double memory_cap_bytes = 0;
+  GanttImageFormat format = GanttImageFormat::FromExtension;
 };
 
 // One plan of a comparison. Pointers must stay valid during the call.
@@ -56,7 +63,8 @@ Status export_gantt_svg(const Plan& plan, const SimResult& result, const std::st
                         const GanttExportOptions& options = {});
 Status export_gantt_pdf(const Plan& plan, const SimResult& result, const std::string& path,
                         const GanttExportOptions& options = {});
-// Picks the format from the extension (.png, .svg, .pdf); other extensions are BadInput.
+// Picks the format from options.format, else the extension (.png, .svg, .pdf); other extensions
+// are BadInput.
 Status export_gantt(const Plan& plan, const SimResult& result, const std::string& path,
                     const GanttExportOptions& options = {});
 

@@ -18,6 +18,7 @@
 #include <regex>
 
 #include "common/json_util.h"
+#include "common/output_file.h"
 
 namespace slimpack::ui {
 namespace {
@@ -281,8 +282,7 @@ QString TraceRulesDialog::openFile(const QString& path) {
 
 QString TraceRulesDialog::saveFile(const QString& path) const {
   if (!message_.isEmpty()) return tr("%1: not saved: %2").arg(path, message_);
-  if (Status s = json_util::write_file_atomic(path.toStdString(), unit_rules_to_json(ruleSet()));
-      !s)
+  if (Status s = write_output_file(path.toStdString(), unit_rules_to_json(ruleSet())); !s)
     return q(s.error().message);
   return {};
 }

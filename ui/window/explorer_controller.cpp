@@ -143,6 +143,11 @@ void ExplorerController::runPipeline() {
   req.cached_pool = pool_;
   req.plan = plan_;
   req.plan_file = plan_file_;
+  // A schedule's own cost model prices it until the user changes the configuration.
+  if (plan_ && plan_cost_fixed_ && config_ == plan_cost_config_) {
+    req.plan_cost_fixed = true;
+    req.plan_cost = plan_cost_;
+  }
   setState(ResultState::Computing);
   pipeline_jobs_.start(
       tr("Solving"),
@@ -199,6 +204,7 @@ void ExplorerController::openInputFile(const QString& path) {
           const auto known = strategy_names();
           if (std::find(known.begin(), known.end(), plan_->strategy) != known.end())
             config_.strategy = plan_->strategy;
+          adoptScheduleSetup(loaded->schedule);
         } else {
           workload_.file = file;
           workload_.column = column;
@@ -214,6 +220,28 @@ void ExplorerController::openInputFile(const QString& path) {
         pending_ = false;
         runPipeline();
       });
+}
+
+void ExplorerController::adoptScheduleSetup(const std::optional<LoadedSchedule>& schedule) {
+  plan_cost_fixed_ = schedule.has_value();
+  plan_cost_.reset();
+  if (!schedule) return;
+  // The panel shows the schedule's parallelism. Its model's split and recompute only when the
+  // model is one the panel knows (a split of another model's layers would not sum); the
+  // schedule's own cost model prices the plan either way, until the configuration changes.
+  const ConfigSpec& fixed = schedule->config;
+  config_.tp = fixed.tp;
+  config_.cp = fixed.cp;
+  const auto models = model_preset_names();
+  if (std::find(models.begin(), models.end(), fixed.model) != models.end()) {
+    config_.model = fixed.model;
+    config_.recompute = fixed.recompute;
+    config_.stage_split = fixed.stage_split;
+  }
+  const auto gpus = gpu_preset_names();
+  if (std::find(gpus.begin(), gpus.end(), fixed.gpu) != gpus.end()) config_.gpu = fixed.gpu;
+  plan_cost_ = schedule->cost;
+  plan_cost_config_ = config_;
 }
 
 void ExplorerController::setCostFiles(const QString& profile, const QString& overrides) {

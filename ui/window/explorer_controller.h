@@ -8,10 +8,12 @@
 #include <QTimer>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "app/compare.h"
 #include "app/explorer_snapshot.h"
+#include "app/schedule_input.h"
 #include "app/sweep.h"
 #include "jobs/explorer_inputs.h"
 #include "jobs/job_tracker.h"
@@ -119,6 +121,7 @@ class ExplorerController : public QObject {
  private:
   void schedule();
   void runPipeline();
+  void adoptScheduleSetup(const std::optional<LoadedSchedule>& schedule);
   void setState(ResultState state, const QString& message = {}, const Error& error = {});
   void recordEdit(const InputState& before, const QString& what);
   Batch currentBatch() const;
@@ -128,6 +131,10 @@ class ExplorerController : public QObject {
   std::shared_ptr<const LengthPool> pool_;  // the pool of workload_, once loaded
   std::shared_ptr<const Plan> plan_;        // an opened plan replaces the solver
   std::string plan_file_;
+  // An opened schedule's cost model, used while the configuration is the one it was opened with.
+  bool plan_cost_fixed_ = false;
+  std::shared_ptr<const CostModel> plan_cost_;
+  ConfigSpec plan_cost_config_;
   SnapshotPtr snapshot_;
   SnapshotPtr sweep_basis_;
   InputState compare_basis_;

@@ -4,7 +4,7 @@
 #include <QGuiApplication>
 
 #include "app/ops_csv.h"
-#include "common/json_util.h"
+#include "common/output_file.h"
 #include "trace/chrome_trace.h"
 
 namespace slimpack::ui {
@@ -58,7 +58,7 @@ void Exporter::exportTo(Kind kind, const QString& path) {
           case Kind::ChromeTrace:
             return write_chrome_trace(file, *s.plan, s.sim);
           case Kind::OpsCsv:
-            return json_util::write_file_atomic(file, ops_csv(*s.plan, s.sim));
+            return write_output_file(file, ops_csv(*s.plan, s.sim));
         }
         return Error::internal("unknown export kind");
       },

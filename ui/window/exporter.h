@@ -1,8 +1,9 @@
 #pragma once
 // File > Export: the Gantt (or the whole comparison) as PNG with a scale factor, SVG or PDF with
 // title, legend and key metrics; the plan's Chrome trace; a CSV of the ops; the image to the
-// clipboard. Exports run on a worker over the immutable snapshot (a partial file never remains:
-// writers go through atomic/QSaveFile paths); only the clipboard is touched on the GUI thread.
+// clipboard. Exports run on a worker over the immutable snapshot and write by the output-file rule
+// (common/output_file.h: a regular file is replaced atomically, so a partial file never remains; a
+// pipe or device is written in place); only the clipboard is touched on the GUI thread.
 #include <QObject>
 #include <QString>
 #include <vector>

@@ -26,6 +26,7 @@
 #include "app/input_file.h"
 #include "charts/memory_chart.h"
 #include "common/json_util.h"
+#include "common/output_file.h"
 #include "gantt/gantt_pane.h"
 #include "gantt/gantt_view.h"
 #include "models/format.h"

@@ -1,11 +1,14 @@
 #include "window/screenshot.h"
 
+#include <QBuffer>
+#include <QByteArray>
 #include <QCoreApplication>
 #include <QDialog>
 #include <QPixmap>
 #include <QTimer>
 #include <memory>
 
+#include "common/output_file.h"
 #include "gantt/gantt_view.h"
 #include "panels/compare_view.h"
 #include "trace/trace_workspace.h"
@@ -82,13 +85,23 @@ struct Shot {
         QCoreApplication::sendPostedEvents();
       }
       const QPixmap pix = target->grab();
-      if (pix.save(options.path, "PNG"))
+      // Encoded in memory, then written by the output-file rule like every other output.
+      QByteArray png;
+      QBuffer buffer(&png);
+      buffer.open(QIODevice::WriteOnly);
+      Status st =
+          pix.save(&buffer, "PNG")
+              ? write_output_file(
+                    options.path.toStdString(),
+                    std::string_view(png.constData(), static_cast<std::size_t>(png.size())))
+              : Status(Error::internal(options.path.toStdString() + ": PNG encoding failed"));
+      if (st)
         finish(true, QStringLiteral("wrote %1 (%2x%3)")
                          .arg(options.path)
                          .arg(pix.width())
                          .arg(pix.height()));
       else
-        finish(false, QStringLiteral("cannot write %1").arg(options.path));
+        finish(false, QString::fromStdString(st.error().message));
     });
   }
 };

@@ -11,7 +11,7 @@ function(bad_case kind file regex)
   set(path ${bad}/${kind}/${file})
   if(kind STREQUAL "lengths")
     set(args info ${path})
-  elseif(kind STREQUAL "plans")
+  elseif(kind STREQUAL "plans" OR kind STREQUAL "schedules")
     set(args simulate --plan ${path})
   elseif(kind STREQUAL "traces")
     set(args trace info ${path})
@@ -32,6 +32,7 @@ endfunction()
 # Every corpus file must have a case: a new file without one fails the configure step.
 file(GLOB_RECURSE corpus_files RELATIVE ${CMAKE_CURRENT_SOURCE_DIR}/bad
   ${CMAKE_CURRENT_SOURCE_DIR}/bad/lengths/* ${CMAKE_CURRENT_SOURCE_DIR}/bad/plans/*
+  ${CMAKE_CURRENT_SOURCE_DIR}/bad/schedules/*
   ${CMAKE_CURRENT_SOURCE_DIR}/bad/traces/* ${CMAKE_CURRENT_SOURCE_DIR}/bad/runs/*
   ${CMAKE_CURRENT_SOURCE_DIR}/bad/costs/*
   ${CMAKE_CURRENT_SOURCE_DIR}/bad/overrides/*)
@@ -97,6 +98,27 @@ bad_case(plans utf16.json "${utf16}")
 bad_case(plans wrong-type-segment.json "\\$\\.forward_packs\\[0\\]\\.segments\\[0\\]\\.begin: expected an integer")
 bad_case(plans wrong-type.json "\\$\\.stages: expected an integer")
 bad_case(plans zero-length.json "\\$\\.sequences\\[1\\]\\.length: 0 \\(a sequence has at least 1 token\\)")
+
+# schedules: slimpack simulate --plan FILE (the reader rebuilds the plan and names the first place
+# the file's atoms, uses or actions differ from what the plan implies)
+bad_case(schedules binary.json "${nul}")
+bad_case(schedules empty.json "invalid JSON at column 1: syntax error .*unexpected end of input")
+bad_case(schedules interleaved.json "the schedule format cannot express interleaved schedules \\(2 virtual chunks per stage\\)")
+bad_case(schedules missing-rank.json "\\$\\.ranks: has 3 entries, the plan gives 4")
+bad_case(schedules missing-setup.json "\\$\\.setup: missing required field")
+bad_case(schedules nul.json "line [0-9]+, column 1: NUL byte")
+bad_case(schedules reordered-actions.json "\\$\\.ranks\\[1\\]\\.actions\\[0\\]\\.op: the plan gives \"RECV_F\", the file has \"SEND_B\"")
+bad_case(schedules replica-count.json "\\$\\.setup\\.replicas: 2, but \\$\\.replicas has 1 entries")
+bad_case(schedules segment-past-end.json "\\$\\.replicas\\[0\\]\\.forward_packs\\[0\\]\\.segments\\[0\\]\\.end: 99999 is past the end of sequence \"X\"")
+bad_case(schedules truncated.json "${eoi}")
+bad_case(schedules unknown-action.json "\\$\\.ranks\\[1\\]\\.actions\\[1\\]\\.op: unknown action \"FWD\"")
+bad_case(schedules unknown-model.json "\\$\\.setup\\.costs\\.model: unknown model preset .gpt-5.")
+bad_case(schedules unknown-version.json "\\$\\.version: unsupported version 2")
+bad_case(schedules utf16.json "${utf16}")
+bad_case(schedules wrong-atoms.json "\\$\\.sequences\\[0\\]\\.atoms\\[1\\]: the plan gives 4096, the file has 16384")
+bad_case(schedules wrong-frees.json "\\$\\.replicas\\[0\\]\\.backward_packs\\[0\\]\\.frees: has 0 entries, the plan gives [0-9]+")
+bad_case(schedules wrong-peer.json "\\$\\.ranks\\[1\\]\\.actions\\[0\\]\\.peer: the plan gives 0, the file has 3")
+bad_case(schedules wrong-type-stages.json "\\$\\.setup\\.stages: expected an integer")
 
 # traces: slimpack trace info FILE
 bad_case(traces binary.json "${nul}")

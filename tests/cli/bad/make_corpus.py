@@ -117,6 +117,33 @@ plan_with(lambda p: p.pop("sequences"), "missing-sequences")
 write("valid/crlf-plan.json", plan_text.replace("\n", "\r\n"))
 write("valid/bom-plan.json", "\ufeff" + plan_text)
 
+# ---- schedules (slimpack simulate --plan FILE) ----
+with open(os.path.join(HERE, "../../../samples/schedules/asymmetric-example.schedule.json")) as f:
+    schedule_text = f.read()
+schedule = json.loads(schedule_text)
+common("schedules", ".json", schedule_text)
+
+
+def schedule_with(edit, name):
+    s = copy.deepcopy(schedule)
+    edit(s)
+    write(f"schedules/{name}.json", dumps(s))
+
+
+schedule_with(lambda s: s.update(version=2), "unknown-version")
+schedule_with(lambda s: s.pop("setup"), "missing-setup")
+schedule_with(lambda s: s["setup"].update(stages="four"), "wrong-type-stages")
+schedule_with(lambda s: s["setup"].update(replicas=2), "replica-count")
+schedule_with(lambda s: s["ranks"][1]["actions"][1].update(op="FWD"), "unknown-action")
+schedule_with(lambda s: s["ranks"][1]["actions"].reverse(), "reordered-actions")
+schedule_with(lambda s: s["ranks"][1]["actions"][0].update(peer=3), "wrong-peer")
+schedule_with(lambda s: s["ranks"].pop(), "missing-rank")
+schedule_with(lambda s: s["sequences"][0].update(atoms=[0, 16384]), "wrong-atoms")
+schedule_with(lambda s: s["replicas"][0]["backward_packs"][0].update(frees=[]), "wrong-frees")
+schedule_with(lambda s: s["replicas"][0]["forward_packs"][0]["segments"][0].update(end=99999), "segment-past-end")
+schedule_with(lambda s: s["setup"].update(costs={"model": "gpt-5"}), "unknown-model")
+schedule_with(lambda s: s["setup"].update(schedule="interleaved", vchunks=2), "interleaved")
+
 # ---- traces (slimpack trace info FILE) ----
 trace = {"traceEvents": [
     {"ph": "M", "name": "process_name", "pid": 1, "tid": 0, "args": {"name": "rank 0"}},

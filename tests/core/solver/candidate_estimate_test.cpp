@@ -22,7 +22,7 @@ namespace slimpack::solver_detail {
 namespace {
 
 Batch long_tail_batch(Tokens tokens) {
-  auto pool = preset_pool("long-tail-256k", 7, 20000);
+  auto pool = preset_pool("short-heavy-tail", 7, 20000);
   EXPECT_TRUE(pool.ok());
   auto batch = sample_batch(*pool, {tokens, 0, 3});
   EXPECT_TRUE(batch.ok());

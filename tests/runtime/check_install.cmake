@@ -1,0 +1,26 @@
+# Installs the build into a scratch prefix and checks slimpack-run there: the launcher in bin/, its
+# package in share/slimpack-explorer/python, and that the installed launcher starts from the
+# prefix (not the source tree): `--version` names the package folder it runs.
+#   cmake -DBUILD_DIR=... -DPREFIX=... -P check_install.cmake
+file(REMOVE_RECURSE ${PREFIX})
+execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${PREFIX}
+                RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "cmake --install failed (${rc}): ${err}")
+endif()
+foreach(f bin/slimpack-run share/slimpack-explorer/python/slimpack_runtime/cli.py
+          share/slimpack-explorer/python/slimpack_runtime/sampler.py
+          share/slimpack-explorer/samples/models/tiny-8x256.json share/doc/slimpack-explorer/runtime.md)
+  if(NOT EXISTS ${PREFIX}/${f})
+    message(FATAL_ERROR "not installed: ${PREFIX}/${f}")
+  endif()
+endforeach()
+execute_process(COMMAND ${PREFIX}/bin/slimpack-run --version OUTPUT_VARIABLE out
+                ERROR_VARIABLE errout RESULT_VARIABLE rc WORKING_DIRECTORY ${PREFIX})
+if(NOT rc EQUAL 0 OR NOT out MATCHES "^slimpack-run [0-9]+\\.[0-9]+\\.[0-9]+")
+  message(FATAL_ERROR "installed slimpack-run --version: rc=${rc} '${out}${errout}'")
+endif()
+string(FIND "${out}" "(package in ${PREFIX}/share/slimpack-explorer/python/slimpack_runtime" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "installed slimpack-run runs another copy of its package: '${out}'")
+endif()
