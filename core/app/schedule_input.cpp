@@ -49,7 +49,7 @@ Expected<LoadedSchedule> load_schedule_json(const nlohmann::json& j, const std::
 
 Status check_schedule_options(const std::vector<std::string>& given, const ConfigSpec& user,
                               const ConfigSpec& schedule) {
-  const ScenarioSpec mine{{}, user}, theirs{{}, schedule};
+  const ScenarioSpec mine{{}, user, {}}, theirs{{}, schedule, {}};
   for (const ConfigOption& option : options_in(OptionSection::Config)) {
     bool named = false;
     for (const std::string& flag : given) named = named || flag == option.flag;
