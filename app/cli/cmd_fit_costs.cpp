@@ -5,7 +5,9 @@
 
 #include "app/input_file.h"
 #include "app/pipeline.h"
+#include "app/schedule_input.h"
 #include "app/trace_run.h"
+#include "schedule_cli.h"
 #include "args.h"
 #include "commands.h"
 #include "cost/profile.h"
@@ -22,7 +24,7 @@ std::vector<OptionSpec> fit_costs_specs() {
       {"trace", "FILE[,FILE...]",
        "fit to the forward/backward units of this run's profiler traces, one file per rank "
        "(comma-separated, or a folder; needs --plan)"},
-      {"plan", "FILE", "the plan JSON that ran when the trace was taken"}};
+      {"plan", "FILE", "the plan or schedule JSON that ran when the trace was taken"}};
   for (auto& s : trace_options()) specs.push_back(s);
   // With --trace: the model, GPU and parallel options the plan ran with (as for simulate --plan).
   for (auto& s : config_options()) specs.push_back(s);
@@ -43,16 +45,26 @@ Expected<Fitted> fit_from_trace(const Args& args) {
   if (!request) return request.error();
   auto rules = trace_rule_set(*request);
   if (!rules) return rules.error();
-  // The same plan-file rule and cost model as `simulate --plan` (core/app).
-  auto plan = load_plan_file(*plan_path);
-  if (!plan) return plan.error();
+  // The same plan-file rule and cost model as `simulate --plan` (core/app): a plan, or a schedule
+  // whose setup fixes the cost model (options that contradict it are an error).
+  auto opened = open_plan_file(*plan_path);
+  if (!opened) return opened.error();
+  const Plan& plan = *opened->plan;
   auto config = config_spec(args);
   if (!config) return config.error();
-  auto cost = trace_cost_model(*plan, *config);
+  std::shared_ptr<const CostModel> fixed;
+  if (const auto& schedule = opened->schedule) {
+    if (Status s = check_schedule_options(given_config_options(args), *config, schedule->config);
+        !s)
+      return s.error();
+    *config = schedule->config;
+    fixed = schedule->cost;
+  }
+  auto cost = trace_cost_model(plan, *config, fixed);
   if (!cost) return cost.error();
   auto run = load_trace_run(*request);
   if (!run) return run.error();
-  auto cal = calibrate_trace_run(*run, *request, *plan, **cost);
+  auto cal = calibrate_trace_run(*run, *request, plan, **cost);
   if (!cal) return cal.error();
   Fitted out;
   out.profile = std::move(cal->profile);
