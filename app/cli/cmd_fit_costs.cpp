@@ -7,11 +7,11 @@
 #include "app/pipeline.h"
 #include "app/schedule_input.h"
 #include "app/trace_run.h"
-#include "schedule_cli.h"
 #include "args.h"
 #include "commands.h"
 #include "cost/profile.h"
 #include "output.h"
+#include "schedule_cli.h"
 #include "setup.h"
 #include "trace_check_cli.h"
 
