@@ -5,6 +5,7 @@
 
 #include "app/input_file.h"
 #include "app/pipeline.h"
+#include "app/schedule_input.h"
 #include "app/trace_run.h"
 #include "args.h"
 #include "commands.h"
@@ -45,12 +46,11 @@ Expected<Fitted> fit_from_trace(const Args& args) {
   if (!request) return request.error();
   auto rules = trace_rule_set(*request);
   if (!rules) return rules.error();
-  // The same plan-file rule and cost model as `simulate --plan` (core/app): a schedule file's
-  // setup fixes the model the run is inverted through (a tiny model's run fitted as Llama-3-8B
-  // would give coefficients of the wrong model), and flags that contradict it are refused.
+  // The same plan-file rule and cost model as `simulate --plan` (core/app): a plan, or a schedule
+  // whose setup fixes the cost model (options that contradict it are an error).
   auto opened = open_plan_file(*plan_path);
   if (!opened) return opened.error();
-  const Plan* plan = opened->plan.get();
+  const Plan& plan = *opened->plan;
   auto config = config_spec(args);
   if (!config) return config.error();
   std::shared_ptr<const CostModel> fixed;
@@ -58,13 +58,14 @@ Expected<Fitted> fit_from_trace(const Args& args) {
     if (Status s = check_schedule_options(given_config_options(args), *config, schedule->config);
         !s)
       return s.error();
+    *config = schedule->config;
     fixed = schedule->cost;
   }
-  auto cost = trace_cost_model(*plan, *config, fixed);
+  auto cost = trace_cost_model(plan, *config, fixed);
   if (!cost) return cost.error();
   auto run = load_trace_run(*request);
   if (!run) return run.error();
-  auto cal = calibrate_trace_run(*run, *request, *plan, **cost);
+  auto cal = calibrate_trace_run(*run, *request, plan, **cost);
   if (!cal) return cal.error();
   Fitted out;
   out.profile = std::move(cal->profile);

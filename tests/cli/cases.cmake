@@ -95,11 +95,18 @@ golden_case(simulate_check_trace_bad_rules EXIT 2 STDERR "--trace-rules: .*nope.
   ARGS simulate --plan samples/plans/asymmetric-example.json --check-trace samples/traces/step_before.json --trace-rules nope.json)
 # Several rank files (comma-separated): one file per rank, given once; the clock options checked.
 set(run_plan tests/cli/inputs/calibrate-plan.json)
-# tests/cli/inputs/run: the calibrate round trip as one Kineto-style file per rank (distributedInfo,
-# user_annotation ranges, "wait RECV_F3" ranges between units), given as a folder: every unit
-# matches with error 0, and the fit gives the single-file round trip's coefficients.
-golden_case(simulate_check_trace_rank_folder ARGS simulate --plan ${run_plan} --check-trace tests/cli/inputs/run --json -)
-golden_case(fit_costs_trace_rank_files ARGS fit-costs --trace tests/cli/inputs/run/worker-b.pt.trace.json,tests/cli/inputs/run/worker-a.pt.trace.json --plan ${run_plan} --out -)
+# samples/runs/calibrate: the calibrate round trip as one Kineto-style file per rank
+# (distributedInfo, user_annotation ranges, "wait RECV_F3" ranges between units) beside its plan,
+# given as a folder: every unit matches with error 0, and the fit gives the single-file round
+# trip's coefficients.
+set(run_dir samples/runs/calibrate)
+golden_case(simulate_check_trace_rank_folder ARGS simulate --plan ${run_dir}/plan.json --check-trace ${run_dir} --json -)
+golden_case(fit_costs_trace_rank_files ARGS fit-costs --trace ${run_dir}/worker-b.pt.trace.json,${run_dir}/worker-a.pt.trace.json --plan ${run_dir}/plan.json --out -)
+# A schedule file as the plan: its setup fixes the cost model the units are inverted through (the
+# tiny model's coefficients come back from our export of it); an option contradicting it is refused.
+golden_case(fit_costs_trace_schedule ARGS fit-costs --trace tests/cli/inputs/tiny-p4.trace.json --plan samples/schedules/tiny-p4.schedule.json --out -)
+golden_case(fit_costs_trace_schedule_contradicted EXIT 2 STDERR "--tp 4 contradicts the schedule's setup"
+  ARGS fit-costs --trace tests/cli/inputs/tiny-p4.trace.json --plan samples/schedules/tiny-p4.schedule.json --tp 4)
 set(rank0 tests/cli/bad/runs/only-waits.json)
 golden_case(simulate_check_trace_file_twice EXIT 2 STDERR "only-waits.json: given twice: one file per rank"
   ARGS simulate --plan ${run_plan} --check-trace ${rank0},${rank0})

@@ -744,6 +744,34 @@ class TestTraces : public QObject {
     ws().setSimCheckVisible(false);
   }
 
+  // "Align ranks at event": run A is loaded again with each rank's clock at that event, as
+  // --trace-align does; the option goes into the session.
+  void ranksAlignAtAnEvent() {
+    QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
+    const auto rank = [&](int r, int step_ts) {
+      return writeFile(dir_, QStringLiteral("align_rank%1.json").arg(r),
+                       QStringLiteral(R"({"traceEvents": [
+        {"ph": "X", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": %1, "dur": 50},
+        {"ph": "X", "name": "F1", "pid": 1, "tid": 1, "ts": %2, "dur": 10}]})")
+                           .arg(step_ts)
+                           .arg(step_ts + 5)
+                           .toUtf8());
+    };
+    const QStringList files = {rank(0, 1000), rank(1, 4000)};
+    ws().openTraces(files);
+    waitLoaded(loaded, 1);
+    QCOMPARE(ws().runA().run->ranks[1].shift_us, 0.0);
+    ws().alignRanksAt(QStringLiteral("ProfilerStep#2"));
+    waitLoaded(loaded, 2);
+    QCOMPARE(ws().runA().run->ranks[0].shift_us, -1000.0);
+    QCOMPARE(ws().runA().run->ranks[1].shift_us, -4000.0);
+    QCOMPARE(ws().traceRequest().options.align_event, std::string("ProfilerStep#2"));
+    QCOMPARE(ws().traceOptions().align_event, std::string("ProfilerStep#2"));
+    ws().alignRanksAt({});
+    waitLoaded(loaded, 3);
+    QCOMPARE(ws().runA().run->ranks[1].shift_us, 0.0);
+  }
+
   // --screenshot with traces on the command line: the picture waits for them to load.
   void screenshotWaitsForTraces() {
     ws().openTraces({sample("step_before.json")});

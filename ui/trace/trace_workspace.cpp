@@ -68,6 +68,7 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
       table_(new QTableView),
       splitter_(new QSplitter(Qt::Vertical)),
       search_(new QLineEdit),
+      rank_align_(new QLineEdit),
       align_(new QComboBox),
       category_(new QComboBox),
       fold_(new QCheckBox(tr("Fold digits"))),
@@ -86,6 +87,12 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   search_->setPlaceholderText(tr("Search events by name"));
   search_->setClearButtonEnabled(true);
   search_->setObjectName(QStringLiteral("traceSearch"));
+  rank_align_->setObjectName(QStringLiteral("traceRankAlign"));
+  rank_align_->setPlaceholderText(tr("Align ranks at event"));
+  rank_align_->setClearButtonEnabled(true);
+  rank_align_->setToolTip(
+      tr("The ranks' clocks: each file's first event of this name is its time zero (e.g. "
+         "ProfilerStep#2); empty: as recorded. slimpack's --trace-align"));
   align_->setObjectName(QStringLiteral("traceAlign"));
   align_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   category_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -118,6 +125,7 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   bar->addWidget(cancel_);
   auto* bar2 = new QHBoxLayout;
   bar2->addWidget(search_, 1);
+  bar2->addWidget(rank_align_);
   bar2->addWidget(align_);
   bar2->addWidget(category_);
   bar2->addWidget(fold_);
@@ -192,6 +200,10 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   connect(jobs_, &JobTracker::progress, this, [this](const QString& stage, double fraction) {
     progress_->setValue(static_cast<int>(fraction * 1000));
     progress_->setFormat(stage.left(40));
+  });
+  connect(rank_align_, &QLineEdit::editingFinished, this, [this] {
+    if (rank_align_->text().trimmed().toStdString() != options_.align_event)
+      alignRanksAt(rank_align_->text());
   });
   connect(search_, &QLineEdit::textChanged, this, [this](const QString& t) { search(t); });
   // One time axis: either view's zoom and pan moves the other.

@@ -75,6 +75,9 @@ class TraceWorkspace : public QWidget {
   TraceRunRequest traceRequest() const;
   // The trace options used when files are opened (alignment, lanes, rules, GPU time).
   void setTraceOptions(const TraceSpec& options);
+  // The ranks' clocks aligned at each file's first event of this name (empty: as recorded, the
+  // CLI's --trace-align): run A is loaded again with it.
+  void alignRanksAt(const QString& event);
   TraceSpec traceOptions() const;
   // The tab's part of a session (core/app/session_file.h), and opening it again: run A, then B.
   TraceSessionPart sessionPart() const;
@@ -140,6 +143,7 @@ class TraceWorkspace : public QWidget {
   QTableView* table_;
   QSplitter* splitter_;
   QLineEdit* search_;
+  QLineEdit* rank_align_;  // --trace-align for run A
   QComboBox* align_;
   QComboBox* category_;
   QCheckBox* fold_;

@@ -1,6 +1,8 @@
 // TraceWorkspace's trace options, the request measured vs simulated and calibration run with,
 // and its part of a session (core/app/session_file.h): kept apart from the tab's layout and views.
 #include <QFileInfo>
+#include <QLineEdit>
+#include <QSignalBlocker>
 
 #include "trace/sim_check_panel.h"
 #include "trace/trace_units.h"
@@ -15,6 +17,18 @@ TraceRunRequest TraceWorkspace::traceRequest() const {
 void TraceWorkspace::setTraceOptions(const TraceSpec& options) {
   options_ = options;
   sim_check_->setOptions(options);
+  const QSignalBlocker block(rank_align_);
+  rank_align_->setText(QString::fromStdString(options.align_event));
+}
+
+void TraceWorkspace::alignRanksAt(const QString& event) {
+  options_.align_event = event.trimmed().toStdString();
+  if (!options_.align_event.empty()) options_.offsets_us.clear();
+  {
+    const QSignalBlocker block(rank_align_);
+    rank_align_->setText(QString::fromStdString(options_.align_event));
+  }
+  if (!paths_a_.isEmpty()) openTraces(paths_a_, Slot::A);
 }
 
 TraceSpec TraceWorkspace::traceOptions() const {
