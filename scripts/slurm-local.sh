@@ -34,8 +34,18 @@ install() {
   fi
 }
 
+# A port nobody listens on (bash's /dev/tcp: a minimal Debian root has no python3 or ss).
 free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+  local port
+  for ((i = 0; i < 100; i++)); do
+    port=$((20000 + RANDOM % 40000))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "$port"
+      return 0
+    fi
+  done
+  echo "slurm-local: no free port found" >&2
+  return 1
 }
 
 wait_for() {  # seconds, command...
@@ -57,6 +67,7 @@ start() {
   user=$(id -un)
   ctld_port=$(free_port)
   slurmd_port=$(free_port)
+  while [ "$slurmd_port" = "$ctld_port" ]; do slurmd_port=$(free_port); done
 
   # munge: a fresh key and its own socket.
   dd if=/dev/urandom of="$dir/munge/munge.key" bs=1024 count=1 status=none

@@ -30,11 +30,12 @@ ExplorerArgs parse_explorer_args(const QStringList& arguments) {
       "screenshot", "Render the window after the first result to FILE.png and exit.", "FILE.png");
   QCommandLineOption session("open-session", "Open a .slimpack session file.", "FILE");
   QCommandLineOption size("size", "Window size for --screenshot (default 1600x1000).", "WxH");
-  QCommandLineOption view("view",
-                          "For --screenshot: gantt (default), compare, sweep, guide (the User "
-                          "Guide window), infeasible (the failure banner), zoomed, traces or "
-                          "measured (measured vs simulated).",
-                          "NAME");
+  QCommandLineOption view(
+      "view",
+      "For --screenshot: gantt (default), compare, search, sweep, guide (the User "
+      "Guide window), infeasible (the failure banner), zoomed, traces or "
+      "measured (measured vs simulated).",
+      "NAME");
   QCommandLineOption theme("theme", "For --screenshot: light (default) or dark.", "NAME");
   QCommandLineOption data_dirs("data-dirs",
                                "Print where the bundled samples and docs were found, and exit.");

@@ -548,6 +548,8 @@ void MainWindow::showError(const QString& title, const QString& raw) {
 void MainWindow::showView(const QString& name) {
   if (name == "compare")
     tabs_->setCurrentWidget(compare_);
+  else if (name == "search")
+    tabs_->setCurrentWidget(search_);
   else if (name == "traces" || name == "measured")
     tabs_->setCurrentWidget(traces_), traces_->setSimCheckVisible(name == "measured");
   else

@@ -11,6 +11,7 @@
 #include "common/output_file.h"
 #include "gantt/gantt_view.h"
 #include "panels/compare_view.h"
+#include "panels/search_panel.h"
 #include "trace/trace_workspace.h"
 #include "window/explorer_controller.h"
 #include "window/help_dialogs.h"
@@ -27,6 +28,7 @@ struct Shot {
   bool compare_requested = false;
   bool sweep_requested = false;
   bool state_requested = false;
+  bool search_requested = false;
 
   void finish(bool ok, const QString& message) {
     if (finished) return;
@@ -51,6 +53,15 @@ struct Shot {
       c.requestSweep();
       return;
     }
+    if (options.view == "search" && !search_requested) {
+      // A search small enough for a screenshot: within 16 GPUs on 4 batches.
+      search_requested = true;
+      SearchPanel* search = window->searchPanel();
+      search->setGpus(16);
+      search->setBatches(4);
+      search->run();
+      return;
+    }
     if (options.view == "infeasible" && !state_requested) {
       // t = 2 without recomputation: the default workload's long sequences do not fit an 80 GB
       // stage (with the default, recompute auto, they do).
@@ -72,7 +83,8 @@ struct Shot {
         if (g->model()->sequence(s).length > g->model()->sequence(longest).length) longest = s;
       g->setHighlightedSequence(longest);
     }
-    if (c.sweepJobs().busy() || c.compareJobs().busy()) return;
+    if (c.sweepJobs().busy() || c.compareJobs().busy() || window->searchPanel()->jobs().busy())
+      return;
     // Qt Charts lays its axes out in posted layout requests that can arrive after a zero timer;
     // flush them and give the scene a moment, so the picture shows what a user would see.
     QCoreApplication::sendPostedEvents();
@@ -118,7 +130,8 @@ void takeScreenshotWhenReady(MainWindow& window, const ScreenshotOptions& option
   window.showView(options.view);
   window.show();
   ExplorerController& c = window.controller();
-  for (JobTracker* jobs : {&c.pipelineJobs(), &c.sweepJobs(), &c.compareJobs(), &c.loadJobs()})
+  for (JobTracker* jobs : {&c.pipelineJobs(), &c.sweepJobs(), &c.compareJobs(), &c.loadJobs(),
+                           &window.searchPanel()->jobs()})
     QObject::connect(jobs, &JobTracker::busyChanged, &window, [shot](bool busy) {
       if (!busy) shot->check();
     });
