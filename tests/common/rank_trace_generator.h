@@ -22,6 +22,30 @@ namespace slimpack::testing {
 
 enum class TraceStyle { Kineto, Legacy };
 
+// 2 stages x 2 replicas; packs whose tokens and attention pairs vary independently (so a fit can
+// tell alpha from beta); every backward pack the same sequences as its forward pack.
+inline Plan two_by_two_plan() {
+  Plan plan;
+  plan.stages = 2;
+  const std::vector<std::vector<Tokens>> packs = {{8192},       {2048, 2048, 2048, 2048}, {4096},
+                                                  {1024, 6144}, {512, 512, 512},          {16384}};
+  for (int r = 0; r < 2; ++r) {
+    ReplicaPlan rp;
+    for (const auto& lengths : packs) {
+      Pack p;
+      for (Tokens len : lengths) {
+        const auto seq = static_cast<SeqIndex>(plan.sequences.size());
+        plan.sequences.push_back({"s" + std::to_string(seq), len * (r + 1)});
+        p.segments.push_back({seq, 0, len * (r + 1)});
+      }
+      rp.forward.push_back(p);
+    }
+    rp.backward = rp.forward;
+    plan.replicas.push_back(rp);
+  }
+  return plan;
+}
+
 inline std::string us_text(double seconds) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%.6f", seconds * 1e6);

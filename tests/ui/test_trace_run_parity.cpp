@@ -58,25 +58,7 @@ std::string run_cli(const std::string& args) {
 
 // Two stages, two replicas, packs whose tokens and attention pairs vary independently.
 Plan parity_plan() {
-  Plan plan;
-  plan.stages = 2;
-  const std::vector<std::vector<Tokens>> packs = {{8192},       {2048, 2048, 2048, 2048}, {4096},
-                                                  {1024, 6144}, {512, 512, 512},          {16384}};
-  for (int r = 0; r < 2; ++r) {
-    ReplicaPlan rp;
-    for (const auto& lengths : packs) {
-      Pack p;
-      for (Tokens len : lengths) {
-        const auto seq = static_cast<SeqIndex>(plan.sequences.size());
-        plan.sequences.push_back({"s" + std::to_string(seq), len * (r + 1)});
-        p.segments.push_back({seq, 0, len * (r + 1)});
-      }
-      rp.forward.push_back(p);
-    }
-    rp.backward = rp.forward;
-    plan.replicas.push_back(rp);
-  }
-  return plan;
+  return slimpack::testing::two_by_two_plan();
 }
 
 using Key = std::tuple<int, int, std::string, int>;  // replica, stage, pass, pack

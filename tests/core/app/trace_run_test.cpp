@@ -22,27 +22,9 @@ namespace {
 namespace fs = std::filesystem;
 using testing::TraceStyle;
 
-// 2 stages x 2 replicas; packs whose tokens and attention pairs vary independently; asymmetric
-// backward packs (a backward pack regroups the forward packs' sequences); recompute on stage 0.
+// testing::two_by_two_plan with recompute on stage 0.
 Plan test_plan() {
-  Plan plan;
-  plan.stages = 2;
-  const std::vector<std::vector<Tokens>> packs = {{8192},       {2048, 2048, 2048, 2048}, {4096},
-                                                  {1024, 6144}, {512, 512, 512},          {16384}};
-  for (int r = 0; r < 2; ++r) {
-    ReplicaPlan rp;
-    for (const auto& lengths : packs) {
-      Pack p;
-      for (Tokens len : lengths) {
-        const auto seq = static_cast<SeqIndex>(plan.sequences.size());
-        plan.sequences.push_back({"s" + std::to_string(seq), len * (r + 1)});
-        p.segments.push_back({seq, 0, len * (r + 1)});
-      }
-      rp.forward.push_back(p);
-    }
-    rp.backward = rp.forward;
-    plan.replicas.push_back(rp);
-  }
+  Plan plan = testing::two_by_two_plan();
   plan.recompute_layers = {4, 0};
   return plan;
 }
