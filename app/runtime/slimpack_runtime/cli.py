@@ -84,6 +84,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--in-process", action="store_true",
                    help="run all ranks in this process without torch.distributed (debugging; "
                         "no traces or timings per rank)")
+    p.add_argument("--units-only", action="store_true",
+                   help="run every rank's packs in this one process on one device, each unit "
+                        "timed alone (CUDA events on a GPU, the thread clock on a CPU): per-unit "
+                        "times for fit-costs --trace with a single GPU")
     p.add_argument("--version", action=_Version, nargs=0,
                    help="print the version and the package folder it runs from, and exit")
     return p
@@ -124,6 +128,12 @@ def _check_args(args: argparse.Namespace) -> None:
     if args.in_process and (args.trace_dir or args.device != "cpu"):
         raise UserError("--in-process runs on the CPU without traces: drop --trace-dir and "
                         "--device cuda")
+    if args.units_only and args.in_process:
+        raise UserError("--units-only and --in-process are exclusive (--units-only already runs "
+                        "every rank in this process)")
+    if args.units_only and (args.trace_ranges_only or args.trace_unit_time != "wall"):
+        raise UserError("--units-only writes its own unit times (CUDA events or the thread "
+                        "clock): drop --trace-ranges-only and --trace-unit-time")
 
 
 def _main(args: argparse.Namespace) -> int:
@@ -143,7 +153,7 @@ def _main(args: argparse.Namespace) -> int:
     if problem:
         raise UserError(problem)
     check_supported(s, args.device, torch.tensor([], dtype=DTYPES[args.dtype]).element_size())
-    problem = world_problem(s, args.device)
+    problem = None if args.units_only else world_problem(s, args.device)  # one device is enough
     if problem:
         raise UserError(problem)
     validate_schedule(s)
@@ -156,6 +166,8 @@ def _main(args: argparse.Namespace) -> int:
     torch.set_num_threads(max(args.threads, 1))
     if args.in_process:
         summary = _run_in_process(s, args)
+    elif args.units_only:
+        summary = _run_units_only(s, args)
     else:
         summary = _run_spawned(s, args)
     _print_summary(s, summary, sys.stderr if args.json == "-" else sys.stdout)
@@ -195,6 +207,28 @@ def _run_in_process(s, args: argparse.Namespace) -> dict[str, Any]:
             "iterations": [{"wall_s": wall, "loss": loss}],
             "units": sum(1 for rk in s.ranks for a in rk.actions if a.op in ("F", "B")),
             "traces": [], "unit_times": []}
+
+
+def _run_units_only(s, args: argparse.Namespace) -> dict[str, Any]:
+    import torch
+
+    from .units import run_units_only
+    from .worker import DTYPES
+
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, str(args.threads))
+    device = torch.device("cuda", 0) if args.device == "cuda" else torch.device("cpu")
+    run = run_units_only(s, args.seed, DTYPES[args.dtype], device, args.iterations,
+                         args.trace_dir)
+    rank_grads = [{n: p.grad.detach().cpu() for n, p in e.model.named_parameters()
+                   if p.grad is not None} for e in run["engines"]]
+    check = _check(s, args, rank_grads) if args.check else None
+    return {"schedule": args.schedule, "device": args.device, "mode": "units-only",
+            "world_size": s.world_size(), "dtype": args.dtype, "check": check,
+            "iterations": [{"wall_s": run["wall_s"], "loss": run["loss"]}],
+            "units": len(run["units"]), "traces": run["traces"],
+            "timing": "cuda events" if args.device == "cuda" else "thread cpu time",
+            "unit_times": run["units"]}
 
 
 def _run_spawned(s, args: argparse.Namespace) -> dict[str, Any]:

@@ -7,6 +7,9 @@ until it needs a message that has not been sent yet, the same rule as the deadlo
 
 from __future__ import annotations
 
+import contextlib
+from typing import Any, Callable, ContextManager, Optional
+
 import torch
 
 from .engine import StageEngine
@@ -25,9 +28,14 @@ def build_engines(s: Schedule, seed: int, dtype: torch.dtype = torch.float64,
     return engines
 
 
-def run_local(s: Schedule, seed: int, dtype: torch.dtype = torch.float64) -> list[StageEngine]:
-    """Executes every rank's actions; returns the engines (gradients in their models)."""
-    engines = build_engines(s, seed, dtype)
+def run_local(s: Schedule, seed: int, dtype: torch.dtype = torch.float64,
+              device: torch.device = torch.device("cpu"),
+              timer: Optional[Callable[[Any, Any], ContextManager]] = None) -> list[StageEngine]:
+    """Executes every rank's actions; returns the engines (gradients in their models).
+
+    `timer(rank, action)`, when given, wraps every F and B action (units-only timing)."""
+    engines = build_engines(s, seed, dtype, device)
+    timed = timer or (lambda rank, action: contextlib.nullcontext())
     mailbox: dict[tuple[int, int, int], torch.Tensor] = {}
     inbox: list[dict[tuple[str, int], torch.Tensor]] = [{} for _ in s.ranks]
     outbox: list[dict[tuple[str, int], torch.Tensor]] = [{} for _ in s.ranks]
@@ -48,11 +56,13 @@ def run_local(s: Schedule, seed: int, dtype: torch.dtype = torch.float64) -> lis
                 elif a.op in ("SEND_F", "SEND_B"):
                     mailbox[(r, a.peer, a.tag)] = outbox[r].pop((a.op[-1], a.pack))
                 elif a.op == "F":
-                    y = eng.forward_pack(a.pack, inbox[r].pop(("F", a.pack), None), a.path)
+                    with timed(rk, a):
+                        y = eng.forward_pack(a.pack, inbox[r].pop(("F", a.pack), None), a.path)
                     if y is not None:
                         outbox[r][("F", a.pack)] = y
                 elif a.op == "B":
-                    dx = eng.backward_pack(a.pack, inbox[r].pop(("B", a.pack), None), a.path)
+                    with timed(rk, a):
+                        dx = eng.backward_pack(a.pack, inbox[r].pop(("B", a.pack), None), a.path)
                     if dx is not None:
                         outbox[r][("B", a.pack)] = dx
                 elif a.op == "ALLREDUCE":
