@@ -2,7 +2,8 @@
 # Runs `slimpack search` as a Slurm job array and merges the shards (docs/search.md, "On Slurm").
 #
 #   scripts/search-slurm.sh [--workdir DIR] [--chunk N] [--max-array N] [--cpus N]
-#                           [--slimpack PATH] [--sbatch-option OPT]... -- SEARCH OPTIONS...
+#                           [--slimpack PATH] [--sbatch-option OPT]... [--wait-limit S]
+#                           -- SEARCH OPTIONS...
 #
 # Counts the configurations (`slimpack search ... --count`), splits them into shards of about
 # --chunk configurations each (at most --max-array tasks, since sites cap array sizes), writes
@@ -11,10 +12,13 @@
 # until no task is left, reads every task's ExitCode from scontrol (sbatch --wait misses failed
 # tasks once they age out of the controller), and merges the shards into DIR/search.json and
 # DIR/search.csv. Running it again with the same DIR resumes: finished configurations are skipped.
+# --wait-limit S (default 0 = none): give up (exit 1, with squeue's reason) when the array has
+# not finished after S seconds, e.g. tasks that stay pending on a misconfigured cluster.
 set -euo pipefail
 
 workdir=search-slurm
 chunk=200
+wait_limit=0
 max_array=1000
 cpus=1
 slimpack=slimpack
@@ -27,8 +31,9 @@ while (($#)); do
     --cpus) cpus=$2; shift 2 ;;
     --slimpack) slimpack=$2; shift 2 ;;
     --sbatch-option) sbatch_opts+=("$2"); shift 2 ;;
+    --wait-limit) wait_limit=$2; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "search-slurm: unknown option $1 (search options go after --)" >&2; exit 2 ;;
   esac
 done
@@ -66,7 +71,17 @@ echo "$shards" >"$workdir/shards.count"
 job=$(sbatch --parsable "$workdir/search.sbatch")
 job=${job%%;*}
 echo "search-slurm: submitted job array $job"
-while squeue -h -j "$job" 2>/dev/null | grep -q .; do sleep 1; done
+waited=0
+while squeue -h -j "$job" 2>/dev/null | grep -q .; do
+  if ((${wait_limit:-0} > 0 && waited >= wait_limit)); then
+    echo "search-slurm: job array $job has not finished after ${wait_limit} s; squeue says:" >&2
+    squeue -h -j "$job" -o '%i %T %r' >&2 || true
+    scancel "$job" 2>/dev/null || true
+    exit 1
+  fi
+  sleep 1
+  waited=$((waited + 1))
+done
 
 # Every task's exit code, while the controller still has the records (MinJobAge).
 failed=0

@@ -11,7 +11,9 @@
 #
 # Settings known to work on Debian 12 (Slurm 22.05), in a chroot too: proctrack/linuxproc and
 # task/none (no cgroups needed), a cgroup.conf with cgroup/v1 (22.05 initialises cgroups even so),
-# batch_sched_delay=0 and an OverSubscribe=FORCE partition so array tasks start at once.
+# batch_sched_delay=0 and an OverSubscribe=FORCE partition so array tasks start at once. The
+# daemons reach each other at 127.0.0.1, never by the host's name: a chroot or container whose
+# /etc/hosts does not list its hostname (a fresh Debian root) otherwise leaves every job pending.
 set -euo pipefail
 
 packages=(slurmctld slurmd slurm-client munge)
@@ -79,7 +81,7 @@ start() {
 
   cat >"$dir/etc/slurm.conf" <<CONF
 ClusterName=slimpack-local
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
 SlurmUser=$user
@@ -104,7 +106,7 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 ReturnToService=2
 MinJobAge=300
-NodeName=$host CPUs=$cpus State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 NodeHostname=$host CPUs=$cpus State=UNKNOWN
 PartitionName=local Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE
 CONF
   cat >"$dir/etc/cgroup.conf" <<CONF

@@ -180,4 +180,16 @@ Expected<std::vector<Tokens>> read_csv_lengths(const std::string& path, const st
   return out;
 }
 
+Expected<std::vector<std::string>> csv_header_columns(const std::string& text) {
+  if (Status st = json_util::check_text_encoding(text); !st) return st.error();
+  const std::vector<Line> lines = split_lines(text);
+  if (lines.empty()) return std::vector<std::string>{};
+  auto first = split_fields(lines[0].text);
+  if (!first) return first.error();
+  const bool header = std::none_of(first->begin(), first->end(),
+                                   [](const std::string& f) { return looks_numeric(f); });
+  if (!header || first->size() < 2) return std::vector<std::string>{};
+  return *first;
+}
+
 }  // namespace slimpack::workload

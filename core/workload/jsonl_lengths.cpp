@@ -56,4 +56,22 @@ Expected<std::vector<Tokens>> read_jsonl_lengths(const std::string& path, const 
   return out;
 }
 
+std::vector<std::string> jsonl_numeric_fields(const std::string& text) {
+  std::string_view rest(text);
+  if (rest.substr(0, 3) == "\xEF\xBB\xBF") rest.remove_prefix(3);
+  while (!rest.empty()) {
+    const std::size_t nl = rest.find('\n');
+    const std::string line(rest.substr(0, nl));
+    rest.remove_prefix(nl == std::string_view::npos ? rest.size() : nl + 1);
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    auto parsed = json_util::parse(line);
+    std::vector<std::string> fields;
+    if (parsed && parsed->is_object())
+      for (auto it = parsed->begin(); it != parsed->end(); ++it)
+        if (it->is_number()) fields.push_back(it.key());
+    return fields;  // the first record decides, as it does for the reader
+  }
+  return {};
+}
+
 }  // namespace slimpack::workload

@@ -36,4 +36,18 @@ Expected<LengthPool> read_length_file(const std::string& path, const LengthFileO
   return LengthPool{path, std::move(*lengths)};
 }
 
+Expected<std::vector<std::string>> length_file_columns(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (ext != ".csv" && ext != ".txt" && ext != ".jsonl" && ext != ".ndjson")
+    return std::vector<std::string>{};
+  auto text = json_util::read_file(path);
+  if (!text) return text.error();
+  if (ext == ".jsonl" || ext == ".ndjson") return workload::jsonl_numeric_fields(*text);
+  auto columns = workload::csv_header_columns(*text);
+  if (!columns) return columns.error().with_context(path);
+  return columns;
+}
+
 }  // namespace slimpack

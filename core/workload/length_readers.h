@@ -18,6 +18,11 @@ Expected<std::vector<Tokens>> read_json_lengths(const std::string& path, const s
 Expected<std::vector<Tokens>> read_jsonl_lengths(const std::string& path, const std::string& text,
                                                  const LengthFileOptions& opt);
 
+// A CSV's header names when its first line is a header of two or more fields, else empty.
+Expected<std::vector<std::string>> csv_header_columns(const std::string& text);
+// The numeric fields of the first record of a JSONL text, else empty.
+std::vector<std::string> jsonl_numeric_fields(const std::string& text);
+
 // Default JSONL / JSON-record fields tried in this order when no --column is given.
 inline const std::vector<std::string>& default_length_fields() {
   static const std::vector<std::string> fields = {"seq_len", "num_tokens", "length"};

@@ -41,6 +41,12 @@ struct LengthFileOptions {
 // Errors name the file and the line (CSV/JSONL) or JSON path, and the reason.
 Expected<LengthPool> read_length_file(const std::string& path, const LengthFileOptions& opt = {});
 
+// The columns a multi-column length file offers for LengthFileOptions::column: a CSV's header
+// names, or the numeric fields of a JSONL file's first record; empty for a file of one column or
+// without a header. Lets the explorer ask which column holds the lengths (a production trace with
+// "TIMESTAMP,ContextTokens,GeneratedTokens") instead of refusing the file.
+Expected<std::vector<std::string>> length_file_columns(const std::string& path);
+
 // Parametric presets: see length_preset_names() (long-tail-256k is an old name of
 // short-heavy-tail).
 std::vector<std::string> length_preset_names();

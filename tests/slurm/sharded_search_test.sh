@@ -27,16 +27,16 @@ exec "$slimpack" "\$@"
 FLAKY
 chmod +x "$tmp/flaky"
 if bash "$src/scripts/search-slurm.sh" --workdir "$tmp/run" --chunk 40 --slimpack "$tmp/flaky" \
-    -- "${search[@]}" 2>"$tmp/first.err"; then
+    --wait-limit 60 -- "${search[@]}" 2>"$tmp/first.err"; then
   echo "FAIL: a failed array task was not reported"; exit 1
 fi
-grep -q "task 1 exited with 3:0" "$tmp/first.err" || { echo "FAIL: no exit code for task 1"; cat "$tmp/first.err"; exit 1; }
+grep -q "task 1 exited with 3:0" "$tmp/first.err" || { echo "FAIL: no exit code for task 1"; cat "$tmp/first.err"; tail -5 "$tmp/slurm/log/"*.log; exit 1; }
 tasks=$(cat "$tmp/run/shards.count")
 ((tasks == 7)) || { echo "FAIL: expected 7 array tasks, got $tasks"; exit 1; }
 
 # The rerun resumes (finished shards are skipped) and the merge is the unsharded result.
 touch "$tmp/healed"
 bash "$src/scripts/search-slurm.sh" --workdir "$tmp/run" --chunk 40 --slimpack "$tmp/flaky" \
-  -- "${search[@]}" >"$tmp/second.out"
+  --wait-limit 60 -- "${search[@]}" >"$tmp/second.out"
 cmp "$tmp/unsharded.json" "$tmp/run/search.json" || { echo "FAIL: merge differs from the unsharded run"; exit 1; }
 echo "OK: $tasks array tasks, failure reported, resumed, merge == unsharded"

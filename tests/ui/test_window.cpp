@@ -6,6 +6,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <QApplication>
+#include <QComboBox>
+#include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -14,8 +17,11 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
+#include <QInputDialog>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMimeData>
+#include <QPushButton>
 #include <QScopeGuard>
 #include <QSignalSpy>
 #include <QSlider>
@@ -33,6 +39,7 @@
 #include "sim/simulator.h"
 #include "stall_probe.h"
 #include "trace/trace_workspace.h"
+#include "window/explorer_args.h"
 #include "window/explorer_controller.h"
 #include "window/exporter.h"
 #include "window/main_window.h"
@@ -169,6 +176,78 @@ class TestWindow : public QObject {
     c.setConfig(restored);
     QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->plan->strategy == config.strategy,
                              kResultTimeoutMs);
+  }
+
+  // A production trace's CSV (TIMESTAMP,ContextTokens,GeneratedTokens) has no "length" column:
+  // dropping it asks which column, driven here with real key and mouse events; the choice loads
+  // the file, is remembered for it (no question the next time) and the panel can switch it.
+  void multiColumnCsvAsksForItsColumnAndRemembersIt() {
+    ExplorerController& c = window_->controller();
+    QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && !c.busy(), kResultTimeoutMs);
+    const QString csv = QStringLiteral(SLIMPACK_SOURCE_DIR "/tests/cli/inputs/three-columns.csv");
+    QStringList offered;
+    int asked = 0;
+    QTimer answer;
+    answer.setInterval(20);
+    QObject::connect(&answer, &QTimer::timeout, [&] {
+      auto* dialog = qobject_cast<QInputDialog*>(QApplication::activeModalWidget());
+      if (dialog == nullptr || dialog->objectName() != "lengthColumnDialog") return;
+      ++asked;
+      offered = dialog->comboBoxItems();
+      auto* combo = dialog->findChild<QComboBox*>();
+      QTest::keyClick(combo, Qt::Key_C);  // the first item starting with C: ContextTokens
+      auto* ok = dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok);
+      QTest::mouseClick(ok, Qt::LeftButton);
+    });
+    answer.start();
+    dropFile(window_.get(), csv);
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->workload.file == csv.toStdString(),
+                             kResultTimeoutMs);
+    QCOMPARE(asked, 1);
+    QCOMPARE(offered, QStringList({"TIMESTAMP", "ContextTokens", "GeneratedTokens"}));
+    QCOMPARE(c.snapshot()->workload.column, std::string("ContextTokens"));
+    QCOMPARE(c.snapshot()->batch_stats.count, std::int64_t{6});
+    QCOMPARE(c.snapshot()->batch_stats.max, Tokens{879});
+    QCOMPARE(settings_->lengthColumn(csv), QStringLiteral("ContextTokens"));
+
+    // Back to the preset, then the same file again: the remembered column, no question.
+    c.setWorkload(WorkloadSpec{});
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->workload.file.empty(), kResultTimeoutMs);
+    dropFile(window_.get(), csv);
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->workload.file == csv.toStdString(),
+                             kResultTimeoutMs);
+    QCOMPARE(asked, 1);
+    QCOMPARE(c.snapshot()->workload.column, std::string("ContextTokens"));
+
+    // The Column field switches it: typed, then Enter.
+    auto* field = window_->findChild<QLineEdit*>(QStringLiteral("lengthColumn"));
+    QVERIFY(field && field->isEnabled());
+    field->selectAll();
+    QTest::keyClicks(field, QStringLiteral("GeneratedTokens"));
+    QTest::keyClick(field, Qt::Key_Return);
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->workload.column == "GeneratedTokens",
+                             kResultTimeoutMs);
+    QCOMPARE(c.snapshot()->batch_stats.max, Tokens{109});
+    answer.stop();
+    c.setWorkload(WorkloadSpec{});
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->workload.file.empty(), kResultTimeoutMs);
+  }
+
+  // `slimpack-explorer --column NAME FILE`: the command line's column opens the file at once.
+  void commandLineColumnOpensAMultiColumnFile() {
+    ExplorerController& c = window_->controller();
+    QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && !c.busy(), kResultTimeoutMs);
+    const QString csv = QStringLiteral(SLIMPACK_SOURCE_DIR "/tests/cli/inputs/three-columns.csv");
+    const ExplorerArgs args =
+        parse_explorer_args({"slimpack-explorer", "--column", "GeneratedTokens", csv});
+    QCOMPARE(args.column, QStringLiteral("GeneratedTokens"));
+    open_from_args(*window_, args);
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->workload.file == csv.toStdString(),
+                             kResultTimeoutMs);
+    QCOMPARE(c.snapshot()->workload.column, std::string("GeneratedTokens"));
+    QCOMPARE(c.snapshot()->batch_stats.max, Tokens{109});
+    c.setWorkload(WorkloadSpec{});
+    QTRY_VERIFY_WITH_TIMEOUT(!c.busy() && c.snapshot()->workload.file.empty(), kResultTimeoutMs);
   }
 
   // A schedule's setup fixes its cost model: the explorer shows the times `slimpack simulate

@@ -33,6 +33,7 @@ WorkloadPanel::WorkloadPanel(QWidget* parent)
   }
   source_->setToolTip(tr("Length distribution preset, or the opened length file"));
   open_->setToolTip(tr("Open a length file (.csv, .json, .jsonl) or a plan"));
+  column_->setObjectName(QStringLiteral("lengthColumn"));
   column_->setPlaceholderText(tr("only column"));
   column_->setToolTip(tr("CSV column / JSONL field of a multi-column file"));
   seed_->setRange(0, 1'000'000'000);

@@ -39,7 +39,12 @@ ExplorerArgs parse_explorer_args(const QStringList& arguments) {
   QCommandLineOption theme("theme", "For --screenshot: light (default) or dark.", "NAME");
   QCommandLineOption data_dirs("data-dirs",
                                "Print where the bundled samples and docs were found, and exit.");
-  parser.addOptions({screenshot, session, size, view, theme, data_dirs});
+  QCommandLineOption column(
+      "column",
+      "The column (CSV) or field (JSONL) holding the lengths in the length files given, as "
+      "slimpack's --column; without it a file of several columns asks which.",
+      "NAME");
+  parser.addOptions({screenshot, session, size, view, theme, data_dirs, column});
   parser.addPositionalArgument(
       "FILE...",
       "Files to open: a length file (.csv, .json, .jsonl), a plan, a session, or profiler "
@@ -51,6 +56,7 @@ ExplorerArgs parse_explorer_args(const QStringList& arguments) {
   ExplorerArgs a;
   a.session = parser.value(session);
   a.files = parser.positionalArguments();
+  a.column = parser.value(column);
   a.screenshot = parser.value(screenshot);
   if (parser.isSet(view)) a.view = parser.value(view);
   a.theme = parser.value(theme);
@@ -64,7 +70,7 @@ ExplorerArgs parse_explorer_args(const QStringList& arguments) {
 
 void open_from_args(MainWindow& window, const ExplorerArgs& args) {
   if (!args.session.isEmpty()) window.openFile(args.session);
-  for (const QString& file : args.files) window.openFile(file);
+  for (const QString& file : args.files) window.openFile(file, args.column);
 }
 
 }  // namespace slimpack::ui

@@ -21,6 +21,7 @@ std::string retired_option_message(int argc, const char* const* argv);
 struct ExplorerArgs {
   QString session;     // --open-session
   QStringList files;   // positional: length files, plans, sessions
+  QString column;      // --column: the CSV column / JSONL field of the length files given
   QString screenshot;  // --screenshot FILE.png (empty = show the window)
   QSize size{1600, 1000};
   QString view = QStringLiteral("gantt");

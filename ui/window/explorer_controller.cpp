@@ -170,16 +170,45 @@ void ExplorerController::runPipeline() {
       });
 }
 
-void ExplorerController::openInputFile(const QString& path) {
+namespace {
+
+// A load and, when it failed for want of a column, the columns the file offers.
+struct LoadAttempt {
+  Expected<LoadedInput> loaded;
+  std::vector<std::string> columns;
+};
+
+}  // namespace
+
+void ExplorerController::openInputFile(const QString& path, const QString& chosen) {
   const std::string file = path.toStdString();
-  const std::string column = workload_.file == file ? workload_.column : std::string();
+  const std::string column = !chosen.isEmpty()        ? chosen.toStdString()
+                             : workload_.file == file ? workload_.column
+                                                      : std::string();
   load_jobs_.start(
       tr("Loading"),
-      [file, column](const CancelToken&, ProgressSink& progress) {
+      [file, column](const CancelToken&, ProgressSink& progress) -> Expected<LoadAttempt> {
         progress.report("reading " + file, 0.0);
-        return load_input_file(file, column);
+        LoadAttempt attempt{load_input_file(file, column), {}};
+        // Without a column, a file of several columns none of which the reader takes by itself
+        // ("length", "num_tokens", ...) fails: offer its columns instead of only the refusal.
+        if (!attempt.loaded && column.empty())
+          if (auto columns = length_file_columns(file); columns && columns->size() >= 2)
+            attempt.columns = std::move(*columns);
+        return attempt;
       },
-      [this, path, file, column](Expected<LoadedInput> loaded) {
+      [this, path, file, column](Expected<LoadAttempt> attempt) {
+        if (!attempt) {
+          emit loadFailed(path, readableMessage(attempt.error().message));
+          return;
+        }
+        Expected<LoadedInput>& loaded = attempt->loaded;
+        if (!loaded && !attempt->columns.empty()) {
+          QStringList columns;
+          for (const std::string& c : attempt->columns) columns << QString::fromStdString(c);
+          emit columnNeeded(path, columns);
+          return;
+        }
         if (!loaded) {
           emit loadFailed(path, readableMessage(loaded.error().message));
           return;

@@ -5,6 +5,7 @@
 // Panels edit it through setters and listen to its signals; it knows no widget.
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
 
 #include <memory>
@@ -73,8 +74,11 @@ class ExplorerController : public QObject {
   void setAll(const WorkloadSpec& workload, const ConfigSpec& config);
 
   // Loads a length file, plan or fitted cost profile on a worker; the session changes only when
-  // it loads. Failure emits loadFailed with the file and the reason.
-  void openInputFile(const QString& path);
+  // it loads. Failure emits loadFailed with the file and the reason, except for a multi-column
+  // length file opened without a column none of whose columns the reader picks by itself: that
+  // emits columnNeeded with its columns, so the window can ask. `column` (a CSV column or JSONL
+  // field) overrides the workload's column for this file.
+  void openInputFile(const QString& path, const QString& column = {});
   // Uses a fitted cost profile and/or a cost overrides file (empty = none). The files are read and
   // the cost model built on a worker first: a bad file emits loadFailed naming the file and the
   // reason, and the configuration stays as it was.
@@ -112,6 +116,7 @@ class ExplorerController : public QObject {
   void inputsEdited(const slimpack::ui::InputState& before, const QString& what);
   void resultStateChanged();
   void loadFailed(const QString& path, const QString& message);
+  void columnNeeded(const QString& path, const QStringList& columns);
   void inputLoaded(const QString& path);
   void sweepReady(const std::vector<slimpack::SweepPoint>& points);
   void compareReady(const std::vector<slimpack::CompareEntry>& entries);

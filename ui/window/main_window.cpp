@@ -39,6 +39,7 @@
 #include "panels/sweep_panel.h"
 #include "panels/workload_panel.h"
 #include "trace/trace_workspace.h"
+#include "window/column_chooser.h"
 #include "window/edit_history.h"
 #include "window/explorer_controller.h"
 #include "window/exporter.h"
@@ -313,8 +314,18 @@ void MainWindow::connectController() {
   connect(&c, &ExplorerController::loadFailed, this, [this](const QString& path, const QString& m) {
     showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), m);
   });
-  connect(&c, &ExplorerController::inputLoaded, this,
-          [this](const QString& path) { settings_.addRecentFile(path); });
+  connect(&c, &ExplorerController::columnNeeded, this,
+          [this](const QString& path, const QStringList& columns) {
+            const QString column = askLengthColumn(this, path, columns);
+            if (!column.isEmpty()) controller_->openInputFile(path, column);
+          });
+  connect(&c, &ExplorerController::inputLoaded, this, [this](const QString& path) {
+    settings_.addRecentFile(path);
+    // The column a multi-column file opened with is remembered for it.
+    const WorkloadSpec& w = controller_->workload();
+    if (w.file == path.toStdString() && !w.column.empty())
+      settings_.setLengthColumn(path, QString::fromStdString(w.column));
+  });
   connect(&c, &ExplorerController::sweepReady, this, [this](const std::vector<SweepPoint>& pts) {
     sweep_->setPoints(pts, controller_->sweepBasis());
     states_->refresh();
@@ -414,14 +425,14 @@ void MainWindow::updateStatusText() {
   status_result_->setToolTip(fallback);
 }
 
-void MainWindow::openFile(const QString& path) {
+void MainWindow::openFile(const QString& path, const QString& column) {
   if (QFileInfo(path).isDir()) {  // a run's folder (dropped or named): File > Open Run…
     if (auto* hooks = findChild<TraceHooks*>()) hooks->openRun({path});
     return;
   }
   if (traces_->offerFile(path)) return;  // a profiler trace: the Traces tab loads it
   if (input_kind_by_name(path.toStdString()) != InputKind::Session) {
-    controller_->openInputFile(path);
+    controller_->openInputFile(path, column.isEmpty() ? settings_.lengthColumn(path) : column);
     return;
   }
   auto session = read_session_file(path.toStdString());

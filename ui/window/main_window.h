@@ -71,7 +71,9 @@ class MainWindow : public QMainWindow {
   TraceWorkspace* traceWorkspace() const { return traces_; }
 
   // A session (.slimpack), length file or plan. Errors go to showError; the session is kept.
-  void openFile(const QString& path);
+  // A length file opens with `column`, else the column remembered for it (a multi-column file
+  // without either asks).
+  void openFile(const QString& path, const QString& column = {});
   // Adds ".slimpack" when the name has no suffix; returns false (after showError) on failure.
   bool saveSession(const QString& path);
   SessionFile currentSession() const;

@@ -10,6 +10,7 @@ namespace {
 constexpr auto kTheme = "view/theme";
 constexpr auto kRecent = "files/recent";
 constexpr auto kLastDir = "files/lastDirectory";
+constexpr auto kLengthColumns = "files/lengthColumns";
 constexpr auto kExportScale = "export/scale";
 constexpr auto kGeometry = "window/geometry";
 constexpr auto kState = "window/state";
@@ -56,6 +57,21 @@ void Settings::addRecentFile(const QString& path) {
 void Settings::clearRecentFiles() {
   store_->remove(kRecent);
   emit recentFilesChanged({});
+}
+
+QString Settings::lengthColumn(const QString& file) const {
+  const QVariantMap columns = store_->value(kLengthColumns).toMap();
+  return columns.value(QFileInfo(file).absoluteFilePath()).toString();
+}
+
+void Settings::setLengthColumn(const QString& file, const QString& column) {
+  QVariantMap columns = store_->value(kLengthColumns).toMap();
+  const QString abs = QFileInfo(file).absoluteFilePath();
+  if (column.isEmpty())
+    columns.remove(abs);
+  else
+    columns.insert(abs, column);
+  store_->setValue(kLengthColumns, columns);
 }
 
 QString Settings::lastDirectory() const {

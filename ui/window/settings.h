@@ -29,6 +29,11 @@ class Settings : public QObject {
   void addRecentFile(const QString& path);  // most recent first, no duplicates, at most kMax
   void clearRecentFiles();
 
+  // The column (CSV) or field (JSONL) chosen for a multi-column length file, by absolute path;
+  // empty when none was chosen.
+  QString lengthColumn(const QString& file) const;
+  void setLengthColumn(const QString& file, const QString& column);
+
   QString lastDirectory() const;
   void setLastDirectory(const QString& dir);
 
