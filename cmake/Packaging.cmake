@@ -23,8 +23,12 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${CPACK_PACKAGE_CONTACT}")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # Icons and the desktop entry: let the desktop refresh its caches if it has the tools.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "hicolor-icon-theme")
-# slimpack-run (the PyTorch reference runtime) needs them; slimpack and the explorer do not.
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3, python3-torch, libopenblas0-pthread")
+# slimpack-run (the PyTorch reference runtime) is a /usr/bin script for /usr/bin/python3, so python3
+# is a dependency (CPack appends the shlibdeps of the binaries); PyTorch and the OpenBLAS it runs
+# fast with are only suggested: slimpack and the explorer do not need them, and without them
+# slimpack-run says what to install.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-torch, libopenblas0-pthread")
 set(CPACK_STRIP_FILES ON)
 set(CPACK_OUTPUT_FILE_PREFIX ${PROJECT_SOURCE_DIR}/dist)
 include(CPack)

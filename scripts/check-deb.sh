@@ -20,6 +20,18 @@ slimpack simulate --preset chat-sft --png g.png --quiet
 [ -s g.png ] || fail "slimpack simulate --png wrote no picture"
 slimpack simulate --plan /usr/share/slimpack-explorer/samples/plans/analytic-1f1b.json --json - \
   | grep -q '"makespan"' || fail "the installed sample plan did not simulate"
+# The runtime: on PATH, running its installed package; a schedule to run; without python3-torch
+# (only suggested) it says what to install and exits 2.
+command -v slimpack-run >/dev/null || fail "slimpack-run is not on PATH"
+slimpack-run --version | tee run-version.txt
+grep -q /usr/share/slimpack-explorer/python run-version.txt || fail "slimpack-run does not run its installed package"
+slimpack solve --preset chat-sft --batch-tokens 16384 --pp 2 --schedule-out sched.json >/dev/null
+[ -s sched.json ] || fail "slimpack solve --schedule-out wrote no schedule"
+if ! python3 -c "import torch" 2>/dev/null; then
+  rc=0
+  slimpack-run sched.json >run.out 2>&1 || rc=$?
+  [ "$rc" -eq 2 ] && grep -q "python3-torch" run.out || fail "slimpack-run without torch (exit $rc): $(cat run.out)"
+fi
 QT_QPA_PLATFORM=offscreen slimpack-explorer --screenshot s.png
 [ -s s.png ] || fail "slimpack-explorer --screenshot wrote no picture"
 QT_QPA_PLATFORM=offscreen slimpack-explorer --data-dirs | tee dirs.txt
