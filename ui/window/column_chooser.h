@@ -5,12 +5,16 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+
 class QWidget;
 
 namespace slimpack::ui {
 
-// A modal choice among `columns` (object name "lengthColumnDialog"); returns the column, or an
-// empty string when the user cancels.
-QString askLengthColumn(QWidget* parent, const QString& file, const QStringList& columns);
+// Opens a window-modal choice among `columns` (object name "lengthColumnDialog") without a nested
+// event loop, so jobs keep running: `chosen(column)` runs when the user picks one, `cancelled()`
+// when the dialog is closed without a choice.
+void askLengthColumn(QWidget* parent, const QString& file, const QStringList& columns,
+                     std::function<void(const QString&)> chosen, std::function<void()> cancelled);
 
 }  // namespace slimpack::ui

@@ -206,7 +206,7 @@ void ExplorerController::openInputFile(const QString& path, const QString& chose
         if (!loaded && !attempt->columns.empty()) {
           QStringList columns;
           for (const std::string& c : attempt->columns) columns << QString::fromStdString(c);
-          emit columnNeeded(path, columns);
+          emit columnNeeded(path, columns, readableMessage(loaded.error().message));
           return;
         }
         if (!loaded) {

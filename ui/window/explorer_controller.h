@@ -76,8 +76,8 @@ class ExplorerController : public QObject {
   // Loads a length file, plan or fitted cost profile on a worker; the session changes only when
   // it loads. Failure emits loadFailed with the file and the reason, except for a multi-column
   // length file opened without a column none of whose columns the reader picks by itself: that
-  // emits columnNeeded with its columns, so the window can ask. `column` (a CSV column or JSONL
-  // field) overrides the workload's column for this file.
+  // emits columnNeeded with its columns and the reader's message, so the window can ask. `column`
+  // (a CSV column or JSONL field) overrides the workload's column for this file.
   void openInputFile(const QString& path, const QString& column = {});
   // Uses a fitted cost profile and/or a cost overrides file (empty = none). The files are read and
   // the cost model built on a worker first: a bad file emits loadFailed naming the file and the
@@ -116,7 +116,7 @@ class ExplorerController : public QObject {
   void inputsEdited(const slimpack::ui::InputState& before, const QString& what);
   void resultStateChanged();
   void loadFailed(const QString& path, const QString& message);
-  void columnNeeded(const QString& path, const QStringList& columns);
+  void columnNeeded(const QString& path, const QStringList& columns, const QString& message);
   void inputLoaded(const QString& path);
   void sweepReady(const std::vector<slimpack::SweepPoint>& points);
   void compareReady(const std::vector<slimpack::CompareEntry>& entries);

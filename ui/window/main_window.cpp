@@ -314,10 +314,19 @@ void MainWindow::connectController() {
   connect(&c, &ExplorerController::loadFailed, this, [this](const QString& path, const QString& m) {
     showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), m);
   });
+  // A length file of several columns: ask which (cancelled: the reader's reason, as for any file
+  // that cannot be opened). With dialogs off (tests, screenshots) there is nobody to ask.
   connect(&c, &ExplorerController::columnNeeded, this,
-          [this](const QString& path, const QStringList& columns) {
-            const QString column = askLengthColumn(this, path, columns);
-            if (!column.isEmpty()) controller_->openInputFile(path, column);
+          [this](const QString& path, const QStringList& columns, const QString& reason) {
+            const QString title = tr("Cannot open %1").arg(QFileInfo(path).fileName());
+            if (!error_dialogs_) {
+              showError(title, reason);
+              return;
+            }
+            askLengthColumn(
+                this, path, columns,
+                [this, path](const QString& column) { controller_->openInputFile(path, column); },
+                [this, title, reason] { showError(title, reason); });
           });
   connect(&c, &ExplorerController::inputLoaded, this, [this](const QString& path) {
     settings_.addRecentFile(path);
