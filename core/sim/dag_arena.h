@@ -11,8 +11,16 @@ namespace slimpack::sim_detail {
 // One uninitialised block per replica for the DAG and its schedule. Large blocks are 2 MiB aligned
 // and, on Linux, advised as transparent huge pages: a fresh 4 KiB page fault costs microseconds,
 // and at a million ops the faults cost more than the sweep itself.
+//
+// A simulation frees its blocks when it returns, and a search or a sweep simulates thousands of
+// plans in a row on each worker thread: every thread keeps its last large block (up to
+// kKeepBytes) for the next simulation, whose pages are then already mapped and warm.
 class Arena {
  public:
+  Arena() = default;
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+  ~Arena();
   void reserve(std::size_t bytes);
   // `n` uninitialised elements of a trivial type; reserve() must have sized the arena.
   template <typename T>
@@ -26,10 +34,13 @@ class Arena {
 
  private:
   static constexpr std::size_t kAlign = 64;
+  static constexpr std::size_t kKeepBytes = std::size_t{512} << 20;
+  void release();
   struct Free {
     void operator()(void* p) const;
   };
   std::unique_ptr<void, Free> block_;
+  std::size_t capacity_ = 0;  // bytes of block_ (0 for a small, malloc'ed block)
   std::size_t used_ = 0;
 };
 

@@ -179,11 +179,13 @@ DagShape dag_shape(const Plan& plan, int replica, const CostModel* cost) {
   d.mf = static_cast<int>(rp.forward.size());
   d.mb = static_cast<int>(rp.backward.size());
   // Stage orders are produced one stage at a time (here for the chunk count, then again while
-  // emitting) so that only one stage's order is ever alive.
-  for (int s = 0; s < d.p; ++s)
-    for (const OrderedOp& op :
-         stage_order(plan.schedule, d.p, s, d.mf, d.mb, plan.warmup_extra, plan.vchunks))
-      d.v = std::max(d.v, op.chunk + 1);
+  // emitting) so that only one stage's order is ever alive. Only an interleaved order has chunks
+  // (and it may fall back to one chunk), so the others skip this pass.
+  if (plan.schedule == ScheduleKind::Interleaved && plan.vchunks > 1)
+    for (int s = 0; s < d.p; ++s)
+      for (const OrderedOp& op :
+           stage_order(plan.schedule, d.p, s, d.mf, d.mb, plan.warmup_extra, plan.vchunks))
+        d.v = std::max(d.v, op.chunk + 1);
   d.nf = d.p * d.v * d.mf;
   d.virtual_stages = d.p * d.v;
   d.model_dp_sync = plan.dp() > 1 && cost != nullptr && cost->options().include_dp_sync;

@@ -3,9 +3,14 @@
 #include <benchmark/benchmark.h>
 #include <malloc.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+
 #include <string>
 
 #include "cost/cost_model.h"
+#include "plan/plan_json.h"
 #include "sim/simulator.h"
 
 namespace slimpack {
@@ -110,6 +115,49 @@ void BM_Sim1F1BCostModel(benchmark::State& state) {
   run(state, plan, &cost, SimOptions{});
 }
 BENCHMARK(BM_Sim1F1BCostModel)->Args({16, 4096})->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace slimpack
+
+// A plan file named by SLIMPACK_BENCH_PLAN (scripts/megatron_sim_compare.py writes one): what
+// simulate() costs on a plan that another simulator times too. `full` is every result the CLI
+// computes (legality, ops, critical path); `no_legality` skips the legality check, which the
+// other simulators do not have. Registered only when the variable is set.
+namespace slimpack {
+namespace {
+
+void BM_SimPlanFile(benchmark::State& state, const Plan& plan, bool legality) {
+  SimOptions o;
+  o.check_legality = legality;
+  for (auto _ : state) {
+    auto res = simulate(plan, nullptr, o);
+    if (!res) state.SkipWithError(res.error().message.c_str());
+    benchmark::DoNotOptimize(res);
+  }
+  std::int64_t ops = 0;
+  for (const ReplicaPlan& rp : plan.replicas)
+    ops += static_cast<std::int64_t>(plan.stages) *
+           static_cast<std::int64_t>(rp.forward.size() + rp.backward.size());
+  state.SetItemsProcessed(state.iterations() * ops);
+  state.counters["compute_ops"] = static_cast<double>(ops);
+}
+
+const bool plan_file_registered = [] {
+  const char* path = std::getenv("SLIMPACK_BENCH_PLAN");
+  if (!path) return false;
+  auto plan = read_plan_file(path);
+  if (!plan) {
+    std::fprintf(stderr, "SLIMPACK_BENCH_PLAN: %s\n", plan.error().message.c_str());
+    std::exit(2);
+  }
+  static const Plan loaded = std::move(plan).value();
+  benchmark::RegisterBenchmark("BM_SimPlanFile/full", BM_SimPlanFile, std::cref(loaded), true)
+      ->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("BM_SimPlanFile/no_legality", BM_SimPlanFile, std::cref(loaded),
+                               false)
+      ->Unit(benchmark::kMillisecond);
+  return true;
+}();
 
 }  // namespace
 }  // namespace slimpack
