@@ -5,8 +5,10 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolTip>
+#include <QWheelEvent>
 #include <algorithm>
 
+#include "painter/gantt_layout.h"
 #include "painter/gantt_painter.h"
 #include "painter/gantt_palette.h"
 #include "render/time_axis.h"
@@ -48,15 +50,58 @@ void TraceView::setTimeline(std::shared_ptr<const TraceTimeline> timeline,
   if (selection_) setSelection(std::nullopt);
   if (!timeline_) {
     setModel(nullptr);
+    fitMinimumHeight();
     return;
   }
   setModel(first ? std::move(first) : std::make_shared<const GanttModel>(timeline_->gantt()));
+  fitMinimumHeight();
 }
 
 void TraceView::rebuild() {
   if (!timeline_) return;
   setModel(std::make_shared<const GanttModel>(timeline_->gantt(collapsed_)), true);
+  fitMinimumHeight();
   remark();
+}
+
+void TraceView::setScrollable(bool on) {
+  scrollable_ = on;
+  fitMinimumHeight();
+}
+
+int TraceView::heightForAllLanes() const {
+  if (!model() || model()->lane_count() == 0) return 0;
+  // The layout at the view's fixed lane height (else the smallest) in a tall area puts the axis
+  // and the metrics right under the lanes: the lowest of them is the height every lane needs.
+  GanttPaintOptions o = paintOptions();
+  if (o.lane_height <= 0) o.lane_height = o.min_lane_height;
+  const QRect tall(0, 0, std::max(width(), 200), 1 << 20);
+  const GanttLayout l = compute_layout(*model(), tall, o, QFontMetrics(font()));
+  int bottom = l.plot.bottom();
+  if (o.axis) bottom = std::max(bottom, l.axis.bottom());
+  if (o.metrics) bottom = std::max(bottom, l.metrics.bottom());
+  return bottom + 4;
+}
+
+void TraceView::fitMinimumHeight() {
+  setMinimumHeight(scrollable_ ? heightForAllLanes() : 0);
+}
+
+void TraceView::resizeEvent(QResizeEvent* event) {
+  GanttView::resizeEvent(event);
+  // The header (title, legend) may wrap differently at another width.
+  if (scrollable_) fitMinimumHeight();
+}
+
+void TraceView::wheelEvent(QWheelEvent* event) {
+  // Over the lane labels the wheel scrolls the lanes (the scroll area gets the ignored event);
+  // over the plot it zooms and pans as in every Gantt.
+  if (scrollable_ && model() && currentLayout().labels.contains(event->position().toPoint()) &&
+      !(event->modifiers() & (Qt::ControlModifier | Qt::ShiftModifier))) {
+    event->ignore();
+    return;
+  }
+  GanttView::wheelEvent(event);
 }
 
 void TraceView::setGroupCollapsed(int group, bool collapsed) {

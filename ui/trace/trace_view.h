@@ -52,6 +52,13 @@ class TraceView : public GanttView {
   // Tooltip text of a bar (HTML), empty when `ref` is no trace bar.
   QString tooltipFor(BarRef ref) const;
 
+  // In a scroll area (TraceScrollArea): the view asks for the height that shows every lane at its
+  // lane height, and the wheel over the lane labels scrolls instead of zooming.
+  void setScrollable(bool on);
+  // Height that shows every lane of the current model at the view's lane height (its fixed one,
+  // else the smallest); 0 without a model.
+  int heightForAllLanes() const;
+
  signals:
   void selectionChanged(double t0, double t1);  // t1 < t0 when cleared
   void groupToggled(int group, bool collapsed);
@@ -62,11 +69,14 @@ class TraceView : public GanttView {
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
   bool event(QEvent* event) override;
 
  private:
   void rebuild();
   void remark();
+  void fitMinimumHeight();
   int groupOfLabelAt(QPoint pos) const;
 
   std::shared_ptr<const TraceTimeline> timeline_;
@@ -75,6 +85,7 @@ class TraceView : public GanttView {
   std::function<std::vector<BarRef>(const TraceTimeline&, const GanttModel&)> mark_;
   std::optional<TimeRange> selection_;
   std::optional<double> select_from_;
+  bool scrollable_ = false;
 };
 
 // "1.234 ms" / "56.7 µs" for a duration in seconds.

@@ -24,6 +24,7 @@
 #include "jobs/job_tracker.h"
 #include "trace/sim_check_panel.h"
 #include "trace/trace_diff_model.h"
+#include "trace/trace_scroll_area.h"
 #include "trace/trace_sniff.h"
 #include "trace/trace_units.h"
 #include "trace/trace_view.h"
@@ -144,9 +145,10 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
       tr("Show the simulated Gantt of the current plan under run A, with the error of every "
          "mapped unit, MAPE and the makespan error"));
   sim_check_->hide();
-  splitter_->addWidget(view_a_);
+  // Each trace scrolls vertically when its lanes do not fit (several ranks, deep stacks).
+  splitter_->addWidget(new TraceScrollArea(view_a_));
   splitter_->addWidget(sim_check_);
-  splitter_->addWidget(view_b_);
+  splitter_->addWidget(new TraceScrollArea(view_b_));
   splitter_->addWidget(table_);
   splitter_->setStretchFactor(0, 3);
   splitter_->setStretchFactor(1, 3);
