@@ -149,16 +149,28 @@ Expected<std::vector<Tokens>> read_csv_lengths(const std::string& path, const st
   const std::size_t ncols = first->size();
   const std::string prefix = layout->label.empty() ? "" : "column \"" + layout->label + "\": ";
 
+  // A text that is no length file at all (a README saved as .txt, prose) has a first line read as
+  // a one-column header and fails on the next line: say so rather than only what that line lacks.
+  const bool lone_header = header && ncols == 1;
+  auto fail = [&](std::size_t i, const std::string& reason) {
+    std::string msg = reason;
+    if (lone_header && i == 1)
+      msg += "; the first line \"" + std::string(trim(lines[0].text).substr(0, 40)) +
+             "\" was read as a column header and the next is no length: is this a length file? "
+             "(one length a line, a length,count histogram or a CSV table with a header: "
+             "docs/file-formats-lengths.md)";
+    return error_at_line(path, lines[i].number, msg);
+  };
+
   std::vector<Tokens> out;
   HistogramBuilder hist;
   for (std::size_t i = header ? 1 : 0; i < lines.size(); ++i) {
     const Line& line = lines[i];
     auto fields = split_fields(line.text);
-    if (!fields) return error_at_line(path, line.number, fields.error().message);
+    if (!fields) return fail(i, fields.error().message);
     if (fields->size() != ncols)
-      return error_at_line(
-          path, line.number,
-          "expected " + std::to_string(ncols) + " fields, found " + std::to_string(fields->size()));
+      return fail(i, "expected " + std::to_string(ncols) + (ncols == 1 ? " field" : " fields") +
+                         ", found " + std::to_string(fields->size()));
     if (layout->histogram) {
       auto len = parse_length_text((*fields)[0]);
       if (!len) return error_at_line(path, line.number, len.error().message);
@@ -168,7 +180,7 @@ Expected<std::vector<Tokens>> read_csv_lengths(const std::string& path, const st
         return error_at_line(path, line.number, st.error().message);
     } else {
       auto len = parse_length_text((*fields)[layout->column]);
-      if (!len) return error_at_line(path, line.number, prefix + len.error().message);
+      if (!len) return fail(i, prefix + len.error().message);
       if (auto st = append_repeated(out, *len, 1); !st)
         return error_at_line(path, line.number, st.error().message);
     }
