@@ -47,7 +47,10 @@ TraceDiffModel::Result TraceDiffModel::compute(const ImportedTrace* a, const Imp
                                                TraceCompareOptions options) {
   Result out;
   out.options = std::move(options);
-  if (a && b) out.comparison = compare_traces(*a, *b, out.options);
+  if (a && b) {
+    // Only steps asked for and missing fail; the table then stays empty.
+    if (auto c = compare_traces(*a, *b, out.options)) out.comparison = std::move(*c);
+  }
   std::set<std::string> cats;
   add_categories(a, cats);
   add_categories(b, cats);
@@ -88,7 +91,9 @@ void TraceDiffModel::setFoldDigits(bool on) {
 
 void TraceDiffModel::recompute() {
   beginResetModel();
-  comparison_ = a_ && b_ ? compare_traces(*a_, *b_, options_) : TraceComparison{};
+  comparison_ = {};
+  if (a_ && b_)
+    if (auto c = compare_traces(*a_, *b_, options_)) comparison_ = std::move(*c);
   pickUnits();
   endResetModel();
   if (sort_column_ >= 0) sort(sort_column_, sort_order_);
