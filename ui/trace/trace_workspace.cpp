@@ -25,6 +25,7 @@
 #include "trace/sim_check_panel.h"
 #include "trace/trace_diff_model.h"
 #include "trace/trace_sniff.h"
+#include "trace/trace_summary_panel.h"
 #include "trace/trace_units.h"
 #include "trace/trace_view.h"
 
@@ -81,6 +82,7 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
       selection_(new QLabel),
       diff_jobs_(new JobTracker(this)),
       sim_check_(new SimCheckPanel),
+      summary_(new TraceSummaryPanel),
       sim_button_(new QPushButton(tr("Measured vs Simulated"))) {
   setObjectName(QStringLiteral("traceWorkspace"));
   jobs_->setInteractive(true);
@@ -116,6 +118,15 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   bar->addWidget(open);
   bar->addWidget(compare_);
   bar->addWidget(sim_button_);
+  auto* summary_button = new QPushButton(tr("GPU Summary"));
+  summary_button->setObjectName(QStringLiteral("traceSummaryButton"));
+  summary_button->setCheckable(true);
+  summary_button->setToolTip(
+      tr("GPU time per rank and step: computation, communication, memcpy, "
+         "idle (slimpack trace summary)"));
+  bar->addWidget(summary_button);
+  connect(summary_button, &QPushButton::toggled, summary_, &QWidget::setVisible);
+  summary_->hide();
   bar->addWidget(rules_);
   bar->addWidget(calibrate_);
   rules_->hide();
@@ -148,6 +159,7 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   splitter_->addWidget(sim_check_);
   splitter_->addWidget(view_b_);
   splitter_->addWidget(table_);
+  splitter_->addWidget(summary_);
   splitter_->setStretchFactor(0, 3);
   splitter_->setStretchFactor(1, 3);
   splitter_->setStretchFactor(2, 3);
@@ -184,7 +196,7 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   connect(calibrate_, &QPushButton::clicked, this, [this] {
     if (run_a_.timeline) emit calibrateRequested(run_a_.timeline);
   });
-  for (JobTracker* t : {jobs_, diff_jobs_, &sim_check_->jobs()})
+  for (JobTracker* t : {jobs_, diff_jobs_, &sim_check_->jobs(), &summary_->jobs()})
     connect(t, &JobTracker::busyChanged, this, [this](bool on) {
       // Posted: a job's done() may start the next one (a load starts the diff).
       if (!on)
@@ -268,7 +280,8 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
 TraceWorkspace::~TraceWorkspace() = default;
 
 bool TraceWorkspace::busy() const {
-  return !offered_.isEmpty() || jobs_->busy() || diff_jobs_->busy() || sim_check_->jobs().busy();
+  return !offered_.isEmpty() || jobs_->busy() || diff_jobs_->busy() || sim_check_->jobs().busy() ||
+         summary_->jobs().busy();
 }
 
 bool TraceWorkspace::offerFile(const QString& path) {
@@ -383,6 +396,7 @@ void TraceWorkspace::showRun(Slot slot, TraceRunView run) {
     view_a_->setTimeline(run_a_.timeline, run_a_.gantt);
     view_b_->setTimeline(nullptr);
     sim_check_->setMeasured(run_a_.run, run_a_.request);
+    summary_->setRun(run_a_.run);
   } else {
     run_b_ = std::move(run);
     view_b_->setTimeline(run_b_.timeline, run_b_.gantt);
