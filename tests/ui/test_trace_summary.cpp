@@ -3,6 +3,7 @@
 // chart, with the figures worked out by hand in tests/core/app/trace_summary_report_test.cpp.
 #include <QBarSet>
 #include <QChart>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -13,7 +14,9 @@
 
 #include "charts/gpu_time_chart.h"
 #include "jobs/job_tracker.h"
+#include "trace/trace_diff_model.h"
 #include "trace/trace_summary_panel.h"
+#include "trace/trace_view.h"
 #include "trace/trace_workspace.h"
 
 using namespace slimpack;
@@ -48,6 +51,14 @@ class TestTraceSummary : public QObject {
     ws.show();
     ws.openTraces({sample("ddp/rank1.pt.trace.json"), sample("ddp/rank0.pt.trace.json")});
     QVERIFY(waitIdle(ws));
+    // Kineto names both processes python3: their process_labels tell the groups apart.
+    QStringList groups;
+    for (int i = 0; i < ws.viewA()->model()->lane_count(); ++i)
+      groups << QString::fromStdString(ws.viewA()->model()->lane(i).label);
+    QVERIFY2(groups.join('|').contains(QStringLiteral("rank 0 · python3 (GPU 0)")),
+             qPrintable(groups.join('|')));
+    QVERIFY2(groups.join('|').contains(QStringLiteral("rank 1 · python3 (CPU)")),
+             qPrintable(groups.join('|')));
     TraceSummaryPanel* p = ws.summaryPanel();
     QVERIFY(!p->isVisible());  // until "GPU Summary" is pressed
     auto* button = ws.findChild<QPushButton*>(QStringLiteral("traceSummaryButton"));
@@ -102,6 +113,40 @@ class TestTraceSummary : public QObject {
     QCOMPARE(sets[3]->at(0), 60.0);
     // The four parts stack up to each rank's span.
     QCOMPARE(sets[0]->at(1) + sets[1]->at(1) + sets[2]->at(1) + sets[3]->at(1), 203.0);
+  }
+
+  // The diff table compares per profiler step by default (HTA's view): means per step.
+  void diffTablePerStepByDefault() {
+    TraceWorkspace ws;
+    QSignalSpy loaded(&ws, &TraceWorkspace::loaded);
+    ws.openTraces({sample("ddp/rank0.pt.trace.json")});
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kTimeoutMs);
+    ws.openTraces({sample("ddp/rank1.pt.trace.json")}, TraceWorkspace::Slot::B);
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!ws.busy(), kTimeoutMs);
+    const TraceDiffModel& m = *ws.diffModel();
+    QCOMPARE(m.comparison().a.steps, (std::vector<int>{1, 2}));
+    QVERIFY(!m.comparedWhole());
+    auto row = [&](const char* name) -> const NameDiff* {
+      for (const NameDiff& d : m.comparison().names)
+        if (d.name == name) return &d;
+      return nullptr;
+    };
+    // aten::mm: 4 calls over A's two steps, 2 over B's: 2 and 1 per step.
+    QVERIFY(row("aten::mm"));
+    QCOMPARE(row("aten::mm")->count_a, 2.0);
+    QCOMPARE(row("aten::mm")->count_b, 1.0);
+    QVERIFY(!row("PyTorch Profiler (0)"));  // the profiler's own span is left out
+    // ProfilerStep#1 is one of two steps: 0.5 per step, shown with decimals.
+    for (int r = 0; r < m.rowCount(); ++r)
+      if (m.index(r, TraceDiffModel::Name).data().toString() == QStringLiteral("ProfilerStep#1"))
+        QCOMPARE(m.index(r, TraceDiffModel::CountA).data().toString(), QStringLiteral("0.50"));
+    // Off: the whole runs.
+    auto* per_step = ws.findChild<QCheckBox*>(QStringLiteral("tracePerStep"));
+    QVERIFY(per_step && per_step->isChecked());
+    per_step->setChecked(false);
+    QTRY_VERIFY_WITH_TIMEOUT(!ws.diffJobs().busy() && m.comparison().a.steps.empty(), kTimeoutMs);
+    QCOMPARE(row("aten::mm")->count_a, 4.0);
   }
 
   void traceWithoutGpuSaysSo() {

@@ -347,8 +347,7 @@ class TestTraces : public QObject {
     QVERIFY(v->collapsedGroups().count(group));
     QCOMPARE(v->model()->lane_count(), rows - 2);
     QCOMPARE(QString::fromStdString(v->model()->lane(head).label),
-             QStringLiteral(
-                 "▸ rank 0 · python3 (CPU) (1 lane)"));  // distributedInfo.rank, process_labels
+             QStringLiteral("▸ rank 0 · python3 (1 lane)"));  // distributedInfo.rank
     v->setGroupCollapsed(group, false);
     QCOMPARE(v->model()->lane_count(), rows);
     // Shift+drag selects a range; its duration is shown.

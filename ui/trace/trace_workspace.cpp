@@ -73,6 +73,7 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
       align_(new QComboBox),
       category_(new QComboBox),
       fold_(new QCheckBox(tr("Fold digits"))),
+      per_step_(new QCheckBox(tr("Per step"))),
       compare_(new QPushButton(tr("Compare with…"))),
       cancel_(new QPushButton(tr("Cancel"))),
       rules_(new QPushButton(tr("Mapping Rules…"))),
@@ -140,6 +141,12 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   bar2->addWidget(align_);
   bar2->addWidget(category_);
   bar2->addWidget(fold_);
+  bar2->addWidget(per_step_);
+  per_step_->setObjectName(QStringLiteral("tracePerStep"));
+  per_step_->setChecked(true);
+  per_step_->setToolTip(
+      tr("Compare per profiler step: the mean per ProfilerStep#N of each run (a run without "
+         "steps is compared whole); off: the whole runs"));
 
   table_->setModel(diff_);
   table_->setSortingEnabled(true);
@@ -269,6 +276,11 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   });
   connect(category_, &QComboBox::activated, this, [this](int index) {
     requestDiff(index <= 0 ? QString() : category_->itemText(index), fold_->isChecked());
+  });
+  connect(per_step_, &QCheckBox::toggled, this, [this](bool on) {
+    TraceCompareOptions options = diff_->options();
+    options.steps = on ? std::optional<StepRange>(StepRange{}) : std::nullopt;
+    startDiff(options, false);
   });
   connect(fold_, &QCheckBox::toggled, this, [this](bool on) {
     requestDiff(category_->currentIndex() <= 0 ? QString() : category_->currentText(), on);
@@ -416,6 +428,7 @@ void TraceWorkspace::updateCompare() {
   align_->setVisible(cmp);
   category_->setVisible(cmp);
   fold_->setVisible(cmp);
+  per_step_->setVisible(cmp);
   syncLabelWidths();
   if (!cmp) {
     diff_->setTraces(nullptr, nullptr);

@@ -150,6 +150,7 @@ class TraceWorkspace : public QWidget {
   QComboBox* align_;
   QComboBox* category_;
   QCheckBox* fold_;
+  QCheckBox* per_step_;  // the diff table per profiler step (HTA's view) or over the whole runs
   QPushButton* compare_;
   QPushButton* cancel_;
   QPushButton* rules_;
