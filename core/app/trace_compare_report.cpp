@@ -118,7 +118,10 @@ std::string trace_comparison_text(const TraceComparison& c, const TraceCompareOp
   const std::size_t n = std::min(limit, c.names.size());
   for (std::size_t i = 0; i < n; ++i) {
     const NameDiff& d = c.names[i];
-    const std::string name = d.name.size() > 48 ? d.name.substr(0, 45) + "..." : d.name;
+    // Long names lose their middle: the end tells GEMM tiles and template instances apart.
+    const std::string name = d.name.size() > 48
+                                 ? d.name.substr(0, 22) + "..." + d.name.substr(d.name.size() - 23)
+                                 : d.name;
     std::snprintf(
         line, sizeof line, "%-48s %8s %8s %11s %11s %11s %11s %12s  %s\n", name.c_str(),
         count_text(d.count_a).c_str(), count_text(d.count_b).c_str(),
