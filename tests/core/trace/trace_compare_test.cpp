@@ -105,6 +105,24 @@ TEST(TraceCompare, SameTraceIsUnchangedEverywhere) {
   }
 }
 
+// "events" means one thing: every element of the event array, as `trace info` counts it (with
+// events not kept); the complete events compared are "counted".
+TEST(TraceCompare, EventsMeanWhatTraceInfoCounts) {
+  TraceImportOptions counts_only;
+  counts_only.keep_events = false;
+  auto info = import_chrome_trace(std::string(SLIMPACK_SAMPLES_DIR) + "/traces/kineto_small.json",
+                                  counts_only);
+  ASSERT_TRUE(info.ok());
+  const ImportedTrace t = load("kineto_small.json");
+  const TraceComparison c = compared(t, t);
+  EXPECT_EQ(c.a.events, info->events);
+  EXPECT_EQ(c.a.events, 30);
+  std::int64_t complete = 0;
+  for (const TraceLane& l : info->lanes) complete += l.count;
+  EXPECT_EQ(c.a.counted, complete);
+  EXPECT_EQ(c.a.counted, 13);
+}
+
 TEST(TraceCompare, FoldDigits) {
   EXPECT_EQ(fold_digits("ProfilerStep#12"), "ProfilerStep#N");
   EXPECT_EQ(fold_digits("sm90_gemm_128x256"), "smN_gemm_NxN");
