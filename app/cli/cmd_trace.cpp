@@ -1,11 +1,13 @@
 // slimpack trace info FILE...       counts of Chrome / Kineto traces (events, phases, lanes, span)
 // slimpack trace compare A B        difference of two traces by event name (count, total, delta)
+// slimpack trace summary FILE...    per rank and step: GPU computation, communication, memcpy, idle
 #include <cstdio>
 
+#include "app/trace_compare_report.h"
+#include "app/trace_summary_report.h"
 #include "args.h"
 #include "commands.h"
 #include "output.h"
-#include "trace/trace_compare.h"
 #include "trace/trace_import.h"
 
 namespace slimpack::cli {
@@ -13,25 +15,36 @@ namespace {
 
 constexpr const char* kTraceUsage =
     "usage: slimpack trace info FILE... [--json FILE]\n"
-    "       slimpack trace compare A B [--json FILE] [--category CAT] [--fold-digits]\n\n"
+    "       slimpack trace compare A B [--json FILE] [--steps all|N|A-B] [--category CAT] ...\n"
+    "       slimpack trace summary FILE... [--json FILE]\n\n"
     "Reads Chrome Trace Event files (plain or .gz; our --trace exports, Kineto, PyTorch "
     "profiler).\n"
     "  info     event counts per phase, lanes and time span of each file\n"
-    "  compare  complete events of A and B by name: count and total duration in each, the delta\n"
-    "           and a status (added, removed, longer, shorter, unchanged)\n\n"
-    "Run 'slimpack trace info --help' or 'slimpack trace compare --help' for their options.\n";
+    "  compare  complete events of A and B by name: count, total and self time in each, the\n"
+    "           delta and a status (added, removed, longer, shorter, unchanged), whole or per "
+    "step\n"
+    "  summary  per rank and profiler step: GPU time split into computation, communication,\n"
+    "           memory copies and idle (unions over streams), overlap, idle causes, launches,\n"
+    "           and the ranks lined up per step (stragglers)\n\n"
+    "Run 'slimpack trace info --help', 'slimpack trace compare --help' or 'slimpack trace summary "
+    "--help'\nfor their options.\n";
 
 int trace_info(int argc, char** argv) {
   const std::vector<OptionSpec> specs = {
       {"json", "FILE",
-       "write {file, events, by_phase, lanes, span_us} ('-' = stdout; an array for several files)"},
+       "write {file, events, complete_events, by_phase, lanes, span_us} ('-' = stdout; an array "
+       "for several files)"},
       {"help", "", "show this help"}};
   auto args = Args::parse(argc, argv, 3, specs);
   if (!args) return report_error("trace info", args.error());
   if (args->has("help")) {
     std::fputs(
         format_help("slimpack trace info FILE... [--json FILE]",
-                    "Prints event counts per phase, lanes and time span of trace files.", specs)
+                    "Prints event counts per phase, lanes and time span of trace files. 'events' "
+                    "counts every element of the event array (metadata, instants, counters and "
+                    "flows included), as 'trace compare' does; 'complete events' those with a "
+                    "duration (X, matched B/E), which 'trace compare' compares.",
+                    specs)
             .c_str(),
         stdout);
     return 0;
@@ -47,10 +60,14 @@ int trace_info(int argc, char** argv) {
     nlohmann::json phases = nlohmann::json::object();
     for (const auto& [ph, n] : t->by_phase) phases[ph] = n;
     nlohmann::json lanes = nlohmann::json::array();
-    for (const auto& l : t->lanes)
+    std::int64_t complete = 0;
+    for (const auto& l : t->lanes) {
       lanes.push_back({{"pid", l.pid}, {"tid", l.tid}, {"label", l.label}});
+      complete += l.count;
+    }
     all.push_back({{"file", path},
                    {"events", t->events},
+                   {"complete_events", complete},
                    {"by_phase", phases},
                    {"lanes", lanes.size()},
                    {"lane_list", lanes},
@@ -65,10 +82,13 @@ int trace_info(int argc, char** argv) {
   }
   if (!json_stdout) {
     for (const auto& t : all) {
-      std::printf("%s\n  events   %lld\n  lanes    %zu\n  span     %.3f ms\n  phases  ",
-                  t["file"].get<std::string>().c_str(),
-                  static_cast<long long>(t["events"].get<std::int64_t>()),
-                  t["lanes"].get<std::size_t>(), t["span_us"].get<double>() / 1000.0);
+      std::printf(
+          "%s\n  events   %lld (%lld complete)\n  lanes    %zu\n  span     %.3f ms\n"
+          "  phases  ",
+          t["file"].get<std::string>().c_str(),
+          static_cast<long long>(t["events"].get<std::int64_t>()),
+          static_cast<long long>(t["complete_events"].get<std::int64_t>()),
+          t["lanes"].get<std::size_t>(), t["span_us"].get<double>() / 1000.0);
       for (const auto& [ph, n] : t["by_phase"].items())
         std::printf(" %s=%lld", ph.c_str(), static_cast<long long>(n.get<std::int64_t>()));
       std::printf("\n");
@@ -78,80 +98,36 @@ int trace_info(int argc, char** argv) {
   return kExitOk;
 }
 
-nlohmann::json side_json(const TraceCompareSide& s) {
-  return {{"file", s.source}, {"events", s.events},   {"names", s.names},
-          {"lanes", s.lanes}, {"span_us", s.span_us}, {"total_us", s.total_us}};
-}
-
-nlohmann::json comparison_json(const TraceComparison& c, const TraceCompareOptions& options) {
-  nlohmann::json names = nlohmann::json::array();
-  for (const NameDiff& d : c.names) {
-    names.push_back({{"name", d.name},
-                     {"count_a", d.count_a},
-                     {"count_b", d.count_b},
-                     {"total_us_a", d.total_us_a},
-                     {"total_us_b", d.total_us_b},
-                     {"delta_us", d.delta_us},
-                     {"status", name_diff_status_name(d.status)}});
-  }
-  return {{"a", side_json(c.a)},
-          {"b", side_json(c.b)},
-          {"category", options.category},
-          {"fold_digits", options.fold_digits},
-          {"tolerance", options.tolerance},
-          {"names", names}};
-}
-
-std::string total_or_dash(std::int64_t count, double total_us) {
-  return count == 0 ? std::string("-") : format_seconds(total_us * 1e-6);
-}
-
-void print_comparison(const TraceComparison& c, std::size_t limit) {
-  // Nested events (an annotation around its kernels) each count, so the sum can exceed the span.
-  std::printf("A  %s: %lld events, %lld names, sum of durations %s, span %s\n", c.a.source.c_str(),
-              static_cast<long long>(c.a.events), static_cast<long long>(c.a.names),
-              format_seconds(c.a.total_us * 1e-6).c_str(),
-              format_seconds(c.a.span_us * 1e-6).c_str());
-  std::printf("B  %s: %lld events, %lld names, sum of durations %s, span %s\n\n",
-              c.b.source.c_str(), static_cast<long long>(c.b.events),
-              static_cast<long long>(c.b.names), format_seconds(c.b.total_us * 1e-6).c_str(),
-              format_seconds(c.b.span_us * 1e-6).c_str());
-  std::printf("%-48s %8s %8s %12s %12s %12s  %s\n", "name", "count A", "count B", "total A",
-              "total B", "delta", "status");
-  const std::size_t n = std::min(limit, c.names.size());
-  for (std::size_t i = 0; i < n; ++i) {
-    const NameDiff& d = c.names[i];
-    std::string name = d.name.size() > 48 ? d.name.substr(0, 45) + "..." : d.name;
-    const std::string sign = d.delta_us > 0 ? "+" : (d.delta_us < 0 ? "-" : "");
-    std::printf("%-48s %8lld %8lld %12s %12s %12s  %s\n", name.c_str(),
-                static_cast<long long>(d.count_a), static_cast<long long>(d.count_b),
-                total_or_dash(d.count_a, d.total_us_a).c_str(),
-                total_or_dash(d.count_b, d.total_us_b).c_str(),
-                (sign + format_seconds(std::abs(d.delta_us) * 1e-6)).c_str(),
-                name_diff_status_name(d.status));
-  }
-  if (c.names.size() > n)
-    std::printf("... %zu more names (--limit N, or --json for all)\n", c.names.size() - n);
-}
-
 int trace_compare(int argc, char** argv) {
   const std::vector<OptionSpec> specs = {
       {"json", "FILE",
-       "write {a, b, names: [{name, count_a, count_b, total_us_a, total_us_b, delta_us, status}]} "
-       "('-' = stdout)"},
-      {"category", "CAT", "only events of this category (kernel, cpu_op, user_annotation, ...)"},
+       "write {a, b, names: [{name, count_a, count_b, total_us_a, total_us_b, self_us_a, "
+       "self_us_b, delta_us, delta_self_us, status}], ...} ('-' = stdout)"},
+      {"steps", "all|N|A-B",
+       "compare per profiler step (ProfilerStep#N): the mean per step over every step, step N, "
+       "or steps A to B of each trace (default: the whole traces)"},
+      {"category", "CAT",
+       "only events of this category (kernel, cpu_op, user_annotation, ...); a category a file "
+       "lacks is an error listing those it has"},
       {"fold-digits", "", "count names that differ only in digits together (ProfilerStep#12, #13)"},
-      {"tolerance", "PCT", "totals within PCT % of each other are 'unchanged' (default 5)"},
+      {"short-names", "",
+       "drop template and argument lists from names, as HTA's short names (void "
+       "f<int>(float) -> f)"},
+      {"self", "", "order and judge the rows by self time (nested events' time taken out)"},
+      {"include-profiler-span", "",
+       "count the profiler's own 'PyTorch Profiler (N)' span (left out by default)"},
+      {"tolerance", "PCT", "times within PCT % of each other are 'unchanged' (default 5)"},
       {"limit", "N", "rows printed (default 30; --json holds every name)"},
       {"help", "", "show this help"}};
   auto args = Args::parse(argc, argv, 3, specs);
   if (!args) return report_error("trace compare", args.error());
   if (args->has("help")) {
     std::fputs(
-        format_help("slimpack trace compare A B [--json FILE] [--category CAT] [--fold-digits]",
-                    "Compares the complete events (X, matched B/E) of two traces by exact "
-                    "name: count and total duration in A and in B, delta = B - A, and a "
-                    "status; largest changes first.",
+        format_help("slimpack trace compare A B [--json FILE] [--steps all|N|A-B] [--category "
+                    "CAT] [--fold-digits] [--short-names] [--self]",
+                    "Compares the complete events (X, matched B/E) of two traces by name: count, "
+                    "total duration and self time in A and in B, delta = B - A, and a status; "
+                    "largest changes first. With --steps, per profiler step.",
                     specs)
             .c_str(),
         stdout);
@@ -162,6 +138,14 @@ int trace_compare(int argc, char** argv) {
   TraceCompareOptions options;
   options.category = args->get_or("category", "");
   options.fold_digits = args->has("fold-digits");
+  options.short_names = args->has("short-names");
+  options.include_profiler_span = args->has("include-profiler-span");
+  options.by = args->has("self") ? CompareTime::Self : CompareTime::Total;
+  if (auto steps = args->get("steps")) {
+    auto range = parse_step_range(*steps);
+    if (!range) return report_error("trace compare", range.error());
+    options.steps = *range;
+  }
   auto tolerance = args->get_double("tolerance", 5.0);
   if (!tolerance) return report_error("trace compare", tolerance.error());
   if (!(*tolerance >= 0.0 && *tolerance <= 100.0))
@@ -171,18 +155,62 @@ int trace_compare(int argc, char** argv) {
   if (!limit) return report_error("trace compare", limit.error());
   if (*limit < 0) return report_error("trace compare", Error::bad_input("--limit must be >= 0"));
 
-  const TraceImportOptions no_args{.keep_events = true, .keep_args = false};  // not compared
-  auto a = import_chrome_trace(args->positional()[0], no_args);
-  if (!a) return report_error("trace compare", a.error());
-  auto b = import_chrome_trace(args->positional()[1], no_args);
-  if (!b) return report_error("trace compare", b.error());
-  const TraceComparison c = compare_traces(*a, *b, options);
+  auto c = compare_trace_files(args->positional()[0], args->positional()[1], options);
+  if (!c) return report_error("trace compare", c.error());
   const bool json_stdout = args->get_or("json", "") == "-";
   if (auto dest = args->get("json")) {
-    if (Status s = write_json_output(*dest, comparison_json(c, options)); !s)
+    if (Status s = write_json_output(*dest, trace_comparison_json(*c, options)); !s)
       return report_error("trace compare", s.error());
   }
-  if (!json_stdout) print_comparison(c, static_cast<std::size_t>(*limit));
+  if (!json_stdout)
+    std::fputs(trace_comparison_text(*c, options, static_cast<std::size_t>(*limit)).c_str(),
+               stdout);
+  return kExitOk;
+}
+
+int trace_summary(int argc, char** argv) {
+  const std::vector<OptionSpec> specs = {
+      {"json", "FILE",
+       "write {ranks: [{rank, file, steps: [{step, span_us, gpu_busy_us, computation_us, "
+       "communication_us, memcpy_us, idle_us, overlap_us, ...}], total}], stragglers} ('-' = "
+       "stdout)"},
+      {"kernel-gap", "US",
+       "idle gaps shorter than US microseconds not caused by the host are kernel-to-kernel "
+       "launch overhead (default 0.03, HTA's 30 ns)"},
+      {"help", "", "show this help"}};
+  auto args = Args::parse(argc, argv, 3, specs);
+  if (!args) return report_error("trace summary", args.error());
+  if (args->has("help")) {
+    std::fputs(
+        format_help("slimpack trace summary FILE... [--json FILE]",
+                    "Per rank (one trace file per rank, or a folder of them) and per profiler "
+                    "step (ProfilerStep#N): GPU time split into computation, communication, "
+                    "memory copies and idle as unions of intervals over all streams, "
+                    "communication hidden under computation (overlap), idle time by cause "
+                    "(host, kernel, other), kernel launch statistics from ac2g flows, and the "
+                    "ranks lined up per step with the slowest named. Definitions: "
+                    "docs/file-formats-traces.md.",
+                    specs)
+            .c_str(),
+        stdout);
+    return 0;
+  }
+  if (args->positional().empty())
+    return report_error("trace summary", Error::bad_input("no trace file given"));
+  TraceSummaryOptions options;
+  auto gap = args->get_double("kernel-gap", options.kernel_gap_us);
+  if (!gap) return report_error("trace summary", gap.error());
+  if (!(*gap >= 0.0))
+    return report_error("trace summary", Error::bad_input("--kernel-gap must be >= 0"));
+  options.kernel_gap_us = *gap;
+  auto summary = summarize_trace_files(args->positional(), options);
+  if (!summary) return report_error("trace summary", summary.error());
+  const bool json_stdout = args->get_or("json", "") == "-";
+  if (auto dest = args->get("json")) {
+    if (Status s = write_json_output(*dest, run_summary_json(*summary)); !s)
+      return report_error("trace summary", s.error());
+  }
+  if (!json_stdout) std::fputs(run_summary_text(*summary).c_str(), stdout);
   return kExitOk;
 }
 
@@ -192,14 +220,16 @@ int cmd_trace(int argc, char** argv) {
   const std::string sub = argc >= 3 ? argv[2] : "";
   if (sub == "info") return trace_info(argc, argv);
   if (sub == "compare") return trace_compare(argc, argv);
+  if (sub == "summary") return trace_summary(argc, argv);
   if (sub == "--help" || sub == "-h") {
     std::fputs(kTraceUsage, stdout);
     return kExitOk;
   }
-  return report_error("trace",
-                      Error::bad_input(sub.empty() ? "expected 'trace info' or 'trace compare'"
-                                                   : "unknown subcommand '" + sub +
-                                                         "' (expected info or compare)"));
+  return report_error(
+      "trace", Error::bad_input(sub.empty() ? "expected 'trace info', 'trace compare' or 'trace "
+                                              "summary'"
+                                            : "unknown subcommand '" + sub +
+                                                  "' (expected info, compare or summary)"));
 }
 
 }  // namespace slimpack::cli

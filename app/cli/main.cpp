@@ -23,7 +23,7 @@ constexpr Command kCommands[] = {
     {"info", slimpack::cli::cmd_info, "statistics of a length file or preset"},
     {"fit-costs", slimpack::cli::cmd_fit_costs, "fit cost coefficients to measured pack times"},
     {"trace", slimpack::cli::cmd_trace,
-     "inspect and compare Chrome / Kineto traces (trace info, trace compare)"},
+     "inspect, summarise and compare Chrome / Kineto traces (trace info, summary, compare)"},
 };
 
 void print_usage(std::FILE* out) {

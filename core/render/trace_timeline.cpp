@@ -35,7 +35,8 @@ std::string group_label(const TraceSource& src, int source_index, int source_cou
         "rank " + std::to_string(src.rank) + (rank_shared ? " (" + src.label + ")" : "") + " · ";
   else if (source_count > 1)
     label = "file " + std::to_string(source_index + 1) + " · ";
-  label += lane.process_name.empty() ? "pid " + lane.pid : lane.process_name;
+  const std::string process = process_label(lane);  // "python3 (GPU 0)": with process_labels
+  label += process.empty() ? "pid " + lane.pid : process;
   return label;
 }
 

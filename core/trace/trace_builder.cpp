@@ -144,6 +144,8 @@ std::string TraceBuilder::add(const RawTraceEvent& ev) {
     case 'M':
       if (ev.name == "process_name") {
         process_names_[std::string(ev.pid)] = std::string(ev.meta_name);
+      } else if (ev.name == "process_labels") {
+        process_labels_[std::string(ev.pid)] = std::string(ev.meta_name);
       } else if (ev.name == "thread_name") {
         lane(ev.pid, ev.tid).lane.thread_name = std::string(ev.meta_name);
       }
@@ -171,9 +173,11 @@ ImportedTrace TraceBuilder::finish(std::string source, std::int64_t bytes) {
     TraceLane& lane = l.lane;
     if (auto it = process_names_.find(lane.pid); it != process_names_.end())
       lane.process_name = it->second;
-    lane.label = lane.process_name.empty() || lane.thread_name.empty()
-                     ? lane.process_name + lane.thread_name
-                     : lane.process_name + " / " + lane.thread_name;
+    if (auto it = process_labels_.find(lane.pid); it != process_labels_.end())
+      lane.process_labels = it->second;
+    const std::string process = process_label(lane);
+    lane.label = process.empty() || lane.thread_name.empty() ? process + lane.thread_name
+                                                             : process + " / " + lane.thread_name;
     // Matched "E" events arrive in end order; nested "X" parents should precede their children.
     // Most lanes arrive sorted: checking first spares stable_sort's buffer of half the lane.
     const auto before = [](const TraceEvent& a, const TraceEvent& b) {

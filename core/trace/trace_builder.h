@@ -18,7 +18,7 @@ struct RawTraceEvent {
   std::string_view ph, name, cat;
   std::string_view pid, tid;   // numbers already printed as text
   std::string_view id;         // flow id ("s"/"t"/"f"), numbers printed as text
-  std::string_view meta_name;  // args.name, read for "M" events only
+  std::string_view meta_name;  // args.name (args.labels), read for "M" events only
   std::string_view args;       // compact JSON text of "args" (X/B/E events, when kept)
   bool has_args = false;
   double ts = 0.0, dur = 0.0;
@@ -68,6 +68,7 @@ class TraceBuilder {
   StringIndex lane_index_;  // key: pid '\0' tid
   std::vector<LaneState> lanes_;
   std::unordered_map<std::string, std::string> process_names_;
+  std::unordered_map<std::string, std::string> process_labels_;
   std::vector<std::pair<std::string, std::int64_t>> phase_counts_;  // a handful: linear search
   std::string key_scratch_;
   std::int32_t last_lane_ = -1;  // consecutive events mostly share a lane

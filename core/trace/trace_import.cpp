@@ -337,12 +337,13 @@ class ChromeTraceParser {
     return {};
   }
 
-  // Only "M" events need args fields: their "name" is the process or thread label.
+  // Only "M" events need args fields: their "name" is the process or thread label ("labels" for
+  // process_labels).
   Status meta_args(od::object& args, std::string_view& out) {
     for (auto field_result : args) {
       od::field field;
       if (auto e = std::move(field_result).get(field)) return json_error(e, true);
-      if (field.key() != "name") continue;
+      if (field.key() != "name" && field.key() != "labels") continue;  // process_labels
       if (field.value().get_string().get(out) != simdjson::SUCCESS) out = {};
     }
     return {};

@@ -38,12 +38,21 @@ struct TraceFlowPoint {
 struct TraceLane {
   std::string pid;  // as in the file (numbers printed as text)
   std::string tid;
-  std::string label;         // from "M" process_name/thread_name metadata when present
+  // From "M" metadata when present: "process / thread", where the process part is
+  // process_label() (process_name with its process_labels: Kineto names the CPU and the GPU
+  // process alike, "python3", and tells them apart by labels, "CPU" and "GPU 0").
+  std::string label;
   std::string process_name;  // the parts of `label`, kept apart for lane mappings
+  std::string process_labels;
   std::string thread_name;
   std::vector<TraceEvent> events;  // sorted by start (ties: longer first, so parents precede)
   std::int64_t count = 0;          // complete events on this lane (also when not kept)
 };
+
+// The process part of a lane's label: "python3 (GPU 0)" with both a process_name and
+// process_labels, whichever exists alone, or "" with neither. Labels equal to the name are not
+// repeated.
+std::string process_label(const TraceLane& lane);
 
 struct ImportedTrace {
   std::string source;

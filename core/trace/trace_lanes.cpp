@@ -141,3 +141,14 @@ LaneMapping default_lane_mapping(const ImportedTrace& trace) {
 }
 
 }  // namespace slimpack
+
+namespace slimpack {
+
+std::string process_label(const TraceLane& lane) {
+  if (lane.process_labels.empty() || lane.process_labels == lane.process_name)
+    return lane.process_name;
+  if (lane.process_name.empty()) return lane.process_labels;
+  return lane.process_name + " (" + lane.process_labels + ")";
+}
+
+}  // namespace slimpack

@@ -86,6 +86,27 @@ golden_case(trace_compare_kernels ARGS trace compare samples/traces/step_before.
 golden_case(trace_compare_one_file EXIT 2 STDERR "expected two trace files" ARGS trace compare samples/traces/step_before.json)
 golden_case(trace_compare_missing EXIT 2 STDERR "nope.json" ARGS trace compare samples/traces/step_before.json nope.json)
 golden_case(trace_unknown_subcommand EXIT 2 STDERR "unknown subcommand 'diff'" ARGS trace diff a b)
+# trace compare per step (means over each file's steps), HTA-style short names and self time; an
+# unknown or absent category is an error listing the categories of each file
+golden_case(trace_compare_steps ARGS trace compare samples/traces/ddp/rank0.pt.trace.json samples/traces/ddp/rank1.pt.trace.json --steps all --short-names --self --json -)
+golden_case(trace_compare_step_one STDOUT "per step, mean over 1 step \\(#2\\)" ARGS trace compare samples/traces/ddp/rank0.pt.trace.json samples/traces/ddp/rank1.pt.trace.json --steps 2)
+golden_case(trace_compare_missing_step EXIT 2 STDERR "step_before.json: no ProfilerStep#3 \\(its steps: 1\\)"
+  ARGS trace compare samples/traces/step_before.json samples/traces/step_after.json --steps 3)
+golden_case(trace_compare_bad_steps EXIT 2 STDERR "--steps '2-1': the range ends before it starts"
+  ARGS trace compare samples/traces/step_before.json samples/traces/step_after.json --steps 2-1)
+golden_case(trace_compare_unknown_category EXIT 2 STDERR "--category Kernel: no complete event of this category in A nor B \\(categories of A, samples/traces/step_before.json: cpu_op, kernel, python_function, user_annotation; of B, .*\\)"
+  ARGS trace compare samples/traces/step_before.json samples/traces/step_after.json --category Kernel)
+golden_case(trace_compare_absent_category EXIT 2 STDERR "--category gpu_memcpy: no complete event of this category in A \\(categories of A, .*kineto_small.json: .*gpu_memcpy"
+  ARGS trace compare samples/traces/step_before.json samples/traces/kineto_small.json --category gpu_memcpy)
+# trace summary: the two-rank sample run (figures worked out in tests/core/app/trace_summary_report_test.cpp)
+golden_case(trace_summary_ddp ARGS trace summary samples/traces/ddp --json -)
+golden_case(trace_summary_kineto ARGS trace summary samples/traces/kineto_small.json.gz --json -)
+golden_case(trace_summary_text STDOUT "#1 +200.000 +140.000 +110.000 +20.000 +10.000 +60.000 +40.000 +55.000 +0.000 +5.000"
+  ARGS trace summary samples/traces/ddp/rank0.pt.trace.json)
+golden_case(trace_summary_no_gpu EXIT 2 STDERR "worker-a.pt.trace.json: no GPU operation \\(no complete event of category kernel, gpu_memcpy or gpu_memset\\): the GPU time cannot be split"
+  ARGS trace summary samples/runs/calibrate/worker-a.pt.trace.json)
+golden_case(trace_summary_no_file EXIT 2 STDERR "no trace file given" ARGS trace summary)
+golden_case(trace_summary_missing EXIT 2 STDERR "nope.json" ARGS trace summary nope.json)
 
 # measured against simulated: the plan's own export is the "measurement", so every error is zero
 golden_case(simulate_check_trace_round_trip ARGS simulate --plan samples/plans/asymmetric-example.json --check-trace samples/traces/asymmetric-example.trace.json --json -)

@@ -39,15 +39,33 @@ void add_categories(const ImportedTrace* t, std::set<std::string>& out) {
     if (seen[i] && !t->names[i].empty()) out.insert(t->names[i]);
 }
 
+// Whole counts as integers; per-step means (fractional) with two decimals.
+QString count_text(const QLocale& locale, double n) {
+  if (n == std::floor(n)) return locale.toString(qlonglong(n));
+  return locale.toString(n, 'f', 2);
+}
+
 }  // namespace
 
-TraceDiffModel::TraceDiffModel(QObject* parent) : QAbstractTableModel(parent) {}
+TraceDiffModel::TraceDiffModel(QObject* parent) : QAbstractTableModel(parent) {
+  options_.steps = StepRange{};  // per step by default, as HTA's TraceDiff compares
+}
 
 TraceDiffModel::Result TraceDiffModel::compute(const ImportedTrace* a, const ImportedTrace* b,
                                                TraceCompareOptions options) {
   Result out;
   out.options = std::move(options);
-  if (a && b) out.comparison = compare_traces(*a, *b, out.options);
+  if (a && b) {
+    // Only steps asked for and missing fail: a run without profiler steps is compared whole.
+    auto c = compare_traces(*a, *b, out.options);
+    if (!c && out.options.steps) {
+      TraceCompareOptions whole = out.options;
+      whole.steps.reset();
+      c = compare_traces(*a, *b, whole);
+      out.whole_trace = true;
+    }
+    if (c) out.comparison = std::move(*c);
+  }
   std::set<std::string> cats;
   add_categories(a, cats);
   add_categories(b, cats);
@@ -62,6 +80,7 @@ void TraceDiffModel::setResult(std::shared_ptr<const ImportedTrace> a,
   b_ = std::move(b);
   options_ = std::move(result.options);
   comparison_ = std::move(result.comparison);
+  whole_trace_ = result.whole_trace;
   categories_ = std::move(result.categories);
   pickUnits();
   endResetModel();
@@ -88,7 +107,9 @@ void TraceDiffModel::setFoldDigits(bool on) {
 
 void TraceDiffModel::recompute() {
   beginResetModel();
-  comparison_ = a_ && b_ ? compare_traces(*a_, *b_, options_) : TraceComparison{};
+  Result r = compute(a_.get(), b_.get(), options_);
+  comparison_ = std::move(r.comparison);
+  whole_trace_ = r.whole_trace;
   pickUnits();
   endResetModel();
   if (sort_column_ >= 0) sort(sort_column_, sort_order_);
@@ -124,9 +145,9 @@ QVariant TraceDiffModel::data(const QModelIndex& index, int role) const {
       case Name:
         return QString::fromStdString(d.name);
       case CountA:
-        return qlonglong(d.count_a);
+        return d.count_a;
       case CountB:
-        return qlonglong(d.count_b);
+        return d.count_b;
       case TotalA:
         return d.total_us_a;
       case TotalB:
@@ -142,9 +163,9 @@ QVariant TraceDiffModel::data(const QModelIndex& index, int role) const {
       case Name:
         return QString::fromStdString(d.name);
       case CountA:
-        return locale.toString(qlonglong(d.count_a));
+        return count_text(locale, d.count_a);
       case CountB:
-        return locale.toString(qlonglong(d.count_b));
+        return count_text(locale, d.count_b);
       case TotalA:  // a name absent from a run has no total there, not "0.00 ns"
         return d.count_a > 0 ? in_unit(d.total_us_a, unit_for(unit_total_)) : QStringLiteral("—");
       case TotalB:

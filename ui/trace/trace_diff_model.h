@@ -31,6 +31,7 @@ class TraceDiffModel : public QAbstractTableModel {
     TraceCompareOptions options;
     TraceComparison comparison;
     QStringList categories;
+    bool whole_trace = false;  // steps were asked for, a run has none: compared whole
   };
   static Result compute(const ImportedTrace* a, const ImportedTrace* b,
                         TraceCompareOptions options);
@@ -48,6 +49,8 @@ class TraceDiffModel : public QAbstractTableModel {
   QStringList categories() const { return categories_; }
 
   const TraceComparison& comparison() const { return comparison_; }
+  // Per step asked for (options().steps, the default) but a run has no profiler step.
+  bool comparedWhole() const { return whole_trace_; }
   const NameDiff& row(int r) const { return comparison_.names[static_cast<std::size_t>(r)]; }
 
   int rowCount(const QModelIndex& parent = {}) const override;
@@ -66,6 +69,7 @@ class TraceDiffModel : public QAbstractTableModel {
   TraceCompareOptions options_;
   TraceComparison comparison_;
   QStringList categories_;
+  bool whole_trace_ = false;
   // Microseconds per display unit of the total and delta columns (1, 1e3 or 1e6): one unit per
   // column, chosen from its largest value.
   double unit_total_ = 1.0;

@@ -45,6 +45,15 @@ std::shared_ptr<const ImportedTrace> merged_trace(const TraceTimeline& run) {
       }
       out->lanes.push_back(std::move(copy));
     }
+    // Flow points too (GPU work belongs to the step of its launch): lanes offset, ids per rank.
+    const auto lane_base = static_cast<std::int32_t>(out->lanes.size() - t.lanes.size());
+    for (const TraceFlowPoint& f : t.flows) {
+      TraceFlowPoint copy = f;
+      copy.lane = f.lane >= 0 ? lane_base + f.lane : -1;
+      copy.id = intern(prefix + t.names[static_cast<std::size_t>(f.id)]);
+      copy.cat = map[static_cast<std::size_t>(f.cat)];
+      out->flows.push_back(copy);
+    }
     out->events += t.events;
     out->bytes += t.bytes;
     out->unmatched += t.unmatched;

@@ -26,6 +26,7 @@
 #include "trace/trace_diff_model.h"
 #include "trace/trace_scroll_area.h"
 #include "trace/trace_sniff.h"
+#include "trace/trace_summary_panel.h"
 #include "trace/trace_units.h"
 #include "trace/trace_view.h"
 
@@ -73,6 +74,7 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
       align_(new QComboBox),
       category_(new QComboBox),
       fold_(new QCheckBox(tr("Fold digits"))),
+      per_step_(new QCheckBox(tr("Per step"))),
       compare_(new QPushButton(tr("Compare with…"))),
       cancel_(new QPushButton(tr("Cancel"))),
       rules_(new QPushButton(tr("Mapping Rules…"))),
@@ -82,6 +84,7 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
       selection_(new QLabel),
       diff_jobs_(new JobTracker(this)),
       sim_check_(new SimCheckPanel),
+      summary_(new TraceSummaryPanel),
       sim_button_(new QPushButton(tr("Measured vs Simulated"))) {
   setObjectName(QStringLiteral("traceWorkspace"));
   jobs_->setInteractive(true);
@@ -117,6 +120,15 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   bar->addWidget(open);
   bar->addWidget(compare_);
   bar->addWidget(sim_button_);
+  auto* summary_button = new QPushButton(tr("GPU Summary"));
+  summary_button->setObjectName(QStringLiteral("traceSummaryButton"));
+  summary_button->setCheckable(true);
+  summary_button->setToolTip(
+      tr("GPU time per rank and step: computation, communication, memcpy, "
+         "idle (slimpack trace summary)"));
+  bar->addWidget(summary_button);
+  connect(summary_button, &QPushButton::toggled, summary_, &QWidget::setVisible);
+  summary_->hide();
   bar->addWidget(rules_);
   bar->addWidget(calibrate_);
   rules_->hide();
@@ -130,6 +142,12 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   bar2->addWidget(align_);
   bar2->addWidget(category_);
   bar2->addWidget(fold_);
+  bar2->addWidget(per_step_);
+  per_step_->setObjectName(QStringLiteral("tracePerStep"));
+  per_step_->setChecked(true);
+  per_step_->setToolTip(
+      tr("Compare per profiler step: the mean per ProfilerStep#N of each run (a run without "
+         "steps is compared whole); off: the whole runs"));
 
   table_->setModel(diff_);
   table_->setSortingEnabled(true);
@@ -150,6 +168,7 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   splitter_->addWidget(sim_check_);
   splitter_->addWidget(new TraceScrollArea(view_b_));
   splitter_->addWidget(table_);
+  splitter_->addWidget(summary_);
   splitter_->setStretchFactor(0, 3);
   splitter_->setStretchFactor(1, 3);
   splitter_->setStretchFactor(2, 3);
@@ -186,7 +205,7 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   connect(calibrate_, &QPushButton::clicked, this, [this] {
     if (run_a_.timeline) emit calibrateRequested(run_a_.timeline);
   });
-  for (JobTracker* t : {jobs_, diff_jobs_, &sim_check_->jobs()})
+  for (JobTracker* t : {jobs_, diff_jobs_, &sim_check_->jobs(), &summary_->jobs()})
     connect(t, &JobTracker::busyChanged, this, [this](bool on) {
       // Posted: a job's done() may start the next one (a load starts the diff).
       if (!on)
@@ -260,6 +279,11 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   connect(category_, &QComboBox::activated, this, [this](int index) {
     requestDiff(index <= 0 ? QString() : category_->itemText(index), fold_->isChecked());
   });
+  connect(per_step_, &QCheckBox::toggled, this, [this](bool on) {
+    TraceCompareOptions options = diff_->options();
+    options.steps = on ? std::optional<StepRange>(StepRange{}) : std::nullopt;
+    startDiff(options, false);
+  });
   connect(fold_, &QCheckBox::toggled, this, [this](bool on) {
     requestDiff(category_->currentIndex() <= 0 ? QString() : category_->currentText(), on);
   });
@@ -270,7 +294,8 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
 TraceWorkspace::~TraceWorkspace() = default;
 
 bool TraceWorkspace::busy() const {
-  return !offered_.isEmpty() || jobs_->busy() || diff_jobs_->busy() || sim_check_->jobs().busy();
+  return !offered_.isEmpty() || jobs_->busy() || diff_jobs_->busy() || sim_check_->jobs().busy() ||
+         summary_->jobs().busy();
 }
 
 bool TraceWorkspace::offerFile(const QString& path) {
@@ -385,6 +410,7 @@ void TraceWorkspace::showRun(Slot slot, TraceRunView run) {
     view_a_->setTimeline(run_a_.timeline, run_a_.gantt);
     view_b_->setTimeline(nullptr);
     sim_check_->setMeasured(run_a_.run, run_a_.request);
+    summary_->setRun(run_a_.run);
   } else {
     run_b_ = std::move(run);
     view_b_->setTimeline(run_b_.timeline, run_b_.gantt);
@@ -404,6 +430,7 @@ void TraceWorkspace::updateCompare() {
   align_->setVisible(cmp);
   category_->setVisible(cmp);
   fold_->setVisible(cmp);
+  per_step_->setVisible(cmp);
   syncLabelWidths();
   if (!cmp) {
     diff_->setTraces(nullptr, nullptr);

@@ -32,6 +32,7 @@ namespace slimpack::ui {
 class JobTracker;
 class SimCheckPanel;
 class TraceDiffModel;
+class TraceSummaryPanel;
 class TraceView;
 
 class TraceWorkspace : public QWidget {
@@ -64,6 +65,8 @@ class TraceWorkspace : public QWidget {
   // Measured vs simulated: the explorer's current plan and simulation under run A
   // (ui/trace/sim_check_panel.h), shown with the "Measured vs Simulated" button.
   SimCheckPanel* simCheck() const { return sim_check_; }
+  // Run A's GPU time per rank and step (ui/trace/trace_summary_panel.h), shown with "GPU Summary".
+  TraceSummaryPanel* summaryPanel() const { return summary_; }
   void setSimulation(SnapshotPtr snapshot);
   void setSimCheckVisible(bool on);
   bool simCheckVisible() const;
@@ -147,6 +150,7 @@ class TraceWorkspace : public QWidget {
   QComboBox* align_;
   QComboBox* category_;
   QCheckBox* fold_;
+  QCheckBox* per_step_;  // the diff table per profiler step (HTA's view) or over the whole runs
   QPushButton* compare_;
   QPushButton* cancel_;
   QPushButton* rules_;
@@ -156,6 +160,7 @@ class TraceWorkspace : public QWidget {
   QLabel* selection_;
   JobTracker* diff_jobs_;
   SimCheckPanel* sim_check_;
+  TraceSummaryPanel* summary_;
   QPushButton* sim_button_;
   int matches_a_ = 0;
   int matches_b_ = 0;

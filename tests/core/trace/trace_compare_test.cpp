@@ -15,6 +15,13 @@ ImportedTrace load(const char* name) {
   return t.ok() ? *t : ImportedTrace{};
 }
 
+TraceComparison compared(const ImportedTrace& a, const ImportedTrace& b,
+                         const TraceCompareOptions& o = {}) {
+  auto c = compare_traces(a, b, o);
+  EXPECT_TRUE(c.ok()) << (c.ok() ? "" : c.error().message);
+  return c.ok() ? *c : TraceComparison{};
+}
+
 std::map<std::string, NameDiff> by_name(const TraceComparison& c) {
   std::map<std::string, NameDiff> m;
   for (const NameDiff& d : c.names) m[d.name] = d;
@@ -22,11 +29,13 @@ std::map<std::string, NameDiff> by_name(const TraceComparison& c) {
 }
 
 TEST(TraceCompare, ExactNamesHandComputed) {
-  const TraceComparison c = compare_traces(load("step_before.json"), load("step_after.json"));
+  const TraceComparison c = compared(load("step_before.json"), load("step_after.json"));
   // Complete events only: X and the matched B/E "forward"; the instant and the counter do not
-  // count.
-  EXPECT_EQ(c.a.events, 6);  // ProfilerStep#1, forward, 2x aten::linear, flash_fwd, nccl
-  EXPECT_EQ(c.b.events, 7);  // ProfilerStep#2, forward, 3x aten::linear, flash_fwd, flash_bwd
+  // count. "events" is every element of the event array, as `trace info` counts it.
+  EXPECT_EQ(c.a.counted, 6);  // ProfilerStep#1, forward, 2x aten::linear, flash_fwd, nccl
+  EXPECT_EQ(c.b.counted, 7);  // ProfilerStep#2, forward, 3x aten::linear, flash_fwd, flash_bwd
+  EXPECT_EQ(c.a.events, 12);  // + 3 metadata, the E, the instant and the counter
+  EXPECT_EQ(c.b.events, 11);
   EXPECT_DOUBLE_EQ(c.a.total_us, 1000 + 500 + 100 + 200 + 300);
   EXPECT_DOUBLE_EQ(c.b.total_us, 900 + 450 + 102 + 260 + 120);
   ASSERT_EQ(c.names.size(), 7u);
@@ -55,14 +64,14 @@ TEST(TraceCompare, ExactNamesHandComputed) {
 TEST(TraceCompare, ToleranceZeroMakesEveryChangeCount) {
   TraceCompareOptions o;
   o.tolerance = 0.0;
-  auto m = by_name(compare_traces(load("step_before.json"), load("step_after.json"), o));
+  auto m = by_name(compared(load("step_before.json"), load("step_after.json"), o));
   EXPECT_EQ(m["aten::linear"].status, NameDiffStatus::Longer);
 }
 
 TEST(TraceCompare, FoldDigitsJoinsProfilerSteps) {
   TraceCompareOptions o;
   o.fold_digits = true;
-  auto m = by_name(compare_traces(load("step_before.json"), load("step_after.json"), o));
+  auto m = by_name(compared(load("step_before.json"), load("step_after.json"), o));
   ASSERT_EQ(m.count("ProfilerStep#N"), 1u);
   EXPECT_EQ(m.count("ProfilerStep#1"), 0u);
   const NameDiff& step = m["ProfilerStep#N"];
@@ -75,9 +84,9 @@ TEST(TraceCompare, FoldDigitsJoinsProfilerSteps) {
 TEST(TraceCompare, CategoryFilter) {
   TraceCompareOptions o;
   o.category = "kernel";
-  const TraceComparison c = compare_traces(load("step_before.json"), load("step_after.json"), o);
-  EXPECT_EQ(c.a.events, 2);
-  EXPECT_EQ(c.b.events, 2);
+  const TraceComparison c = compared(load("step_before.json"), load("step_after.json"), o);
+  EXPECT_EQ(c.a.counted, 2);
+  EXPECT_EQ(c.b.counted, 2);
   auto m = by_name(c);
   EXPECT_EQ(m.size(), 3u);  // flash_fwd, flash_bwd, ncclKernel_AllReduce
   EXPECT_EQ(m.count("aten::linear"), 0u);
@@ -87,13 +96,31 @@ TEST(TraceCompare, SameTraceIsUnchangedEverywhere) {
   const ImportedTrace t = load("kineto_small.json");
   TraceCompareOptions o;
   o.tolerance = 0.0;
-  const TraceComparison c = compare_traces(t, t, o);
+  const TraceComparison c = compared(t, t, o);
   ASSERT_FALSE(c.names.empty());
   for (const NameDiff& d : c.names) {
     EXPECT_EQ(d.status, NameDiffStatus::Unchanged) << d.name;
     EXPECT_EQ(d.count_a, d.count_b);
     EXPECT_DOUBLE_EQ(d.delta_us, 0.0);
   }
+}
+
+// "events" means one thing: every element of the event array, as `trace info` counts it (with
+// events not kept); the complete events compared are "counted".
+TEST(TraceCompare, EventsMeanWhatTraceInfoCounts) {
+  TraceImportOptions counts_only;
+  counts_only.keep_events = false;
+  auto info = import_chrome_trace(std::string(SLIMPACK_SAMPLES_DIR) + "/traces/kineto_small.json",
+                                  counts_only);
+  ASSERT_TRUE(info.ok());
+  const ImportedTrace t = load("kineto_small.json");
+  const TraceComparison c = compared(t, t);
+  EXPECT_EQ(c.a.events, info->events);
+  EXPECT_EQ(c.a.events, 30);
+  std::int64_t complete = 0;
+  for (const TraceLane& l : info->lanes) complete += l.count;
+  EXPECT_EQ(c.a.counted, complete);
+  EXPECT_EQ(c.a.counted, 13);
 }
 
 TEST(TraceCompare, FoldDigits) {

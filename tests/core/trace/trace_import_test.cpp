@@ -58,13 +58,14 @@ TEST(TraceImport, SampleCountsPerPhase) {
 TEST(TraceImport, SampleLanesSortedWithLabels) {
   auto t = import_chrome_trace(kSample);
   ASSERT_TRUE(t.ok()) << t.error().message;
-  // pid 0 before 4242 (numeric); string tids in text order ("stream 20" < "stream 7").
+  // pid 0 before 4242 (numeric); string tids in text order ("stream 20" < "stream 7"). The CPU
+  // process has process_labels "CPU": its label says so.
   ASSERT_EQ(t->lanes.size(), 4u);
   const std::vector<std::vector<std::string>> expected = {
       {"0", "stream 20", "GPU 0 / stream 20 nccl"},
       {"0", "stream 7", "GPU 0 / stream 7"},
-      {"4242", "4242", "python3 / thread 4242 (python3)"},
-      {"4242", "4250", "python3"}};
+      {"4242", "4242", "python3 (CPU) / thread 4242 (python3)"},
+      {"4242", "4250", "python3 (CPU)"}};
   const std::vector<std::int64_t> counts = {1, 4, 6, 2};
   for (std::size_t i = 0; i < expected.size(); ++i) {
     const TraceLane& l = t->lanes[i];

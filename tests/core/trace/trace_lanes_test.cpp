@@ -87,3 +87,37 @@ TEST(TraceLanes, DefaultMappingOfOtherTraceIsOneStagePerProcess) {
 
 }  // namespace
 }  // namespace slimpack
+
+namespace slimpack {
+namespace {
+
+// Kineto names the CPU and the GPU process alike ("python3") and tells them apart by
+// process_labels; the lane labels and the process part say which is which.
+TEST(TraceLanes, ProcessLabelsNameTheDevice) {
+  const std::string json = R"({"traceEvents": [
+    {"ph": "M", "name": "process_name", "pid": 7, "tid": 0, "args": {"name": "python3"}},
+    {"ph": "M", "name": "process_labels", "pid": 7, "tid": 0, "args": {"labels": "CPU"}},
+    {"ph": "M", "name": "process_name", "pid": 0, "tid": 0, "args": {"name": "python3"}},
+    {"ph": "M", "name": "process_labels", "pid": 0, "tid": 0, "args": {"labels": "GPU 0"}},
+    {"ph": "M", "name": "thread_name", "pid": 0, "tid": 7, "args": {"name": "stream 7"}},
+    {"ph": "M", "name": "process_labels", "pid": 3, "tid": 0, "args": {"labels": "GPU 1"}},
+    {"ph": "M", "name": "process_name", "pid": 4, "tid": 0, "args": {"name": "same"}},
+    {"ph": "M", "name": "process_labels", "pid": 4, "tid": 0, "args": {"labels": "same"}},
+    {"ph": "X", "name": "a", "pid": 7, "tid": 7, "ts": 0, "dur": 1},
+    {"ph": "X", "name": "k", "pid": 0, "tid": 7, "ts": 0, "dur": 1},
+    {"ph": "X", "name": "k", "pid": 3, "tid": 1, "ts": 0, "dur": 1},
+    {"ph": "X", "name": "k", "pid": 4, "tid": 1, "ts": 0, "dur": 1}]})";
+  auto t = import_chrome_trace_text(json, "labels.json");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  ASSERT_EQ(t->lanes.size(), 4u);
+  EXPECT_EQ(t->lanes[0].label, "python3 (GPU 0) / stream 7");
+  EXPECT_EQ(t->lanes[0].process_name, "python3");  // kept apart for lane mappings
+  EXPECT_EQ(t->lanes[0].process_labels, "GPU 0");
+  EXPECT_EQ(t->lanes[1].label, "GPU 1");  // labels without a process name
+  EXPECT_EQ(t->lanes[2].label, "same");   // not repeated
+  EXPECT_EQ(t->lanes[3].label, "python3 (CPU)");
+  EXPECT_EQ(process_label(t->lanes[3]), "python3 (CPU)");
+}
+
+}  // namespace
+}  // namespace slimpack

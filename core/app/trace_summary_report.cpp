@@ -1,0 +1,231 @@
+#include "app/trace_summary_report.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace slimpack {
+namespace {
+
+constexpr const char* kNoGpu =
+    "no GPU operation (no complete event of category kernel, gpu_memcpy or gpu_memset): the GPU "
+    "time cannot be split";
+
+std::string us(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.3f", v == 0.0 ? 0.0 : v);  // no "-0.000"
+  return buf;
+}
+
+std::string pad_left(const std::string& s, std::size_t w) {
+  return s.size() >= w ? s : std::string(w - s.size(), ' ') + s;
+}
+
+std::string pad_right(const std::string& s, std::size_t w) {
+  return s.size() >= w ? s : s + std::string(w - s.size(), ' ');
+}
+
+nlohmann::json launches_json(const LaunchStats& s) {
+  return {{"count", s.count},
+          {"with_cpu_call", s.with_cpu_call},
+          {"cpu_us_mean", s.cpu_us_mean},
+          {"cpu_us_max", s.cpu_us_max},
+          {"delay_us_mean", s.delay_us_mean},
+          {"delay_us_median", s.delay_us_median},
+          {"delay_us_max", s.delay_us_max},
+          {"cpu_over_cutoff", s.cpu_over_cutoff},
+          {"delay_over_cutoff", s.delay_over_cutoff}};
+}
+
+void breakdown_row(std::string& out, const std::string& label, const GpuTimeBreakdown& b) {
+  out += "  " + pad_right(label, 8);
+  for (double v : {b.span_us, b.gpu_busy_us, b.computation_us, b.communication_us, b.memcpy_us,
+                   b.idle_us, b.overlap_us, b.idle_host_us, b.idle_kernel_us, b.idle_other_us})
+    out += " " + pad_left(us(v), 12);
+  out += "\n";
+}
+
+std::string launches_text(const LaunchStats& s) {
+  if (s.count == 0) return "no launch followed (no ac2g flow reaches a GPU operation)";
+  std::string t = std::to_string(s.count) + " followed";
+  if (s.with_cpu_call > 0)
+    t += ", CPU call mean " + us(s.cpu_us_mean) + " max " + us(s.cpu_us_max) + " (" +
+         std::to_string(s.cpu_over_cutoff) + " over the cutoff)";
+  t += ", launch delay mean " + us(s.delay_us_mean) + " median " + us(s.delay_us_median) + " max " +
+       us(s.delay_us_max) + " (" + std::to_string(s.delay_over_cutoff) + " over the cutoff)";
+  return t;
+}
+
+// Per step present in at least two ranks with GPU operations.
+std::vector<StragglerStep> straggler_view(const std::vector<RankSummary>& ranks) {
+  std::map<int, StragglerStep> by_step;
+  for (const RankSummary& r : ranks) {
+    if (!r.no_gpu.empty()) continue;
+    for (const GpuTimeBreakdown& b : r.summary.steps) {
+      StragglerStep& s = by_step[*b.step];
+      s.step = *b.step;
+      s.ranks.push_back(
+          {r.rank, b.span_us, b.computation_us + b.memcpy_us, b.communication_us, b.idle_us});
+    }
+  }
+  std::vector<StragglerStep> out;
+  for (auto& [n, s] : by_step) {
+    if (s.ranks.size() < 2) continue;
+    const auto by_work = [](const StragglerEntry& a, const StragglerEntry& b) {
+      return a.work_us < b.work_us;
+    };
+    // max_element returns the first of equal maxima: ties go to the lowest rank.
+    const auto slowest = std::max_element(s.ranks.begin(), s.ranks.end(), by_work);
+    const auto fastest = std::min_element(s.ranks.begin(), s.ranks.end(), by_work);
+    s.slowest_rank = slowest->rank;
+    s.spread_us = slowest->work_us - fastest->work_us;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace
+
+Expected<RunSummary> summarize_trace_run(const TraceRun& run, const TraceSummaryOptions& options,
+                                         const CancelToken& cancel, ProgressSink& progress) {
+  RunSummary out;
+  std::string missing;
+  std::size_t done = 0;
+  for (const RankTrace& r : run.ranks) {
+    progress.report("summarising",
+                    static_cast<double>(done++) /
+                        static_cast<double>(std::max<std::size_t>(1, run.ranks.size())));
+    auto s = summarize_trace(*r.trace, options, cancel);
+    if (!s) return s.error();
+    RankSummary rs;
+    rs.rank = r.rank;
+    rs.file = r.path;
+    rs.label = r.label;
+    rs.summary = std::move(*s);
+    if (rs.summary.gpu_ops == 0) {
+      rs.no_gpu = kNoGpu;
+      missing += (missing.empty() ? "" : ", ") + r.path;
+    }
+    out.ranks.push_back(std::move(rs));
+  }
+  if (!out.ranks.empty() && std::all_of(out.ranks.begin(), out.ranks.end(),
+                                        [](const RankSummary& r) { return !r.no_gpu.empty(); }))
+    return Error::bad_input(missing + ": " + kNoGpu);
+  out.stragglers = straggler_view(out.ranks);
+  progress.report("summarising", 1.0);
+  return out;
+}
+
+Expected<RunSummary> summarize_trace_files(const std::vector<std::string>& files,
+                                           const TraceSummaryOptions& options,
+                                           const CancelToken& cancel, ProgressSink& progress) {
+  TraceRunRequest request;
+  request.files = files;
+  auto run = load_trace_run(request, false, cancel, progress);
+  if (!run) return run.error();
+  return summarize_trace_run(*run, options, cancel, progress);
+}
+
+nlohmann::json gpu_breakdown_json(const GpuTimeBreakdown& b) {
+  return {{"step", b.step ? nlohmann::json(*b.step) : nlohmann::json(nullptr)},
+          {"start_us", b.start_us},
+          {"span_us", b.span_us},
+          {"gpu_busy_us", b.gpu_busy_us},
+          {"computation_us", b.computation_us},
+          {"communication_us", b.communication_us},
+          {"memcpy_us", b.memcpy_us},
+          {"idle_us", b.idle_us},
+          {"overlap_us", b.overlap_us},
+          {"communication_total_us", b.communication_total_us},
+          {"memcpy_total_us", b.memcpy_total_us},
+          {"overlap_ratio", b.communication_total_us > 0.0
+                                ? nlohmann::json(b.overlap_us / b.communication_total_us)
+                                : nlohmann::json(nullptr)},
+          {"idle_host_us", b.idle_host_us},
+          {"idle_kernel_us", b.idle_kernel_us},
+          {"idle_other_us", b.idle_other_us},
+          {"gpu_ops", b.gpu_ops},
+          {"launches", launches_json(b.launches)}};
+}
+
+nlohmann::json run_summary_json(const RunSummary& summary) {
+  nlohmann::json ranks = nlohmann::json::array();
+  for (const RankSummary& r : summary.ranks) {
+    nlohmann::json steps = nlohmann::json::array();
+    nlohmann::json entry = {{"rank", r.rank}, {"file", r.file}, {"gpu_ops", r.summary.gpu_ops}};
+    if (!r.no_gpu.empty()) {
+      entry["error"] = r.no_gpu;
+      entry["steps"] = steps;
+      entry["total"] = nullptr;
+    } else {
+      for (const GpuTimeBreakdown& b : r.summary.steps) steps.push_back(gpu_breakdown_json(b));
+      entry["steps"] = steps;
+      entry["total"] = gpu_breakdown_json(r.summary.total);
+    }
+    ranks.push_back(std::move(entry));
+  }
+  nlohmann::json stragglers = nlohmann::json::array();
+  for (const StragglerStep& s : summary.stragglers) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const StragglerEntry& e : s.ranks)
+      rows.push_back({{"rank", e.rank},
+                      {"span_us", e.span_us},
+                      {"work_us", e.work_us},
+                      {"communication_us", e.communication_us},
+                      {"idle_us", e.idle_us}});
+    stragglers.push_back({{"step", s.step},
+                          {"slowest_rank", s.slowest_rank},
+                          {"spread_us", s.spread_us},
+                          {"ranks", rows}});
+  }
+  return {{"ranks", ranks}, {"stragglers", stragglers}};
+}
+
+std::string run_summary_text(const RunSummary& summary) {
+  std::string out;
+  const char* heads[] = {"span", "gpu busy", "compute",   "comm",        "memcpy",
+                         "idle", "overlap",  "idle host", "idle kernel", "idle other"};
+  for (const RankSummary& r : summary.ranks) {
+    out += "rank " + std::to_string(r.rank) + "  " + r.file;
+    if (!r.no_gpu.empty()) {
+      out += ": " + r.no_gpu + "\n\n";
+      continue;
+    }
+    out += "  (" + std::to_string(r.summary.gpu_ops) + " GPU operations)\n";
+    out += "  " + pad_right("step", 8);
+    for (const char* h : heads) out += " " + pad_left(h, 12);
+    out += "\n";
+    for (const GpuTimeBreakdown& b : r.summary.steps)
+      breakdown_row(out, "#" + std::to_string(*b.step), b);
+    if (r.summary.steps.empty()) out += "  (no ProfilerStep#N span: the whole trace only)\n";
+    breakdown_row(out, "total", r.summary.total);
+    out += "  launches: " + launches_text(r.summary.total.launches) + "\n\n";
+  }
+  out += "times in microseconds; comm = communication not under computation, overlap = under it\n";
+  if (!summary.stragglers.empty()) {
+    out +=
+        "\nstragglers: GPU work (computation + memcpy) per rank and step; the slowest rank has "
+        "the most\n";
+    std::vector<int> ranks;
+    for (const StragglerStep& s : summary.stragglers)
+      for (const StragglerEntry& e : s.ranks) ranks.push_back(e.rank);
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    out += "  " + pad_right("step", 8);
+    for (int rank : ranks) out += " " + pad_left("rank " + std::to_string(rank), 12);
+    out += " " + pad_left("slowest", 8) + " " + pad_left("spread", 12) + "\n";
+    for (const StragglerStep& s : summary.stragglers) {
+      out += "  " + pad_right("#" + std::to_string(s.step), 8);
+      for (int rank : ranks) {
+        const auto e = std::find_if(s.ranks.begin(), s.ranks.end(),
+                                    [rank](const StragglerEntry& x) { return x.rank == rank; });
+        out += " " + pad_left(e == s.ranks.end() ? "-" : us(e->work_us), 12);
+      }
+      out += " " + pad_left(std::to_string(s.slowest_rank), 8) + " " +
+             pad_left(us(s.spread_us), 12) + "\n";
+    }
+  }
+  return out;
+}
+
+}  // namespace slimpack

@@ -1,0 +1,151 @@
+// `slimpack trace summary`'s application path over the two-rank sample run
+// (samples/traces/ddp/), whose figures are worked out by hand below, and its bad inputs.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "app/trace_summary_report.h"
+
+namespace slimpack {
+namespace {
+
+const std::string kDdp = std::string(SLIMPACK_SAMPLES_DIR) + "/traces/ddp";
+
+RunSummary ddp() {
+  auto s = summarize_trace_files({kDdp});  // the folder: both ranks
+  EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
+  return s.ok() ? *s : RunSummary{};
+}
+
+// rank 0, step 1 [10, 210): gemm [40,100) [100,150), nccl [110,170), memcpy [175,185).
+//   C = [40,150) 110; M 60, overlap [110,150) 40 -> comm 20; memcpy 10; busy 140; idle 60:
+//   [10,40) host (the first operation), [170,175) other (the memcpy was launched at 165, before
+//   the GPU fell idle), [185,210) host (the next gemm is launched at 220).
+// rank 0, step 2 [210, 400): gemm [230,300), flash [300,340), nccl [320,380), gemm
+//   [380.015625,395) launched at 345. C = 110 + 14.984375; M 60, overlap [320,340) 20 -> comm 40;
+//   busy 164.984375; idle 25.015625 = host [210,230) 20 + kernel 0.015625 + host [395,400) 5.
+// rank 0, whole trace [0, 420) (the profiler span): busy 304.984375, idle 115.015625.
+TEST(TraceSummaryReport, SampleRunHandComputed) {
+  const RunSummary s = ddp();
+  ASSERT_EQ(s.ranks.size(), 2u);
+  const RankSummary& r0 = s.ranks[0];
+  EXPECT_EQ(r0.rank, 0);
+  EXPECT_EQ(r0.label, "rank0.pt.trace.json");
+  EXPECT_TRUE(r0.no_gpu.empty());
+  EXPECT_EQ(r0.summary.gpu_ops, 8);
+  ASSERT_EQ(r0.summary.steps.size(), 2u);
+  const GpuTimeBreakdown& a = r0.summary.steps[0];
+  EXPECT_DOUBLE_EQ(a.span_us, 200);
+  EXPECT_DOUBLE_EQ(a.computation_us, 110);
+  EXPECT_DOUBLE_EQ(a.communication_us, 20);
+  EXPECT_DOUBLE_EQ(a.overlap_us, 40);
+  EXPECT_DOUBLE_EQ(a.memcpy_us, 10);
+  EXPECT_DOUBLE_EQ(a.gpu_busy_us, 140);
+  EXPECT_DOUBLE_EQ(a.idle_us, 60);
+  EXPECT_DOUBLE_EQ(a.idle_host_us, 55);
+  EXPECT_DOUBLE_EQ(a.idle_other_us, 5);
+  EXPECT_DOUBLE_EQ(a.idle_kernel_us, 0);
+  const GpuTimeBreakdown& b = r0.summary.steps[1];
+  EXPECT_DOUBLE_EQ(b.span_us, 190);
+  EXPECT_DOUBLE_EQ(b.computation_us, 124.984375);
+  EXPECT_DOUBLE_EQ(b.communication_us, 40);
+  EXPECT_DOUBLE_EQ(b.overlap_us, 20);
+  EXPECT_DOUBLE_EQ(b.gpu_busy_us, 164.984375);
+  EXPECT_DOUBLE_EQ(b.idle_us, 25.015625);
+  EXPECT_DOUBLE_EQ(b.idle_host_us, 25);
+  EXPECT_DOUBLE_EQ(b.idle_kernel_us, 0.015625);
+  EXPECT_DOUBLE_EQ(r0.summary.total.span_us, 420);
+  EXPECT_DOUBLE_EQ(r0.summary.total.gpu_busy_us, 304.984375);
+  EXPECT_DOUBLE_EQ(r0.summary.total.idle_us, 115.015625);
+  EXPECT_DOUBLE_EQ(r0.summary.total.idle_host_us, 110);
+  EXPECT_DOUBLE_EQ(r0.summary.total.idle_other_us, 5);
+
+  // rank 1, step 1 [12, 215): gemm [45,175), nccl [150,190): C 130, overlap 25, comm 15, busy 145,
+  // idle 58 all the host's. Step 2 [215, 402): gemm [235,330), nccl [320,385): C 95, overlap 10,
+  // comm 55, busy 150, idle 37.
+  const RankSummary& r1 = s.ranks[1];
+  EXPECT_EQ(r1.rank, 1);
+  ASSERT_EQ(r1.summary.steps.size(), 2u);
+  EXPECT_DOUBLE_EQ(r1.summary.steps[0].computation_us, 130);
+  EXPECT_DOUBLE_EQ(r1.summary.steps[0].communication_us, 15);
+  EXPECT_DOUBLE_EQ(r1.summary.steps[0].overlap_us, 25);
+  EXPECT_DOUBLE_EQ(r1.summary.steps[0].idle_host_us, 58);
+  EXPECT_DOUBLE_EQ(r1.summary.steps[1].computation_us, 95);
+  EXPECT_DOUBLE_EQ(r1.summary.steps[1].communication_us, 55);
+  EXPECT_DOUBLE_EQ(r1.summary.steps[1].idle_us, 37);
+
+  // Stragglers: work = computation + memcpy. Step 1: rank 0 120, rank 1 130 -> rank 1 (+10);
+  // step 2: rank 0 124.984375, rank 1 95 -> rank 0 (+29.984375).
+  ASSERT_EQ(s.stragglers.size(), 2u);
+  EXPECT_EQ(s.stragglers[0].step, 1);
+  EXPECT_EQ(s.stragglers[0].slowest_rank, 1);
+  EXPECT_DOUBLE_EQ(s.stragglers[0].spread_us, 10);
+  EXPECT_DOUBLE_EQ(s.stragglers[0].ranks[0].work_us, 120);
+  EXPECT_EQ(s.stragglers[1].slowest_rank, 0);
+  EXPECT_DOUBLE_EQ(s.stragglers[1].spread_us, 29.984375);
+}
+
+TEST(TraceSummaryReport, JsonHasTheDocumentedKeys) {
+  const nlohmann::json j = run_summary_json(ddp());
+  ASSERT_EQ(j.at("ranks").size(), 2u);
+  const auto& r = j.at("ranks")[0];
+  EXPECT_EQ(r.at("rank").get<int>(), 0);
+  EXPECT_EQ(r.at("file").get<std::string>(), kDdp + "/rank0.pt.trace.json");
+  for (const char* key : {"step", "span_us", "gpu_busy_us", "computation_us", "communication_us",
+                          "memcpy_us", "idle_us", "overlap_us"}) {
+    EXPECT_TRUE(r.at("steps")[0].contains(key)) << key;
+    EXPECT_TRUE(r.at("total").contains(key)) << key;
+  }
+  EXPECT_EQ(r.at("steps")[0].at("step").get<int>(), 1);
+  EXPECT_TRUE(r.at("total").at("step").is_null());
+  EXPECT_DOUBLE_EQ(r.at("total").at("gpu_busy_us").get<double>(), 304.984375);
+  EXPECT_EQ(j.at("stragglers")[0].at("slowest_rank").get<int>(), 1);
+}
+
+TEST(TraceSummaryReport, TextNamesEveryRankAndTheSlowest) {
+  const std::string text = run_summary_text(ddp());
+  EXPECT_NE(text.find("rank 0  " + kDdp + "/rank0.pt.trace.json  (8 GPU operations)"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("stragglers"), std::string::npos);
+  EXPECT_NE(text.find("launches: 8 followed"), std::string::npos) << text;
+}
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::temp_directory_path() / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+TEST(TraceSummaryReport, NoGpuOperationIsAnErrorNotZeros) {
+  const std::string cpu = write_temp(
+      "slimpack_summary_cpu_only.json",
+      R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1,
+          "ts": 0, "dur": 5}]})");
+  auto s = summarize_trace_files({cpu});
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message,
+            cpu +
+                ": no GPU operation (no complete event of category kernel, gpu_memcpy or "
+                "gpu_memset): the GPU time cannot be split");
+
+  // Among ranks that have some, the rank without says so and keeps no figures.
+  auto mixed = summarize_trace_files({kDdp + "/rank0.pt.trace.json", cpu});
+  ASSERT_TRUE(mixed.ok()) << mixed.error().message;
+  ASSERT_EQ(mixed->ranks.size(), 2u);
+  const RankSummary& none = mixed->ranks[1];
+  EXPECT_FALSE(none.no_gpu.empty());
+  const nlohmann::json j = run_summary_json(*mixed);
+  EXPECT_TRUE(j.at("ranks")[1].at("total").is_null());
+  EXPECT_TRUE(j.at("ranks")[1].at("steps").empty());
+  EXPECT_NE(j.at("ranks")[1].at("error").get<std::string>().find("no GPU operation"),
+            std::string::npos);
+  EXPECT_NE(run_summary_text(*mixed).find("no GPU operation"), std::string::npos);
+  EXPECT_TRUE(mixed->stragglers.empty());  // one rank with steps: nothing to line up
+  std::remove(cpu.c_str());
+}
+
+}  // namespace
+}  // namespace slimpack
