@@ -24,7 +24,8 @@ constexpr const char* kTraceUsage =
 int trace_info(int argc, char** argv) {
   const std::vector<OptionSpec> specs = {
       {"json", "FILE",
-       "write {file, events, by_phase, lanes, span_us} ('-' = stdout; an array for several files)"},
+       "write {file, events, by_phase, lanes, span_us[, unterminated]} ('-' = stdout; an array "
+       "for several files)"},
       {"help", "", "show this help"}};
   auto args = Args::parse(argc, argv, 3, specs);
   if (!args) return report_error("trace info", args.error());
@@ -56,6 +57,8 @@ int trace_info(int argc, char** argv) {
                    {"lane_list", lanes},
                    {"span_us", t->span_us},
                    {"rank", t->rank >= 0 ? nlohmann::json(t->rank) : nlohmann::json(nullptr)}});
+    // Only when so: the event array ended early (a process that stopped while writing).
+    if (t->unterminated) all.back()["unterminated"] = true;
   }
   const bool json_stdout = args->get_or("json", "") == "-";
   if (auto dest = args->get("json")) {
@@ -73,6 +76,8 @@ int trace_info(int argc, char** argv) {
         std::printf(" %s=%lld", ph.c_str(), static_cast<long long>(n.get<std::int64_t>()));
       std::printf("\n");
       if (!t["rank"].is_null()) std::printf("  rank     %d\n", t["rank"].get<int>());
+      if (t.contains("unterminated"))
+        std::printf("  note     the event array is not terminated (the writer stopped early)\n");
     }
   }
   return kExitOk;
