@@ -11,10 +11,12 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <string_view>
 #include <utility>
 
@@ -636,7 +638,57 @@ class ChromeTraceParser {
   char id_buf_[32] = {};
 };
 
+// One file's progress within import_chrome_traces: its fraction in its slot, the mean reported.
+class SharedProgress {
+ public:
+  SharedProgress(ProgressSink& out, std::size_t files) : out_(out), fractions_(files, 0.0) {}
+  void report(std::size_t file, double fraction) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    fractions_[file] = fraction;
+    double sum = 0.0;
+    for (double f : fractions_) sum += f;
+    out_.report("parsing traces", sum / static_cast<double>(fractions_.size()));
+  }
+
+ private:
+  ProgressSink& out_;
+  std::mutex mutex_;
+  std::vector<double> fractions_;
+};
+
+class FileProgress final : public ProgressSink {
+ public:
+  FileProgress(SharedProgress& shared, std::size_t file) : shared_(shared), file_(file) {}
+  void report(std::string_view, double fraction) override { shared_.report(file_, fraction); }
+
+ private:
+  SharedProgress& shared_;
+  std::size_t file_;
+};
+
 }  // namespace
+
+std::vector<Expected<ImportedTrace>> import_chrome_traces(const std::vector<std::string>& paths,
+                                                          const TraceImportOptions& options,
+                                                          TaskPool& pool, const CancelToken& cancel,
+                                                          ProgressSink& progress) {
+  std::vector<Expected<ImportedTrace>> out(paths.size(),
+                                           Expected<ImportedTrace>(Error::cancelled()));
+  SharedProgress shared(progress, paths.size());
+  std::atomic<std::size_t> next{0};
+  pool.run_on_workers([&](int) {
+    for (std::size_t i = next++; i < paths.size(); i = next++) {
+      FileProgress sink(shared, i);
+      // An exception (out of memory) must not leave the worker: it becomes this file's error.
+      try {
+        out[i] = import_chrome_trace(paths[i], options, cancel, sink);
+      } catch (const std::bad_alloc&) {
+        out[i] = Error::bad_input(paths[i] + ": out of memory while importing the trace");
+      }
+    }
+  });
+  return out;
+}
 
 Expected<ImportedTrace> import_chrome_trace_text(const std::string& json,
                                                  const std::string& source_name,

@@ -9,6 +9,7 @@
 #include "common/cancel.h"
 #include "common/progress.h"
 #include "common/status.h"
+#include "common/task_pool.h"
 
 namespace slimpack {
 
@@ -86,6 +87,13 @@ Expected<ImportedTrace> import_chrome_trace(const std::string& path,
                                             const TraceImportOptions& options = {},
                                             const CancelToken& cancel = CancelToken::none(),
                                             ProgressSink& progress = ProgressSink::none());
+
+// Several files (the ranks of a run) on the pool's workers, one file per worker at a time: each
+// holds its own window, so the peak is what the files keep plus one window per worker. Results in
+// the order of `paths`. Progress is the mean of the files' fractions, reported under a lock.
+std::vector<Expected<ImportedTrace>> import_chrome_traces(
+    const std::vector<std::string>& paths, const TraceImportOptions& options, TaskPool& pool,
+    const CancelToken& cancel = CancelToken::none(), ProgressSink& progress = ProgressSink::none());
 
 // The same for JSON text already in memory; `source_name` prefixes error messages.
 Expected<ImportedTrace> import_chrome_trace_text(const std::string& json,

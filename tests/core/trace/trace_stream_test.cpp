@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "trace/trace_import.h"
 #include "trace/trace_scan.h"
@@ -158,6 +159,35 @@ TEST(TraceStream, APipeIsReadToItsEnd) {
   ASSERT_TRUE(t.ok()) << t.error().message;
   EXPECT_EQ(t->events, 20000);
   EXPECT_EQ(t->bytes, static_cast<std::int64_t>(text.size()));
+}
+
+class TwoThreads final : public TaskPool {
+ public:
+  int workers() const override { return 2; }
+  void run_on_workers(const std::function<void(int)>& body) override {
+    std::thread other(body, 1);
+    body(0);
+    other.join();
+  }
+};
+
+TEST(TraceStream, SeveralFilesImportOnTheWorkersInOrder) {
+  std::vector<std::string> paths;
+  for (int f = 0; f < 5; ++f) {
+    paths.push_back(temp_path("rank" + std::to_string(f) + ".json"));
+    std::ofstream(paths.back(), std::ios::binary) << many_events(1000 * (f + 1));
+  }
+  paths.push_back(temp_path("missing.json"));
+  TwoThreads pool;
+  auto traces = import_chrome_traces(paths, {}, pool);
+  ASSERT_EQ(traces.size(), paths.size());
+  for (int f = 0; f < 5; ++f) {
+    ASSERT_TRUE(traces[f].ok()) << traces[f].error().message;
+    EXPECT_EQ(traces[f]->events, 1000 * (f + 1));
+    EXPECT_EQ(traces[f]->source, paths[f]);
+  }
+  ASSERT_FALSE(traces[5].ok());
+  EXPECT_EQ(traces[5].error().message.rfind(paths[5] + ": cannot open", 0), 0u);
 }
 
 TEST(TraceScan, FindsValueEndsOutsideStrings) {
