@@ -2,7 +2,6 @@
 // Small JSON text helpers of the trace import: where UTF-8 goes wrong, whether a value's text is
 // well-formed (simdjson skips containers by bracket depth without looking inside), and minifying
 // an "args" object for tooltips.
-#include <cctype>
 #include <cstddef>
 #include <string_view>
 
@@ -41,9 +40,15 @@ class JsonValueCheck {
 
  private:
   static constexpr int kMaxDepth = 1024;  // simdjson's own default
+  static bool is_space(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+  // The characters a scalar token runs over: letters, digits, '-', '+', '.'.
+  static bool scalar_char(char ch) {
+    const auto c = static_cast<unsigned char>(ch);
+    const unsigned char l = c | 0x20;
+    return (c >= '0' && c <= '9') || (l >= 'a' && l <= 'z') || c == '-' || c == '+' || c == '.';
+  }
   void ws() {
-    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\r' || s_[i_] == '\t'))
-      ++i_;
+    while (i_ < s_.size() && is_space(s_[i_])) ++i_;
   }
   bool eat(char c) {
     ws();
@@ -55,8 +60,10 @@ class JsonValueCheck {
   }
   bool string() {
     if (!eat('"')) return false;  // eat() skips the whitespace before
-    while (i_ < s_.size()) {
-      const char c = s_[i_++];
+    const char* p = s_.data();
+    const std::size_t n = s_.size();
+    while (i_ < n) {
+      const char c = p[i_++];
       if (c == '\\')
         ++i_;
       else if (c == '"')
@@ -66,12 +73,12 @@ class JsonValueCheck {
   }
   bool scalar() {
     const std::size_t b = i_;
-    while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '-' ||
-                              s_[i_] == '+' || s_[i_] == '.'))
-      ++i_;
+    while (i_ < s_.size() && scalar_char(s_[i_])) ++i_;
     const std::string_view t = s_.substr(b, i_ - b);
-    if (t == "true" || t == "false" || t == "null") return true;
-    if (t.empty() || !(t[0] == '-' || (t[0] >= '0' && t[0] <= '9'))) return false;
+    if (t.empty()) return false;
+    if (t[0] == 't' || t[0] == 'f' || t[0] == 'n')
+      return t == "true" || t == "false" || t == "null";
+    if (!(t[0] == '-' || (t[0] >= '0' && t[0] <= '9'))) return false;
     // A leading zero is only a number's whole part on its own ("0.5", not "0071").
     const std::size_t d = t[0] == '-' ? 1 : 0;
     if (d >= t.size() || t[d] < '0' || t[d] > '9') return false;
