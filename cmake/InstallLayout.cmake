@@ -11,3 +11,9 @@ file(RELATIVE_PATH SLIMPACK_REL_DATA_DIR ${CMAKE_INSTALL_FULL_BINDIR}
      ${CMAKE_INSTALL_PREFIX}/${SLIMPACK_DATA_INSTALL_DIR})
 file(RELATIVE_PATH SLIMPACK_REL_DOC_DIR ${CMAKE_INSTALL_FULL_BINDIR}
      ${CMAKE_INSTALL_PREFIX}/${SLIMPACK_DOC_INSTALL_DIR})
+# The MILP solver's CBC module (core/CMakeLists.txt): a private library of the programs, loaded on
+# the first MILP solve from this directory relative to bin/ (and built into the same relative place
+# under the build directory).
+set(SLIMPACK_MODULE_INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/slimpack-explorer)
+file(RELATIVE_PATH SLIMPACK_REL_MODULE_DIR ${CMAKE_INSTALL_FULL_BINDIR}
+     ${CMAKE_INSTALL_PREFIX}/${SLIMPACK_MODULE_INSTALL_DIR})

@@ -1,18 +1,27 @@
 #!/usr/bin/env bash
-# Trace import against Python: generates a ~50 MB Kineto-like trace (the generator of
-# tests/bench/core_trace_bench.cpp), plain and gzipped, and times python3's json.loads (gzip.open
-# for the .gz) and `slimpack trace info` on the same files in the same run. Prints MB/s (JSON text
-# per second, best of N runs, CPU time of the process and wall time) and the ratio.
+# Trace import against Python, in one run on the same files:
+#   synthetic  the generator of tests/bench/core_trace_bench.cpp (~50 MB, short args), as before;
+#   kineto     a real-shaped PyTorch profiler trace (scripts/make-kineto-trace.py, ~50 MB: args-heavy
+#              cpu_op and kernel events as Kineto writes them, ac2g flows, instants, metadata).
+# Each plain and gzipped (gzip -6). Times /usr/bin/python3's json.loads (through gzip.open for the
+# .gz; CPU time of the load in the process) and `slimpack trace info` (CPU time of the process),
+# best of RUNS, and prints MB/s of JSON text and the ratio; peak RSS of each (/usr/bin/time -v, one
+# run: Python loading the file, slimpack importing it). Then the limit: what libdeflate, zlib and
+# simdjson alone reach on the kineto files (tests/bench/trace_limits.cpp), so the gap is known.
 # Usage: scripts/bench-trace.sh [SLIMPACK_BINARY] [RUNS]   (default build-bench/app/cli/slimpack, 3)
+# The limit program is taken from the same build directory (tests/bench/slimpack_trace_limits).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cli=${1:-build-bench/app/cli/slimpack}
 runs=${2:-3}
 [ -x "$cli" ] || { echo "bench-trace: no slimpack binary at $cli (build it first)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "bench-trace: /usr/bin/time is missing (apt-get install time)" >&2; exit 2; }
+limits=$(dirname "$(dirname "$(dirname "$cli")")")/tests/bench/slimpack_trace_limits
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-python3 - "$cli" "$runs" "$dir" <<'PY'
-import gzip, json, os, resource, subprocess, sys, time
+/usr/bin/python3 scripts/make-kineto-trace.py "$dir/kineto.json" 50 >/dev/null
+/usr/bin/python3 - "$cli" "$runs" "$dir" <<'PY'
+import gzip, json, os, re, subprocess, sys, time
 
 cli, runs, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 TARGET = 50 << 20
@@ -39,7 +48,7 @@ def event(i):
     return ('{"ph": "C", "name": "GPU memory", "pid": %d, "ts": %d, "args": {"allocated": %d}}'
             % (rank, ts, i * 64))
 
-parts, size, i = [], 0, 0
+parts, i = [], 0
 head = '{"distributedInfo": {"rank": 0}, "traceEvents": [\n'
 size = len(head)
 while size < TARGET:
@@ -47,15 +56,18 @@ while size < TARGET:
     parts.append(e)
     size += len(e) + 2
     i += 1
-text = (head + ",\n".join(parts) + '\n], "displayTimeUnit": "ms"}\n').encode()
-plain = os.path.join(out, "bench.json")
-packed = os.path.join(out, "bench.json.gz")
-with open(plain, "wb") as f:
-    f.write(text)
-with gzip.open(packed, "wb", compresslevel=6) as f:
-    f.write(text)
-mb = len(text) / 1e6
-print("trace: %.1f MB of JSON, %d events; %.1f MB gzipped" % (mb, i, os.path.getsize(packed) / 1e6))
+with open(os.path.join(out, "synthetic.json"), "wb") as f:
+    f.write((head + ",\n".join(parts) + '\n], "displayTimeUnit": "ms"}\n').encode())
+del parts
+for name in ("synthetic", "kineto"):
+    with open(os.path.join(out, name + ".json"), "rb") as f, \
+         gzip.open(os.path.join(out, name + ".json.gz"), "wb", compresslevel=6) as g:
+        g.write(f.read())
+
+LOAD = ("import gzip, json, sys\n"
+        "p = sys.argv[1]\n"
+        "with (gzip.open if p.endswith('.gz') else open)(p, 'rb') as f:\n"
+        "    doc = json.loads(f.read())\n")
 
 def python_load(path):
     opener = gzip.open if path.endswith(".gz") else open
@@ -63,26 +75,44 @@ def python_load(path):
     with opener(path, "rb") as f:
         doc = json.loads(f.read())
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    assert len(doc["traceEvents"]) == i
+    del doc
     return cpu, wall
 
-def slimpack_info(path):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+def timed(cmd):
+    """CPU seconds (user + sys), wall seconds and peak RSS (KiB) of one run, by /usr/bin/time -v."""
     wall0 = time.perf_counter()
-    subprocess.run([cli, "trace", "info", path], check=True, stdout=subprocess.DEVNULL)
+    r = subprocess.run(["/usr/bin/time", "-v"] + cmd, stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True, check=True)
     wall = time.perf_counter() - wall0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return cpu, wall
+    field = lambda key: float(re.search(re.escape(key) + r": ([0-9.]+)", r.stderr).group(1))
+    return (field("User time (seconds)") + field("System time (seconds)"), wall,
+            field("Maximum resident set size (kbytes)"))
 
 def best(fn, path):
     times = [fn(path) for _ in range(runs)]
     return min(t[0] for t in times), min(t[1] for t in times)
 
-for label, path in (("plain", plain), ("gzip", packed)):
-    py_cpu, py_wall = best(python_load, path)
-    sp_cpu, sp_wall = best(slimpack_info, path)
-    print("%-5s python3 json.loads   %7.1f MB/s CPU  %7.1f MB/s wall" % (label, mb / py_cpu, mb / py_wall))
-    print("%-5s slimpack trace info  %7.1f MB/s CPU  %7.1f MB/s wall" % (label, mb / sp_cpu, mb / sp_wall))
-    print("%-5s ratio                %7.1fx CPU     %7.1fx wall" % (label, py_cpu / sp_cpu, py_wall / sp_wall))
+print("%-14s %-6s %8s %9s %9s %8s %8s  %s" % ("file", "", "MB", "MB/s CPU", "MB/s wall",
+                                              "ratio", "wall", "peak RSS"))
+for name in ("synthetic", "kineto"):
+    text_mb = os.path.getsize(os.path.join(out, name + ".json")) / 1e6
+    for kind in ("plain", "gzip"):
+        path = os.path.join(out, name + (".json" if kind == "plain" else ".json.gz"))
+        py_cpu, py_wall = best(python_load, path)
+        py_rss = timed(["/usr/bin/python3", "-c", LOAD, path])[2]
+        sp = [timed([cli, "trace", "info", path]) for _ in range(runs)]
+        sp_cpu, sp_wall = min(t[0] for t in sp), min(t[1] for t in sp)
+        sp_rss = max(t[2] for t in sp)
+        label = "%s %s" % (name, kind)
+        print("%-21s python3  %7.1f %9.1f %9.1f %8s %8s  %6.0f MiB" % (
+            label, text_mb, text_mb / py_cpu, text_mb / py_wall, "", "", py_rss / 1024))
+        print("%-21s slimpack %7.1f %9.1f %9.1f %7.1fx %7.1fx  %6.0f MiB" % (
+            label, text_mb, text_mb / sp_cpu, text_mb / sp_wall, py_cpu / sp_cpu,
+            py_wall / sp_wall, sp_rss / 1024))
 PY
+if [ -x "$limits" ]; then
+  echo "the limit on the kineto files (libraries alone, best of $runs, CPU):"
+  "$limits" "$dir/kineto.json" "$dir/kineto.json.gz" "$runs"
+else
+  echo "bench-trace: no $limits (build the target slimpack_trace_limits for the limit)" >&2
+fi

@@ -20,6 +20,10 @@ slimpack simulate --preset chat-sft --png g.png --quiet
 [ -s g.png ] || fail "slimpack simulate --png wrote no picture"
 slimpack simulate --plan /usr/share/slimpack-explorer/samples/plans/analytic-1f1b.json --json - \
   | grep -q '"makespan"' || fail "the installed sample plan did not simulate"
+# The exact MILP solver: CBC is a module of the package loaded on the first MILP solve.
+slimpack solve --preset chat-sft --batch-tokens 65536 --strategy slimpack --exact --time-limit 1 \
+  --json exact.json >/dev/null
+grep -q 'exact: 1 replica(s) by MILP' exact.json || fail "slimpack solve --exact did not solve a MILP"
 # The runtime: on PATH, running its installed package; a schedule to run; without python3-torch
 # (only suggested) it says what to install and exits 2.
 command -v slimpack-run >/dev/null || fail "slimpack-run is not on PATH"

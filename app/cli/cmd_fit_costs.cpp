@@ -13,6 +13,7 @@
 #include "output.h"
 #include "schedule_cli.h"
 #include "setup.h"
+#include "thread_pool.h"
 #include "trace_check_cli.h"
 
 namespace slimpack::cli {
@@ -63,7 +64,8 @@ Expected<Fitted> fit_from_trace(const Args& args) {
   }
   auto cost = trace_cost_model(plan, *config, fixed);
   if (!cost) return cost.error();
-  auto run = load_trace_run(*request);
+  ThreadPool pool(0);  // the rank files are imported in parallel
+  auto run = load_trace_run(*request, false, CancelToken::none(), ProgressSink::none(), pool);
   if (!run) return run.error();
   auto cal = calibrate_trace_run(*run, *request, plan, **cost);
   if (!cal) return cal.error();

@@ -8,6 +8,7 @@
 #include "args.h"
 #include "commands.h"
 #include "output.h"
+#include "thread_pool.h"
 #include "trace/trace_import.h"
 
 namespace slimpack::cli {
@@ -32,7 +33,8 @@ constexpr const char* kTraceUsage =
 int trace_info(int argc, char** argv) {
   const std::vector<OptionSpec> specs = {
       {"json", "FILE",
-       "write {file, events, complete_events, by_phase, lanes, span_us} ('-' = stdout; an array "
+       "write {file, events, complete_events, by_phase, lanes, span_us[, unterminated]} ('-' = "
+       "stdout; an array "
        "for several files)"},
       {"help", "", "show this help"}};
   auto args = Args::parse(argc, argv, 3, specs);
@@ -52,10 +54,15 @@ int trace_info(int argc, char** argv) {
   if (args->positional().empty())
     return report_error("trace info", Error::bad_input("no trace file given"));
   nlohmann::json all = nlohmann::json::array();
-  for (const auto& path : args->positional()) {
-    TraceImportOptions opt;
-    opt.keep_events = false;
-    auto t = import_chrome_trace(path, opt);
+  // Counting only (no events kept), the files in parallel; the first failure in order is reported.
+  TraceImportOptions opt;
+  opt.keep_events = false;
+  const std::vector<std::string>& paths = args->positional();
+  ThreadPool pool(paths.size() > 1 ? 0 : 1);
+  auto traces = import_chrome_traces(paths, opt, pool);
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const std::string& path = paths[i];
+    auto& t = traces[i];
     if (!t) return report_error("trace info", t.error());
     nlohmann::json phases = nlohmann::json::object();
     for (const auto& [ph, n] : t->by_phase) phases[ph] = n;
@@ -73,6 +80,8 @@ int trace_info(int argc, char** argv) {
                    {"lane_list", lanes},
                    {"span_us", t->span_us},
                    {"rank", t->rank >= 0 ? nlohmann::json(t->rank) : nlohmann::json(nullptr)}});
+    // Only when so: the event array ended early (a process that stopped while writing).
+    if (t->unterminated) all.back()["unterminated"] = true;
   }
   const bool json_stdout = args->get_or("json", "") == "-";
   if (auto dest = args->get("json")) {
@@ -93,6 +102,8 @@ int trace_info(int argc, char** argv) {
         std::printf(" %s=%lld", ph.c_str(), static_cast<long long>(n.get<std::int64_t>()));
       std::printf("\n");
       if (!t["rank"].is_null()) std::printf("  rank     %d\n", t["rank"].get<int>());
+      if (t.contains("unterminated"))
+        std::printf("  note     the event array is not terminated (the writer stopped early)\n");
     }
   }
   return kExitOk;

@@ -1,5 +1,7 @@
 #include "trace_check_cli.h"
 
+#include "thread_pool.h"
+
 #include "app/config_options.h"
 #include "app/trace_report.h"
 #include "setup.h"
@@ -47,7 +49,8 @@ Expected<std::optional<TraceCheckReport>> check_trace_option(const Args& args, c
   auto request = trace_run_request(args, "check-trace");
   if (!request) return request.error();
   if (auto rules = trace_rule_set(*request); !rules) return rules.error();
-  auto run = load_trace_run(*request);
+  ThreadPool pool(0);  // the rank files are imported in parallel
+  auto run = load_trace_run(*request, false, CancelToken::none(), ProgressSink::none(), pool);
   if (!run) return run.error();
   auto result = check_trace_run(*run, *request, plan, sim);
   if (!result) return result.error();

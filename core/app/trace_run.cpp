@@ -18,22 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Scales one file's progress into its share of the whole run.
-class ShareProgress final : public ProgressSink {
- public:
-  ShareProgress(ProgressSink& out, double from, double width, std::string prefix)
-      : out_(out), from_(from), width_(width), prefix_(std::move(prefix)) {}
-  void report(std::string_view stage, double fraction) override {
-    out_.report(prefix_ + std::string(stage), from_ + width_ * fraction);
-  }
-
- private:
-  ProgressSink& out_;
-  double from_;
-  double width_;
-  std::string prefix_;
-};
-
 std::string file_label(const std::string& path) {
   return fs::path(path).filename().string();
 }
@@ -188,7 +172,8 @@ Expected<RunFiles> run_files(const std::vector<std::string>& given) {
 }
 
 Expected<TraceRun> load_trace_run(const TraceRunRequest& request, bool keep_args,
-                                  const CancelToken& cancel, ProgressSink& progress) {
+                                  const CancelToken& cancel, ProgressSink& progress,
+                                  TaskPool& pool) {
   auto paths = trace_run_files(request.files);
   if (!paths) return paths.error();
   const TraceSpec& spec = request.options;
@@ -200,12 +185,11 @@ Expected<TraceRun> load_trace_run(const TraceRunRequest& request, bool keep_args
                                                    " trace files");
   TraceRun run;
   std::vector<RankTrace> files;
-  const double share = 1.0 / static_cast<double>(paths->size());
+  auto traces = import_chrome_traces(*paths, {.keep_events = true, .keep_args = keep_args}, pool,
+                                     cancel, progress);
   for (std::size_t i = 0; i < paths->size(); ++i) {
     const std::string& path = (*paths)[i];
-    ShareProgress sink(progress, share * static_cast<double>(i), share, file_label(path) + ": ");
-    auto trace =
-        import_chrome_trace(path, {.keep_events = true, .keep_args = keep_args}, cancel, sink);
+    auto& trace = traces[i];
     if (!trace) return trace.error();
     if (cancel.cancelled()) return Error::cancelled();
     RankTrace f;

@@ -19,6 +19,7 @@
 #include "common/cancel.h"
 #include "common/progress.h"
 #include "common/status.h"
+#include "common/task_pool.h"
 #include "cost/cost_model.h"
 #include "plan/plan.h"
 #include "sim/sim_result.h"
@@ -81,9 +82,11 @@ Expected<RunFiles> run_files(const std::vector<std::string>& given);
 // Imports every file (events kept; args too when `keep_args`, for the explorer's tooltips), gives
 // each its rank (two files of one rank are an error naming both) and aligns the clocks
 // (TraceSpec::align_event or offsets_us). The first failure is the result: nothing partial.
+// The files are imported on the pool's workers (several ranks at once).
 Expected<TraceRun> load_trace_run(const TraceRunRequest& request, bool keep_args = false,
                                   const CancelToken& cancel = CancelToken::none(),
-                                  ProgressSink& progress = ProgressSink::none());
+                                  ProgressSink& progress = ProgressSink::none(),
+                                  TaskPool& pool = TaskPool::serial());
 
 // The request's unit rules: the edited set, a built-in set's name, or a rules file.
 Expected<UnitRuleSet> trace_rule_set(const TraceRunRequest& request);

@@ -1,19 +1,31 @@
-// Chrome trace JSON front end: simdjson On-Demand walks "traceEvents" (or a top-level array) one
-// event at a time without building a DOM; each event's fields are read in one pass in any order.
+// Chrome trace JSON front end, streaming: the text comes through a window of bounded size (read or
+// inflated piece by piece, trace_source.h), never whole. A small scanner (trace_scan.h) finds where
+// the events of "traceEvents" (or a top-level array) end; each run of whole events in the window is
+// parsed as one batch by simdjson On-Demand, one event at a time without a DOM, each event's fields
+// read in one pass in any order. What is kept is the compact events (trace_builder.h) and the args
+// text within its budget: the peak is that plus the window and the parser's index of one batch.
+// The top level around the events (distributedInfo, metadata) is walked by hand; values other than
+// distributedInfo are skipped unread (checked for UTF-8 and nesting only).
 #include "trace/trace_import.h"
 
 #include <simdjson.h>
 
 #include <algorithm>
-#include <cctype>
+#include <atomic>
 #include <charconv>
+#include <cstring>
 #include <limits>
+#include <memory>
+#include <mutex>
 #include <string_view>
 #include <utility>
 
 #include "common/json_util.h"
 #include "trace/trace_builder.h"
 #include "trace/trace_file_read.h"
+#include "trace/trace_json_text.h"
+#include "trace/trace_scan.h"
+#include "trace/trace_source.h"
 
 namespace slimpack {
 namespace {
@@ -21,232 +33,380 @@ namespace {
 namespace od = simdjson::ondemand;
 
 constexpr std::int64_t kCheckEvery = 1 << 16;  // events between cancel checks / progress reports
+// Text read at a time: about 3000 Kineto events. simdjson's index of a batch (about 5 bytes per
+// byte of text) stays in the caches; a window grows only for one value larger than it.
+constexpr std::size_t kWindowBytes = std::size_t{1} << 20;
 
-// Offset of the first byte that is not valid UTF-8, or `size` when all is.
-std::size_t first_invalid_utf8(const unsigned char* p, std::size_t size) {
-  std::size_t i = 0;
-  while (i < size) {
-    const unsigned char c = p[i];
-    const std::size_t n = c < 0x80           ? 1
-                          : (c >> 5) == 0x6  ? 2
-                          : (c >> 4) == 0xE  ? 3
-                          : (c >> 3) == 0x1E ? 4
-                                             : 0;
-    if (n == 0 || i + n > size) return i;
-    for (std::size_t k = 1; k < n; ++k)
-      if ((p[i + k] & 0xC0) != 0x80) return i;
-    i += n;
-  }
-  return size;
-}
-
-// Whether JSON text is one well-formed value. simdjson's
-// raw_json() skips an object by bracket depth without checking what is inside, so a kept "args"
-// text is checked here (the fuzzer found `"args": {0071, "k": 1}` accepted when args are kept
-// and refused when they are skipped). Strings are taken as simdjson's stage 1 delimited them.
-class JsonValueCheck {
- public:
-  explicit JsonValueCheck(std::string_view s) : s_(s) {}
-  bool ok() {
-    if (!value(0)) return false;
-    ws();
-    return i_ == s_.size();
-  }
-
- private:
-  static constexpr int kMaxDepth = 1024;  // simdjson's own default
-  void ws() {
-    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\r' || s_[i_] == '\t'))
-      ++i_;
-  }
-  bool eat(char c) {
-    ws();
-    if (i_ < s_.size() && s_[i_] == c) {
-      ++i_;
-      return true;
-    }
-    return false;
-  }
-  bool string() {
-    if (!eat('"')) return false;  // eat() skips the whitespace before
-    while (i_ < s_.size()) {
-      const char c = s_[i_++];
-      if (c == '\\')
-        ++i_;
-      else if (c == '"')
-        return true;
-    }
-    return false;
-  }
-  bool scalar() {
-    const std::size_t b = i_;
-    while (i_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[i_])) || s_[i_] == '-' ||
-                              s_[i_] == '+' || s_[i_] == '.'))
-      ++i_;
-    const std::string_view t = s_.substr(b, i_ - b);
-    if (t == "true" || t == "false" || t == "null") return true;
-    if (t.empty() || !(t[0] == '-' || (t[0] >= '0' && t[0] <= '9'))) return false;
-    // A leading zero is only a number's whole part on its own ("0.5", not "0071").
-    const std::size_t d = t[0] == '-' ? 1 : 0;
-    if (d >= t.size() || t[d] < '0' || t[d] > '9') return false;
-    return !(t[d] == '0' && d + 1 < t.size() && t[d + 1] >= '0' && t[d + 1] <= '9');
-  }
-  bool value(int depth) {
-    ws();
-    if (depth > kMaxDepth || i_ >= s_.size()) return false;
-    const char c = s_[i_];
-    if (c == '"') return string();
-    if (c == '{') {
-      ++i_;
-      if (eat('}')) return true;
-      do {
-        if (!string() || !eat(':') || !value(depth + 1)) return false;
-      } while (eat(','));
-      return eat('}');
-    }
-    if (c == '[') {
-      ++i_;
-      if (eat(']')) return true;
-      do {
-        if (!value(depth + 1)) return false;
-      } while (eat(','));
-      return eat(']');
-    }
-    return scalar();
-  }
-  std::string_view s_;
-  std::size_t i_ = 0;
-};
-
-// Copies JSON text to `out` without the whitespace between tokens;
-// returns the length. Args objects are small (~100 bytes): a plain loop beats simdjson::minify,
-// whose SIMD setup cost 12% of an import.
-std::size_t minify_json(std::string_view raw, char* out) {
-  std::size_t n = 0;
-  bool in_string = false;
-  for (std::size_t i = 0; i < raw.size(); ++i) {
-    const char c = raw[i];
-    if (in_string) {
-      out[n++] = c;
-      if (c == '\\' && i + 1 < raw.size()) {
-        out[n++] = raw[++i];  // an escaped character, quotes included
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == ' ' || c == '\n' || c == '\r' || c == '\t') {
-      continue;
-    } else {
-      out[n++] = c;
-      in_string = c == '"';
-    }
-  }
-  return n;
+bool is_ws(char c) {
+  return c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 
 class ChromeTraceParser {
  public:
-  ChromeTraceParser(const char* data, std::size_t size, const std::string& source,
-                    const TraceImportOptions& options, const CancelToken& cancel,
-                    ProgressSink& progress)
-      : data_(data),
-        size_(size),
-        source_(source),
+  ChromeTraceParser(const std::string& source, const TraceImportOptions& options,
+                    const CancelToken& cancel, ProgressSink& progress)
+      : source_(source),
         builder_(options.keep_events, options.keep_events && options.keep_args,
                  options.args_budget_bytes),
         cancel_(cancel),
         progress_(progress),
         keep_args_(options.keep_events && options.keep_args) {}
 
+  // The whole text already in memory (copied once into the window).
+  void set_text(std::string_view text) {
+    allocate(text.size());
+    std::memcpy(buf_.get() + 1, text.data(), text.size());
+    end_ = 1 + text.size();
+    std::memset(buf_.get() + end_, 0, kTracePadding);
+    eof_ = true;
+    known_size_ = static_cast<std::int64_t>(text.size());
+  }
+  void set_source(std::unique_ptr<TraceSource> input) {
+    input_ = std::move(input);
+    allocate(kWindowBytes);
+  }
+
   Expected<ImportedTrace> run() {
-    // A UTF-16/32 byte-order mark gets its own message (simdjson would report escaping errors).
-    if (Status st = json_util::check_text_encoding(
-            std::string_view(data_, std::min<std::size_t>(size_, 4)));
-        !st)
-      return fail(st.error().message);
-    od::parser parser;
-    if (auto e = parser.iterate(data_, size_, size_ + kTracePadding).get(doc_))
-      return json_error(e, false);
-    doc_ready_ = true;
-    od::json_type type{};
-    if (auto e = doc_.type().get(type)) return json_error(e, false);
-    Status s;
-    if (type == od::json_type::array) {
-      od::array arr;
-      if (auto e = doc_.get_array().get(arr)) return json_error(e, false);
-      s = events(arr);
-    } else if (type == od::json_type::object) {
-      s = top_object();
-    } else {
-      return fail("not a Chrome trace: the top level is neither an array nor an object");
-    }
-    if (!s) return s.error();
+    if (Status s = top(); !s) return s.error();
     progress_.report("parsing trace", 1.0);
-    return builder_.finish(source_, static_cast<std::int64_t>(size_));
+    ImportedTrace out = builder_.finish(source_, total());
+    out.unterminated = unterminated_;
+    return out;
   }
 
  private:
+  // --- the window: buf_[0] is spare (a batch's '[' is written there), text in [1, end_) -------
+  // The spare byte, the text, one byte for a batch's closing ']' and simdjson's padding.
+  static std::size_t buffer_bytes(std::size_t cap) { return 1 + cap + 1 + kTracePadding; }
+  void allocate(std::size_t cap) {
+    cap_ = cap;
+    buf_ = trace_text_alloc(buffer_bytes(cap_));
+    buf_.get()[0] = ' ';
+  }
+  std::int64_t offset_of(std::size_t index) const {
+    return base_ + static_cast<std::int64_t>(index) - 1;
+  }
+  std::int64_t total() const { return offset_of(end_); }
+  // Moves [pos_, end_) to the front and reads until the window is full or the text ends.
+  Status fill() {
+    if (eof_) return {};
+    if (pos_ > 1) {
+      std::memmove(buf_.get() + 1, buf_.get() + pos_, end_ - pos_);
+      base_ += static_cast<std::int64_t>(pos_ - 1);
+      end_ -= pos_ - 1;
+      pos_ = 1;
+    }
+    while (end_ < 1 + cap_ && !eof_) {
+      auto got = input_->read(buf_.get() + end_, 1 + cap_ - end_);
+      if (!got) return got.error();
+      if (*got == 0) eof_ = true;
+      end_ += *got;
+    }
+    std::memset(buf_.get() + end_, 0, kTracePadding);
+    if (cancel_.cancelled()) return Error::cancelled();
+    return {};
+  }
+  // More text after what the window holds: reads, or doubles the window when it is full.
+  Status more() {
+    if (pos_ == 1 && end_ == 1 + cap_) {
+      TraceTextBuffer bigger = trace_text_alloc(buffer_bytes(2 * cap_));
+      std::memcpy(bigger.get(), buf_.get(), end_);
+      buf_ = std::move(bigger);
+      cap_ *= 2;
+    }
+    return fill();
+  }
+  // The next character that is not white space (consumed up to it), or '\0' at the end.
+  Expected<char> next_char() {
+    for (;;) {
+      while (pos_ < end_ && is_ws(buf_.get()[pos_])) ++pos_;
+      if (pos_ < end_) return buf_.get()[pos_];
+      if (eof_) return '\0';
+      if (Status s = fill(); !s) return s.error();
+    }
+  }
+  double fraction() const {
+    if (input_) return std::max(0.0, input_->fraction());
+    return known_size_ > 0 ? static_cast<double>(offset_of(pos_)) / known_size_ : 0.0;
+  }
+
+  // --- errors -------------------------------------------------------------------------------
+  bool failed(Error e) {
+    error_ = std::move(e);
+    return false;
+  }
   Error fail(const std::string& reason) const { return Error::bad_input(source_ + ": " + reason); }
   Error event_fail(const std::string& reason) const {
     return fail("traceEvents[" + std::to_string(index_) + "]: " + reason);
   }
-  // Syntax errors carry the byte offset where the parser stopped, when it can tell.
+  Error syntax_at(simdjson::error_code e, std::int64_t at) const {
+    return fail("JSON error at byte " + std::to_string(at) + ": " + simdjson::error_message(e));
+  }
+  Error syntax_at_end(simdjson::error_code e) const {
+    return fail("JSON error at byte " + std::to_string(total()) +
+                " (the end of the text): " + simdjson::error_message(e));
+  }
+  // Syntax errors of a parsed document (a batch of events, distributedInfo) carry the byte offset
+  // in the file where the parser stopped, when it can tell.
   Error json_error(simdjson::error_code e, bool in_event) {
     std::string where;
     const char* at = nullptr;
     // Offset 0 means the error was found before the walk began (e.g. unbalanced brackets).
-    if (doc_ready_ && doc_.current_location().get(at) == simdjson::SUCCESS && at > data_)
-      where = " at byte " + std::to_string(at - data_);
+    if (doc_ready_ && doc_.current_location().get(at) == simdjson::SUCCESS && at > doc_base_)
+      where = " at byte " + std::to_string(doc_offset_ + (at - doc_base_));
     if (where.empty()) where = stage1_location(e);
     const std::string reason =
         std::string("JSON error") + where + ": " + simdjson::error_message(e);
     return in_event ? event_fail(reason) : fail(reason);
   }
-
-  // Errors found while indexing the text carry no location: find the byte they are about.
+  // Errors found while indexing a document carry no location: find the byte they are about.
   std::string stage1_location(simdjson::error_code e) const {
-    const auto* bytes = reinterpret_cast<const unsigned char*>(data_);
-    std::size_t at = size_;
+    const auto* bytes = reinterpret_cast<const unsigned char*>(doc_base_);
+    std::size_t at = doc_size_;
     if (e == simdjson::UNESCAPED_CHARS) {
-      at = static_cast<std::size_t>(std::find_if(bytes, bytes + size_,
-                                                 [](unsigned char c) {
-                                                   return c < 0x20 && c != '\t' && c != '\n' &&
-                                                          c != '\r';
-                                                 }) -
-                                    bytes);
+      at = static_cast<std::size_t>(
+          std::find_if(bytes, bytes + doc_size_,
+                       [](unsigned char c) { return c < 0x20 && !is_ws(static_cast<char>(c)); }) -
+          bytes);
     } else if (e == simdjson::UTF8_ERROR) {
-      at = first_invalid_utf8(bytes, size_);
+      at = trace_json::first_invalid_utf8(bytes, doc_size_);
     } else if (e != simdjson::INCOMPLETE_ARRAY_OR_OBJECT && e != simdjson::EMPTY) {
       return {};
     }
-    if (at >= size_) return " at byte " + std::to_string(size_) + " (the end of the text)";
-    return " at byte " + std::to_string(at);
+    return " at byte " + std::to_string(doc_offset_ + static_cast<std::int64_t>(at));
+  }
+  Status check_utf8(std::size_t begin, std::size_t end) const {
+    const char* p = buf_.get() + begin;
+    if (simdjson::validate_utf8(p, end - begin)) return {};
+    const auto at =
+        trace_json::first_invalid_utf8(reinterpret_cast<const unsigned char*>(p), end - begin);
+    return syntax_at(simdjson::UTF8_ERROR, offset_of(begin + at));
+  }
+
+  // --- the top level ------------------------------------------------------------------------
+  Status top() {
+    while (end_ - pos_ < 4 && !eof_)
+      if (Status s = more(); !s) return s;
+    // A UTF-16/32 byte-order mark gets its own message (simdjson would report escaping errors).
+    if (Status st = json_util::check_text_encoding(
+            std::string_view(buf_.get() + pos_, std::min<std::size_t>(end_ - pos_, 4)));
+        !st)
+      return fail(st.error().message);
+    auto c = next_char();
+    if (!c) return c.error();
+    if (*c == '\0') return syntax_at_end(simdjson::EMPTY);
+    if (*c == '[') {
+      ++pos_;
+      if (Status s = events(); !s) return s;
+    } else if (*c == '{') {
+      ++pos_;
+      if (Status s = top_object(); !s) return s;
+    } else {
+      return fail("not a Chrome trace: the top level is neither an array nor an object");
+    }
+    if (unterminated_) return {};
+    auto rest = next_char();
+    if (!rest) return rest.error();
+    if (*rest != '\0') return syntax_at(simdjson::TRAILING_CONTENT, offset_of(pos_));
+    return {};
   }
 
   Status top_object() {
-    od::object obj;
-    if (auto e = doc_.get_object().get(obj)) return json_error(e, false);
     bool found = false;
-    for (auto field_result : obj) {
-      od::field field;
-      if (auto e = std::move(field_result).get(field)) return json_error(e, false);
-      if (field.key() == "distributedInfo") {
-        if (Status s = distributed_info(field.value()); !s) return s;
-        continue;
+    auto c = next_char();
+    if (!c) return c.error();
+    if (*c == '}') {
+      ++pos_;
+      return fail("not a Chrome trace: no \"traceEvents\" array");
+    }
+    for (;;) {
+      if (*c == '\0') return syntax_at_end(simdjson::INCOMPLETE_ARRAY_OR_OBJECT);
+      if (*c != '"') return syntax_at(simdjson::TAPE_ERROR, offset_of(pos_));
+      std::size_t key_end = 0;
+      if (Status s = extent(key_end); !s) return s;
+      if (Status s = check_utf8(pos_, key_end); !s) return s;
+      const std::string key(buf_.get() + pos_, key_end - pos_);
+      pos_ = key_end;
+      c = next_char();
+      if (!c) return c.error();
+      if (*c != ':') return syntax_at(simdjson::TAPE_ERROR, offset_of(pos_));
+      ++pos_;
+      c = next_char();
+      if (!c) return c.error();
+      if (*c == '\0') return syntax_at_end(simdjson::INCOMPLETE_ARRAY_OR_OBJECT);
+      if (key == "\"traceEvents\"") {
+        if (*c != '[') {
+          if (*c == ']' || *c == '}' || *c == ',' || *c == ':')
+            return syntax_at(simdjson::TAPE_ERROR, offset_of(pos_));
+          return fail("\"traceEvents\" is not an array");
+        }
+        ++pos_;
+        if (Status s = events(); !s) return s;
+        found = true;
+        if (unterminated_) return {};  // a writer that stopped: what follows was never written
+      } else if (key == "\"distributedInfo\"") {
+        if (Status s = distributed_info_value(*c); !s) return s;
+      } else {
+        std::size_t value_end = 0;  // otherData, deviceProperties, ...: skipped unread
+        if (Status s = extent(value_end); !s) return s;
+        if (Status s = check_utf8(pos_, value_end); !s) return s;
+        pos_ = value_end;
       }
-      if (field.key() != "traceEvents") continue;  // otherData, metadata, ...: skipped unread
-      od::array arr;
-      if (auto e = field.value().get_array().get(arr)) {
-        if (e == simdjson::INCORRECT_TYPE) return fail("\"traceEvents\" is not an array");
-        return json_error(e, false);
+      c = next_char();
+      if (!c) return c.error();
+      if (*c == '}') {
+        ++pos_;
+        break;
       }
-      if (Status s = events(arr); !s) return s;
-      found = true;
+      if (*c == '\0') return syntax_at_end(simdjson::INCOMPLETE_ARRAY_OR_OBJECT);
+      if (*c != ',') return syntax_at(simdjson::TAPE_ERROR, offset_of(pos_));
+      ++pos_;
+      c = next_char();
+      if (!c) return c.error();
     }
     if (!found) return fail("not a Chrome trace: no \"traceEvents\" array");
     return {};
   }
 
-  Status events(od::array& arr) {
+  // The end (an index into the window) of the value at pos_, reading (and growing the window)
+  // until it is all there. Strings end at their closing quote, other scalars at a delimiter.
+  Status extent(std::size_t& value_end) {
+    for (;;) {
+      const char* p = buf_.get() + pos_;
+      const std::size_t n = end_ - pos_;
+      if (*p == '{' || *p == '[') {
+        const trace_scan::ScanResult r = trace_scan::scan(p, n, true);
+        if (r.too_deep != trace_scan::kNone)
+          return syntax_at(simdjson::DEPTH_ERROR, offset_of(pos_ + r.too_deep));
+        if (r.first_end != trace_scan::kNone) {
+          value_end = pos_ + r.first_end;
+          return {};
+        }
+        if (eof_)
+          return syntax_at_end(r.in_string ? simdjson::UNCLOSED_STRING
+                                           : simdjson::INCOMPLETE_ARRAY_OR_OBJECT);
+      } else if (*p == '"') {
+        std::size_t i = 1;
+        while (i < n && p[i] != '"') i += p[i] == '\\' ? 2 : 1;
+        if (i < n) {
+          value_end = pos_ + i + 1;
+          return {};
+        }
+        if (eof_) return syntax_at_end(simdjson::UNCLOSED_STRING);
+      } else {
+        std::size_t i = 0;
+        while (i < n && !is_ws(p[i]) && p[i] != ',' && p[i] != '}' && p[i] != ']') ++i;
+        if (i < n || eof_) {
+          value_end = pos_ + i;
+          return {};
+        }
+      }
+      if (Status s = more(); !s) return s;
+    }
+  }
+
+  // Parses one whole value of the window [begin, end) as its own document.
+  Status parse_document(std::size_t begin, std::size_t end) {
+    doc_base_ = buf_.get() + begin;
+    doc_size_ = end - begin;
+    doc_offset_ = offset_of(begin);
+    doc_ready_ = false;
+    const std::size_t capacity = buffer_bytes(cap_) - begin;
+    if (auto e = parser_.iterate(doc_base_, doc_size_, capacity).get(doc_))
+      return json_error(e, false);
+    doc_ready_ = true;
+    return {};
+  }
+
+  Status distributed_info_value(char first) {
+    std::size_t value_end = 0;
+    if (Status s = extent(value_end); !s) return s;
+    if (first != '{') return fail("\"distributedInfo\" is not an object");
+    if (Status s = parse_document(pos_, value_end); !s) return s;
+    od::object info;
+    if (auto e = doc_.get_object().get(info)) return json_error(e, false);
+    if (Status s = distributed_info(info); !s) return s;
+    pos_ = value_end;
+    return {};
+  }
+
+  // --- the event array: pos_ is just past its '[' -------------------------------------------
+  Status events() {
+    bool after_comma = false;
+    for (;;) {
+      auto c = next_char();
+      if (!c) return c.error();
+      if (*c == '\0') {  // the text ends inside the array: a writer that stopped (valid)
+        unterminated_ = true;
+        return {};
+      }
+      if (*c == ']') {
+        if (after_comma) return syntax_at(simdjson::TAPE_ERROR, offset_of(pos_));  // "[{...},]"
+        ++pos_;
+        return {};
+      }
+      const trace_scan::ScanResult r = trace_scan::scan(buf_.get() + pos_, end_ - pos_, false);
+      if (r.too_deep != trace_scan::kNone)
+        return syntax_at(simdjson::DEPTH_ERROR, offset_of(pos_ + r.too_deep));
+      if (r.underflow != trace_scan::kNone) {
+        // The array's own ']' is in the window: everything before it is the last batch (with
+        // the ']' as the batch's own end, so a trailing comma or a stray value fails there).
+        const std::size_t close = pos_ + r.underflow;
+        if (buf_.get()[close] != ']') return syntax_at(simdjson::TAPE_ERROR, offset_of(close));
+        if (Status s = batch(pos_, close + 1, true); !s) return s;
+        pos_ = close + 1;
+        return {};
+      }
+      if (r.last_end == trace_scan::kNone) {
+        if (eof_) return partial_event(r.in_string);
+        if (Status s = more(); !s) return s;  // one event larger than the rest of the window
+        continue;
+      }
+      const std::size_t cut = pos_ + r.last_end;
+      if (Status s = batch(pos_, cut, false); !s) return s;
+      pos_ = cut;
+      c = next_char();
+      if (!c) return c.error();
+      after_comma = *c == ',';
+      if (after_comma) {
+        ++pos_;
+      } else if (*c == ']') {
+        ++pos_;
+        return {};
+      } else if (*c != '\0') {
+        return syntax_at(simdjson::TAPE_ERROR, offset_of(pos_));  // two events with no comma
+      }
+    }
+  }
+
+  // The text ends inside an event (a file cut mid-write): nothing of that event can be read.
+  Status partial_event(bool in_string) const {
+    return syntax_at_end(in_string ? simdjson::UNCLOSED_STRING
+                                   : simdjson::INCOMPLETE_ARRAY_OR_OBJECT);
+  }
+
+  // Parses the events in [begin, end) of the window: whole array elements and the separators
+  // between them; with `array_close`, buf[end - 1] is the array's own ']'. The byte before `begin`
+  // (consumed text, or the spare byte) becomes the batch's '['; otherwise a ']' is written at
+  // `end` and the byte there put back afterwards.
+  Status batch(std::size_t begin, std::size_t end, bool array_close) {
+    char* b = buf_.get();
+    b[begin - 1] = '[';
+    const char saved = b[end];
+    if (!array_close) b[end] = ']';
+    Status s = parse_document(begin - 1, array_close ? end : end + 1);
+    if (s) {
+      od::array arr;
+      if (auto e = doc_.get_array().get(arr))
+        s = json_error(e, false);
+      else
+        s = events_of(arr);
+    }
+    b[end] = saved;
+    return s;
+  }
+
+  Status events_of(od::array& arr) {
     RawTraceEvent ev;
     for (auto elem : arr) {
       od::object obj;
@@ -263,28 +423,28 @@ class ChromeTraceParser {
       ++index_;
       if (index_ % kCheckEvery == 0) {
         const char* at = nullptr;
-        if (doc_.current_location().get(at) == simdjson::SUCCESS && size_ > 0)
-          progress_.report("parsing trace",
-                           static_cast<double>(at - data_) / static_cast<double>(size_));
+        double f = fraction();
+        if (!input_ && known_size_ > 0 && doc_.current_location().get(at) == simdjson::SUCCESS)
+          f = static_cast<double>(doc_offset_ + (at - doc_base_)) /
+              static_cast<double>(known_size_);
+        progress_.report("parsing trace", f);
         if (cancel_.cancelled()) return Error::cancelled();
       }
     }
     return {};
   }
 
-  // Reads pid/tid: numbers are printed as text into `buf` so that 3 and "3" name the same lane.
-  Status id_text(od::value& v, const char* what, char* buf, std::size_t cap,
-                 std::string_view& out) {
+  bool id_text(od::value& v, const char* what, char* buf, std::size_t cap, std::string_view& out) {
     od::json_type type{};
-    if (auto e = v.type().get(type)) return json_error(e, true);
+    if (auto e = v.type().get(type)) return failed(json_error(e, true));
     if (type == od::json_type::string) {
-      if (auto e = v.get_string().get(out)) return json_error(e, true);
-      return {};
+      if (auto e = v.get_string().get(out)) return failed(json_error(e, true));
+      return true;
     }
     if (type != od::json_type::number)
-      return event_fail(std::string(what) + " is neither a number nor a string");
+      return failed(event_fail(std::string(what) + " is neither a number nor a string"));
     od::number num;
-    if (auto e = v.get_number().get(num)) return json_error(e, true);
+    if (auto e = v.get_number().get(num)) return failed(json_error(e, true));
     std::to_chars_result res{};
     if (num.is_int64())
       res = std::to_chars(buf, buf + cap, num.get_int64());
@@ -293,32 +453,29 @@ class ChromeTraceParser {
     else
       res = std::to_chars(buf, buf + cap, num.get_double());
     out = std::string_view(buf, static_cast<std::size_t>(res.ptr - buf));
-    return {};
+    return true;
   }
 
-  Status number(od::value& v, const char* what, double& out) {
+  bool number(od::value& v, const char* what, double& out) {
     if (auto e = v.get_double().get(out)) {
-      if (e == simdjson::INCORRECT_TYPE) return event_fail(std::string(what) + " is not a number");
-      return json_error(e, true);
+      if (e == simdjson::INCORRECT_TYPE)
+        return failed(event_fail(std::string(what) + " is not a number"));
+      return failed(json_error(e, true));
     }
-    return {};
+    return true;
   }
 
-  Status text(od::value& v, const char* what, std::string_view& out) {
+  bool text(od::value& v, const char* what, std::string_view& out) {
     if (auto e = v.get_string().get(out)) {
-      if (e == simdjson::INCORRECT_TYPE) return event_fail(std::string(what) + " is not a string");
-      return json_error(e, true);
+      if (e == simdjson::INCORRECT_TYPE)
+        return failed(event_fail(std::string(what) + " is not a string"));
+      return failed(json_error(e, true));
     }
-    return {};
+    return true;
   }
 
   // PyTorch profiler traces name their rank: "distributedInfo": {"rank": N, ...}.
-  Status distributed_info(od::value v) {
-    od::object info;
-    if (auto e = v.get_object().get(info)) {
-      if (e == simdjson::INCORRECT_TYPE) return fail("\"distributedInfo\" is not an object");
-      return json_error(e, false);
-    }
+  Status distributed_info(od::object& info) {
     for (auto field_result : info) {
       od::field field;
       if (auto e = std::move(field_result).get(field)) return json_error(e, false);
@@ -351,56 +508,58 @@ class ChromeTraceParser {
 
   // The raw text of a value (a view into the document), checked to be well-formed: simdjson skips
   // an object or array by bracket depth without looking inside.
-  Status checked_raw(od::value& v, std::string_view& raw) {
+  bool checked_raw(od::value& v, std::string_view& raw) {
     od::json_type type{};
-    if (auto e = v.type().get(type)) return json_error(e, true);
+    if (auto e = v.type().get(type)) return failed(json_error(e, true));
     if (type == od::json_type::object) {
       od::object obj;
-      if (auto e = v.get_object().get(obj)) return json_error(e, true);
-      if (auto e = obj.raw_json().get(raw)) return json_error(e, true);
+      if (auto e = v.get_object().get(obj)) return failed(json_error(e, true));
+      if (auto e = obj.raw_json().get(raw)) return failed(json_error(e, true));
     } else if (type == od::json_type::array) {
       od::array arr;
-      if (auto e = v.get_array().get(arr)) return json_error(e, true);
-      if (auto e = arr.raw_json().get(raw)) return json_error(e, true);
+      if (auto e = v.get_array().get(arr)) return failed(json_error(e, true));
+      if (auto e = arr.raw_json().get(raw)) return failed(json_error(e, true));
     } else {
       raw = v.raw_json_token();
     }
-    if (!JsonValueCheck(raw).ok()) return json_error(simdjson::TAPE_ERROR, true);
-    return {};
+    if (!trace_json::JsonValueCheck(raw).ok())
+      return failed(json_error(simdjson::TAPE_ERROR, true));
+    return true;
   }
 
   // The args value as compact JSON text in args_buf_ (for tooltips). Minifying drops the
   // writer's spaces.
-  Status args_text(od::value& v, std::string_view& out) {
+  bool args_text(od::value& v, std::string_view& out) {
     std::string_view raw;
-    if (Status s = checked_raw(v, raw); !s) return s;
+    if (!checked_raw(v, raw)) return false;
     if (args_buf_.size() < raw.size()) args_buf_.resize(std::max(raw.size(), 2 * args_buf_.size()));
-    out = std::string_view(args_buf_.data(), minify_json(raw, args_buf_.data()));
-    return {};
+    out = std::string_view(args_buf_.data(), trace_json::minify_json(raw, args_buf_.data()));
+    return true;
   }
 
   // "args" of an "M" event (its label), or of a timed event (kept as text when events are).
-  Status args(od::value& v, RawTraceEvent& ev) {
+  bool args(od::value& v, RawTraceEvent& ev) {
     if (ev.ph == "M") {
       od::object obj;
-      if (v.get_object().get(obj) != simdjson::SUCCESS) return {};
-      return meta_args(obj, ev.meta_name);
+      if (v.get_object().get(obj) != simdjson::SUCCESS) return true;
+      if (Status s = meta_args(obj, ev.meta_name); !s) return failed(s.error());
+      return true;
     }
     if (ev.ph.empty()) {
       // "ph" not seen yet (writers put it first; some do not): keep the raw text and decide later.
-      if (Status s = args_text(v, ev.args); !s) return s;
+      if (!args_text(v, ev.args)) return false;
       ev.has_args = true;
       late_args_ = true;
-      return {};
+      return true;
     }
     if (!keep_args_ || ev.ph.size() != 1 ||
         (ev.ph[0] != 'X' && ev.ph[0] != 'B' && ev.ph[0] != 'E')) {
       std::string_view unused;  // not kept, but a malformed file fails the same in every mode
       return checked_raw(v, unused);
     }
-    if (Status s = args_text(v, ev.args); !s) return s;
+    if (!args_text(v, ev.args)) return false;
     ev.has_args = true;
-    return {};
+    return true;
   }
 
   // An "M" event whose "args" came before its "ph": its label from the kept text.
@@ -420,33 +579,33 @@ class ChromeTraceParser {
       if (auto e = std::move(field_result).get(field)) return json_error(e, true);
       const od::raw_json_string key = field.key();
       od::value& v = field.value();
-      Status s;
+      // The field readers return false with error_ set: a Status (four strings) made and destroyed
+      // per field cost 10% of an import.
       if (key == "ph") {
-        s = text(v, "ph", ev.ph);
+        if (!text(v, "ph", ev.ph)) return error_;
       } else if (key == "ts") {
-        s = number(v, "ts", ev.ts);
+        if (!number(v, "ts", ev.ts)) return error_;
         ev.has_ts = true;
       } else if (key == "dur") {
-        s = number(v, "dur", ev.dur);
+        if (!number(v, "dur", ev.dur)) return error_;
         ev.has_dur = true;
       } else if (key == "pid") {
-        s = id_text(v, "pid", pid_buf_, sizeof pid_buf_, ev.pid);
+        if (!id_text(v, "pid", pid_buf_, sizeof pid_buf_, ev.pid)) return error_;
       } else if (key == "tid") {
-        s = id_text(v, "tid", tid_buf_, sizeof tid_buf_, ev.tid);
+        if (!id_text(v, "tid", tid_buf_, sizeof tid_buf_, ev.tid)) return error_;
       } else if (key == "id") {
         // Flow ids are numbers or strings; other shapes (async "id2"-style objects) are not ours.
         od::json_type type{};
         if (v.type().get(type) == simdjson::SUCCESS &&
             (type == od::json_type::number || type == od::json_type::string))
-          s = id_text(v, "id", id_buf_, sizeof id_buf_, ev.id);
+          if (!id_text(v, "id", id_buf_, sizeof id_buf_, ev.id)) return error_;
       } else if (key == "name") {
-        s = text(v, "name", ev.name);
+        if (!text(v, "name", ev.name)) return error_;
       } else if (key == "cat") {
-        s = text(v, "cat", ev.cat);
+        if (!text(v, "cat", ev.cat)) return error_;
       } else if (key == "args") {
-        s = args(v, ev);
+        if (!args(v, ev)) return error_;
       }
-      if (!s) return s;
     }
     if (late_args_) {
       late_args_ = false;
@@ -456,16 +615,29 @@ class ChromeTraceParser {
     return {};
   }
 
-  const char* data_;
-  std::size_t size_;
   const std::string& source_;
   TraceBuilder builder_;
   const CancelToken& cancel_;
   ProgressSink& progress_;
+  bool keep_args_;
+  // The window.
+  std::unique_ptr<TraceSource> input_;  // null: the text was given whole (set_text)
+  TraceTextBuffer buf_;
+  std::size_t cap_ = 0;            // text bytes the window holds
+  std::size_t pos_ = 1, end_ = 1;  // the cursor and the end of the text in the window
+  std::int64_t base_ = 0;          // file offset of buf_[1]
+  std::int64_t known_size_ = 0;    // the text's size when given whole
+  bool eof_ = false;
+  bool unterminated_ = false;  // the text ended inside the event array
+  // The document being read: a batch of events or distributedInfo.
+  od::parser parser_;
   od::document doc_;
   bool doc_ready_ = false;  // a document whose iterate() failed must not be asked its location
+  const char* doc_base_ = nullptr;
+  std::size_t doc_size_ = 0;
+  std::int64_t doc_offset_ = 0;  // file offset of doc_base_
   std::int64_t index_ = 0;
-  bool keep_args_;
+  Error error_;             // why a field reader returned false
   bool late_args_ = false;  // this event's args were read before its "ph"
   std::string args_buf_ = std::string(256, '\0');
   simdjson::padded_string late_doc_;
@@ -475,7 +647,57 @@ class ChromeTraceParser {
   char id_buf_[32] = {};
 };
 
+// One file's progress within import_chrome_traces: its fraction in its slot, the mean reported.
+class SharedProgress {
+ public:
+  SharedProgress(ProgressSink& out, std::size_t files) : out_(out), fractions_(files, 0.0) {}
+  void report(std::size_t file, double fraction) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    fractions_[file] = fraction;
+    double sum = 0.0;
+    for (double f : fractions_) sum += f;
+    out_.report("parsing traces", sum / static_cast<double>(fractions_.size()));
+  }
+
+ private:
+  ProgressSink& out_;
+  std::mutex mutex_;
+  std::vector<double> fractions_;
+};
+
+class FileProgress final : public ProgressSink {
+ public:
+  FileProgress(SharedProgress& shared, std::size_t file) : shared_(shared), file_(file) {}
+  void report(std::string_view, double fraction) override { shared_.report(file_, fraction); }
+
+ private:
+  SharedProgress& shared_;
+  std::size_t file_;
+};
+
 }  // namespace
+
+std::vector<Expected<ImportedTrace>> import_chrome_traces(const std::vector<std::string>& paths,
+                                                          const TraceImportOptions& options,
+                                                          TaskPool& pool, const CancelToken& cancel,
+                                                          ProgressSink& progress) {
+  std::vector<Expected<ImportedTrace>> out(paths.size(),
+                                           Expected<ImportedTrace>(Error::cancelled()));
+  SharedProgress shared(progress, paths.size());
+  std::atomic<std::size_t> next{0};
+  pool.run_on_workers([&](int) {
+    for (std::size_t i = next++; i < paths.size(); i = next++) {
+      FileProgress sink(shared, i);
+      // An exception (out of memory) must not leave the worker: it becomes this file's error.
+      try {
+        out[i] = import_chrome_trace(paths[i], options, cancel, sink);
+      } catch (const std::bad_alloc&) {
+        out[i] = Error::bad_input(paths[i] + ": out of memory while importing the trace");
+      }
+    }
+  });
+  return out;
+}
 
 Expected<ImportedTrace> import_chrome_trace_text(const std::string& json,
                                                  const std::string& source_name,
@@ -483,19 +705,20 @@ Expected<ImportedTrace> import_chrome_trace_text(const std::string& json,
                                                  const CancelToken& cancel,
                                                  ProgressSink& progress) {
   if (cancel.cancelled()) return Error::cancelled();
-  // simdjson reads past the end of the text: copy into a padded buffer.
-  const simdjson::padded_string padded(json);
-  return ChromeTraceParser(padded.data(), padded.size(), source_name, options, cancel, progress)
-      .run();
+  ChromeTraceParser parser(source_name, options, cancel, progress);
+  parser.set_text(json);
+  return parser.run();
 }
 
 Expected<ImportedTrace> import_chrome_trace(const std::string& path,
                                             const TraceImportOptions& options,
                                             const CancelToken& cancel, ProgressSink& progress) {
   if (cancel.cancelled()) return Error::cancelled();
-  auto text = read_trace_text(path, cancel, progress);
-  if (!text) return text.error();
-  return ChromeTraceParser(text->data(), text->size, path, options, cancel, progress).run();
+  auto input = open_trace_source(path);
+  if (!input) return input.error();
+  ChromeTraceParser parser(path, options, cancel, progress);
+  parser.set_source(std::move(*input));
+  return parser.run();
 }
 
 }  // namespace slimpack

@@ -9,6 +9,7 @@
 #include "common/cancel.h"
 #include "common/progress.h"
 #include "common/status.h"
+#include "common/task_pool.h"
 
 namespace slimpack {
 
@@ -68,6 +69,10 @@ struct ImportedTrace {
   std::int64_t bytes = 0;      // JSON text size (decompressed for .gz)
   // Events whose "args" were not kept because TraceImportOptions::args_budget_bytes was spent.
   std::int64_t args_dropped = 0;
+  // The text ended inside the event array, after a whole event (and maybe a comma): what a process
+  // that stopped while writing leaves, valid Trace Event Format that Perfetto and chrome://tracing
+  // open too. The events up to there are read; keys after the array were never written.
+  bool unterminated = false;
 };
 
 struct TraceImportOptions {
@@ -81,12 +86,23 @@ struct TraceImportOptions {
   std::int64_t args_budget_bytes = std::int64_t{256} << 20;
 };
 
-// Reads a trace file (".json" or ".json.gz"): a JSON array of events or an object with
-// "traceEvents". Errors name the file and the reason (for JSON syntax, the byte offset).
+// Reads a trace file (".json" or ".json.gz", told by its first bytes; a pipe too): a JSON array
+// of events or an object with "traceEvents", whose array may be unterminated (see
+// ImportedTrace::unterminated). Streamed: the text is read or inflated piece by piece and never
+// held whole, so the peak memory is what is kept plus a bounded window (about 1 MiB and the
+// parser's index of it; more only for one event larger than that). Errors name the file and the
+// reason (for JSON syntax, the byte offset in the text).
 Expected<ImportedTrace> import_chrome_trace(const std::string& path,
                                             const TraceImportOptions& options = {},
                                             const CancelToken& cancel = CancelToken::none(),
                                             ProgressSink& progress = ProgressSink::none());
+
+// Several files (the ranks of a run) on the pool's workers, one file per worker at a time: each
+// holds its own window, so the peak is what the files keep plus one window per worker. Results in
+// the order of `paths`. Progress is the mean of the files' fractions, reported under a lock.
+std::vector<Expected<ImportedTrace>> import_chrome_traces(
+    const std::vector<std::string>& paths, const TraceImportOptions& options, TaskPool& pool,
+    const CancelToken& cancel = CancelToken::none(), ProgressSink& progress = ProgressSink::none());
 
 // The same for JSON text already in memory; `source_name` prefixes error messages.
 Expected<ImportedTrace> import_chrome_trace_text(const std::string& json,

@@ -166,3 +166,6 @@ golden_case(search_bad_tp EXIT 2 STDERR "--tp: 3 does not divide the model's 32 
 golden_case(search_bad_shard EXIT 2 STDERR "--shard: K/N needs 0 <= K < N, got '4/4'" ARGS search --gpus 8 --shard 4/4 --shard-dir shards)
 golden_case(search_whole_file_batches EXIT 2 STDERR "--batches: a length file without a batch size is one batch" ARGS search --gpus 8 --lengths samples/lengths/chat_sft_lengths.csv --batches 4)
 golden_case(search_merge_missing EXIT 2 STDERR "does-not-exist.jsonl" ARGS search merge does-not-exist.jsonl)
+
+# An unterminated event array (a profiler that stopped while writing): the events before the cut.
+golden_case(trace_info_unterminated ARGS trace info tests/cli/inputs/unterminated.trace.json --json -)

@@ -1,6 +1,6 @@
 // Gzip-compressed traces: the bytes go to a file (the gzip reader works on paths) and through
-// import_chrome_trace, which inflates each member with libdeflate into a buffer sized from the
-// trailer's ISIZE and grown (within deflate's maximum ratio) when a member does not fit.
+// import_chrome_trace, which inflates every member piece by piece (zlib) through the import's
+// window of bounded size.
 #include <unistd.h>
 
 #include <cstdio>

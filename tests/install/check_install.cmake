@@ -48,6 +48,30 @@ if(NOT rc EQUAL 0 OR NOT out MATCHES "^slimpack [0-9]+\\.[0-9]+\\.[0-9]+")
   message(FATAL_ERROR "installed slimpack --version: rc=${rc} '${out}'")
 endif()
 
+if(MILP_MODULE)
+  # The MILP solver's CBC module is loaded from beside the installed programs, not the build tree
+  # (SLIMPACK_MILP_MODULE names the installed file, and only it is tried).
+  if(NOT EXISTS ${PREFIX}/${MILP_MODULE})
+    message(FATAL_ERROR "not installed: ${PREFIX}/${MILP_MODULE}")
+  endif()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=SLIMPACK_MILP_MODULE
+                          ${PREFIX}/bin/slimpack solve --preset chat-sft --batch-tokens 65536
+                          --strategy slimpack --exact --time-limit 1 --json -
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "exact: 1 replica\\(s\\) by MILP")
+    message(FATAL_ERROR "installed slimpack solve --exact (rc=${rc}): ${err}")
+  endif()
+  file(RENAME ${PREFIX}/${MILP_MODULE} ${PREFIX}/${MILP_MODULE}.away)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env SLIMPACK_MILP_MODULE=${PREFIX}/${MILP_MODULE}
+                          ${PREFIX}/bin/slimpack solve --preset chat-sft --batch-tokens 65536
+                          --strategy slimpack --exact --out /dev/null
+                  ERROR_VARIABLE err RESULT_VARIABLE rc)
+  file(RENAME ${PREFIX}/${MILP_MODULE}.away ${PREFIX}/${MILP_MODULE})
+  if(rc EQUAL 0 OR NOT err MATCHES "cannot load the CBC module")
+    message(FATAL_ERROR "a missing CBC module is not reported (rc=${rc}): ${err}")
+  endif()
+endif()
+
 if(GUI)
   # The icons are real PNGs of their nominal size (PNG header: width and height at bytes 16..23).
   file(READ ${PREFIX}/share/icons/hicolor/48x48/apps/slimpack-explorer.png head LIMIT 24 HEX)

@@ -104,13 +104,19 @@ void compute_phase2_loads(const MilpPhase2Input& in, MilpPhase2Solution& sol);
 // with missing or repeated slice indices). Names the offending item and the shortfall.
 Status validate_phase2_input(const MilpPhase2Input& in);
 
-// True when the project was built with CBC (SLIMPACK_ENABLE_MILP=ON).
+// True when the project was built with CBC (SLIMPACK_ENABLE_MILP=ON) and its module loads. The
+// first call loads the module (solver/milp/milp_loader.h); nothing else maps CBC.
 bool milp_available();
+
+// Why milp_available() is false (the build, or where the module was looked for and why it did not
+// load); empty when it is true.
+std::string milp_unavailable_reason();
 
 // Solves the model with COIN-OR CBC, warm-started from in.warm_start when it is feasible, under
 // in.time_limit_s of wall clock. A cancelled token stops the search promptly and returns the best
 // solution known (cancelled = true); Error::cancelled() only when there is none. An infeasible
-// instance is Error::infeasible. Without CBC this returns an Internal error.
+// instance is Error::infeasible. Without CBC, or when its module cannot be loaded, this returns an
+// Internal error saying why.
 Expected<MilpPhase2Result> solve_phase2_milp(const MilpPhase2Input& in, const CancelToken& cancel,
                                              ProgressSink& progress);
 

@@ -16,9 +16,12 @@ namespace slimpack::solver_detail {
 
 Status exact_mode_available() {
 #if defined(SLIMPACK_HAVE_MILP)
+  // Loads the CBC module (the first time): a build with MILP whose module is missing says so.
   if (milp_available()) return Status::success();
-#endif
+  return Error::bad_field("params.exact", "exact mode: " + milp_unavailable_reason());
+#else
   return Error::bad_field("params.exact", "exact mode needs a build with SLIMPACK_ENABLE_MILP");
+#endif
 }
 
 #if defined(SLIMPACK_HAVE_MILP)
