@@ -3,6 +3,9 @@
 #include <chrono>
 #include <unordered_map>
 
+#include "jobs/job_tracker.h"
+#include "jobs/qt_task_pool.h"
+
 namespace slimpack::ui {
 namespace {
 
@@ -69,7 +72,10 @@ Expected<TraceRunView> load_trace_view(const TraceRunRequest& request, const Can
   TraceRunView view;
   view.request = request;
   const auto t0 = std::chrono::steady_clock::now();
-  auto run = load_trace_run(request, /*keep_args=*/true, cancel, progress);
+  // The rank files import at once on the workers (the pool runs part of the work on this thread,
+  // so a busy pool cannot stall the load).
+  QtTaskPool pool(JobTracker::workerPool());
+  auto run = load_trace_run(request, /*keep_args=*/true, cancel, progress, pool);
   if (!run) return run.error();
   view.parse_seconds = seconds_since(t0);
   view.bytes = run->bytes;
