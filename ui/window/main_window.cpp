@@ -29,6 +29,7 @@
 #include "common/output_file.h"
 #include "gantt/gantt_pane.h"
 #include "gantt/gantt_view.h"
+#include "gantt/sequence_inspector.h"
 #include "models/format.h"
 #include "models/metrics_model.h"
 #include "panels/compare_view.h"
@@ -117,6 +118,9 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
   addDock(tr("Metrics"), "dock.metrics", metrics_frame_, Qt::RightDockWidgetArea);
   addDock(tr("Peak Memory per Stage"), "dock.memory", memory_frame_, Qt::RightDockWidgetArea);
   sweep_dock_ = addDock(tr("Slice-size sweep"), "dock.sweep", sweep_, Qt::BottomDockWidgetArea);
+  auto* inspector = new SequenceInspector;  // a tab beside the memory chart
+  inspector->follow(gantt_);
+  addDock(tr("Sequence"), "dock.sequence", inspector, Qt::RightDockWidgetArea);
 
   status_progress_->setRange(0, 1000);
   status_progress_->setMaximumWidth(160);
@@ -176,6 +180,9 @@ void MainWindow::arrangeDocks() {
   auto* workload = findChild<QDockWidget*>("dock.workload");
   auto* metrics = findChild<QDockWidget*>("dock.metrics");
   auto* memory = findChild<QDockWidget*>("dock.memory");
+  // The sequence inspector shares the memory chart's place, as a tab behind it.
+  tabifyDockWidget(memory, findChild<QDockWidget*>("dock.sequence"));
+  memory->raise();
   resizeDocks({workload, metrics}, {std::clamp(w / 5, 250, 340), std::clamp(w / 5, 250, 360)},
               Qt::Horizontal);
   resizeDocks({sweep_dock_}, {std::clamp(h * 3 / 10, 170, 300)}, Qt::Vertical);
