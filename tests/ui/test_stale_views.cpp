@@ -178,6 +178,19 @@ class TestStaleViews : public QObject {
     QVERIFY(qAbs(g->viewRange().span() - width) < width * 1e-6);
     QVERIFY(window_->ganttPane()->zoomLabel()->text().startsWith("Zoomed"));
   }
+
+  // Ctrl+Z with the focus in the Recompute combo's text undoes the configuration change, as it
+  // does in a spin box.
+  void ctrlZInTheRecomputeComboUndoes() {
+    waitIdle();
+    QLineEdit* edit = window_->configPanel()->recomputeBox()->lineEdit();
+    typeInto(edit, QStringLiteral("none"));
+    QCOMPARE(c().config().recompute.mode, RecomputeMode::None);
+    edit->setFocus();
+    QTest::keyClick(edit, Qt::Key_Z, Qt::ControlModifier);
+    QCOMPARE(c().config().recompute.mode, RecomputeMode::Auto);
+    waitIdle();
+  }
 };
 
 QTEST_MAIN(TestStaleViews)

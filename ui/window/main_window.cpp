@@ -16,6 +16,7 @@
 
 #include <QAbstractSpinBox>
 #include <QApplication>
+#include <QComboBox>
 #include <QKeyEvent>
 #include <QScreen>
 #include <QScrollArea>
@@ -220,13 +221,15 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
   // with a pinned highlight, a table). The shortcut-override step comes first: taking it there
   // keeps the key from reaching a widget that would use Escape for something else.
   const auto type = event->type();
-  // Ctrl+Z in a spin box undoes the last configuration change (Edit > Undo), not the spin box's
-  // text: its value is already applied, and its text history knows nothing of other controls.
+  // Ctrl+Z in a spin box or an editable combo box (Recompute) undoes the last configuration change
+  // (Edit > Undo), not the field's text: its value is already applied, and its text history knows
+  // nothing of other controls.
   if (type == QEvent::ShortcutOverride && watched->isWidgetType()) {
     auto* key = static_cast<QKeyEvent*>(event);
     auto* w = static_cast<QWidget*>(watched);
     const bool in_spin_box =
-        qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QAbstractSpinBox*>(w->parentWidget());
+        qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QAbstractSpinBox*>(w->parentWidget()) ||
+        qobject_cast<QComboBox*>(w) || qobject_cast<QComboBox*>(w->parentWidget());
     if (in_spin_box && w->window() == this &&
         (key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo) ||
          QKeySequence(key->keyCombination()) == QKeySequence(tr("Ctrl+Y")) ||
