@@ -7,10 +7,7 @@
 namespace slimpack {
 
 std::vector<Tokens> default_slice_sizes(Tokens longest) {
-  std::vector<Tokens> out;
-  for (Tokens s = 512; s < longest && out.size() < 12; s *= 2) out.push_back(s);
-  if (out.empty() || out.back() < longest) out.push_back(std::max<Tokens>(longest, 512));
-  return out;
+  return swept_slice_sizes(longest);  // what an automatic S is compared against
 }
 
 std::string slice_sweep_strategy(const std::string& configured) {

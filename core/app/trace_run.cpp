@@ -1,6 +1,7 @@
 #include "app/trace_run.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -9,6 +10,8 @@
 #include <utility>
 
 #include "app/pipeline.h"
+#include "common/format.h"
+#include "sim/simulator.h"
 #include "trace/chrome_trace.h"
 #include "trace/trace_lanes.h"
 #include "trace/trace_sniff.h"
@@ -298,6 +301,72 @@ Expected<TraceCalibration> calibrate_trace_run(const TraceRun& run, const TraceR
                                         ? run.ranks.front().path
                                         : std::to_string(run.ranks.size()) + " trace files");
   return cal;
+}
+
+std::string run_plan_mismatch(const TraceCheck& c) {
+  const auto matched = static_cast<std::int64_t>(c.units.size());
+  const std::int64_t planned = matched + c.only_simulated;
+  if (matched == 0) return "no unit of the trace matches a pack of the plan";
+  if (static_cast<double>(c.only_simulated + c.only_measured) >
+      kRunUnmatchedLimit * static_cast<double>(planned))
+    return std::to_string(matched) + " of the plan's " + std::to_string(planned) +
+           " units are in the trace and " + std::to_string(c.only_measured) +
+           " units of the trace have no pack in the plan";
+  if (c.measured_makespan_us > 0.0 && c.simulated_makespan_us > 0.0) {
+    const double ratio = c.simulated_makespan_us / c.measured_makespan_us;
+    if (ratio > kRunScaleLimit || ratio < 1.0 / kRunScaleLimit) {
+      char times[32];
+      std::snprintf(times, sizeof times, " (%.3gx)", ratio);
+      return "the trace runs " + format_time(c.measured_makespan_us * 1e-6) +
+             " where the plan is simulated at " + format_time(c.simulated_makespan_us * 1e-6) +
+             times;
+    }
+  }
+  return {};
+}
+
+CalibrationReview review_calibration(const TraceCalibration& calibration, const Plan& plan,
+                                     const ConfigSpec& config, const std::string& profile_file) {
+  CalibrationReview review;
+  auto percent = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * v);
+    return std::string(buf);
+  };
+  if (calibration.mape > kCalibrationMaxMape) {
+    review.acceptable = false;
+    review.problem = "the refitted model is " + percent(calibration.mape) +
+                     " off the measured units on average (at most " + percent(kCalibrationMaxMape) +
+                     " is applied): the trace is probably not a "
+                     "run of this plan";
+    return review;
+  }
+  ConfigSpec calibrated = config;
+  calibrated.cost_profile_file = profile_file;
+  auto cost = plan_cost_model(plan, calibrated, /*model_requested=*/true);
+  if (!cost) {
+    review.acceptable = false;
+    review.problem = cost.error().message;
+    return review;
+  }
+  SimOptions options;
+  options.keep_ops = false;
+  options.memory_timeline = false;
+  options.critical_path = false;
+  auto sim = simulate(plan, cost->get(), options);
+  if (!sim) {
+    review.acceptable = false;
+    review.problem = sim.error().message;
+    return review;
+  }
+  review.mfu = sim->mfu;
+  if (sim->mfu > 1.0) {
+    review.acceptable = false;
+    review.problem = "with it the plan would run at an MFU of " + percent(sim->mfu) +
+                     ", above what the GPUs can do: the trace's times or scale do not match "
+                     "this plan";
+  }
+  return review;
 }
 
 }  // namespace slimpack

@@ -116,4 +116,25 @@ Expected<std::shared_ptr<const CostModel>> trace_cost_model(
 Expected<TraceCalibration> calibrate_trace_run(const TraceRun& run, const TraceRunRequest& request,
                                                const Plan& plan, const CostModel& cost);
 
+// Why the measured run cannot be a run of the plan it was checked against, or "" when it can be:
+// too few of the plan's units found in the trace, units of the trace with no pack of the plan, or
+// a makespan off by more than kRunScaleLimit times (another scale: a 112 ms trace beside a 9.3 s
+// plan). A percentage error means nothing then; the explorer says this instead.
+inline constexpr double kRunUnmatchedLimit = 0.1;  // of the plan's units
+inline constexpr double kRunScaleLimit = 3.0;
+std::string run_plan_mismatch(const TraceCheck& check);
+
+// Whether a calibration may replace the cost model: its refit error is at most
+// kCalibrationMaxMape and the plan simulated with the calibrated profile (`profile_file`, written)
+// has a possible MFU (at most 100 %). Otherwise `problem` says what is wrong, and the explorer
+// offers the profile as a proposal (with its error) that is never applied without the user.
+inline constexpr double kCalibrationMaxMape = 0.25;
+struct CalibrationReview {
+  bool acceptable = true;
+  std::string problem;  // empty when acceptable
+  double mfu = 0.0;     // of the plan simulated with the calibrated profile (0: not simulated)
+};
+CalibrationReview review_calibration(const TraceCalibration& calibration, const Plan& plan,
+                                     const ConfigSpec& config, const std::string& profile_file);
+
 }  // namespace slimpack

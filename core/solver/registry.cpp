@@ -77,6 +77,13 @@ Status validate(const Entry& entry, const SolveInput& in) {
 
 }  // namespace
 
+std::vector<Tokens> swept_slice_sizes(Tokens longest) {
+  std::vector<Tokens> out;
+  for (Tokens s = 512; s < longest && out.size() < 12; s *= 2) out.push_back(s);
+  if (out.empty() || out.back() < longest) out.push_back(std::max<Tokens>(longest, 512));
+  return out;
+}
+
 Tokens context_window(const Batch& batch, const StrategyParams& params) {
   if (params.context > 0) return params.context;
   Tokens longest = 1;

@@ -45,6 +45,9 @@ struct SolveStats {
   // The candidate a searching strategy (StrategyInfo::searches_candidates) picked, as it labels
   // it (e.g. "S=8192 Mf=12 Mb=14"); empty when the strategy does not search or did not say.
   std::string chosen_candidate;
+  // What an automatic choice was compared against (e.g. "S = 512..131072 (9 sizes), packs
+  // balanced"); empty when the user fixed what would be chosen.
+  std::string compared;
 };
 
 struct SolveResult {
@@ -72,6 +75,10 @@ struct StrategyInfo {
 };
 // Empty for a name the registry does not know.
 std::optional<StrategyInfo> strategy_info(const std::string& strategy);
+
+// The slice sizes an automatic S is chosen among, which the explorer's sweep shows too: powers of
+// two from 512 below the longest sequence, then the longest itself (at least 512).
+std::vector<Tokens> swept_slice_sizes(Tokens longest);
 
 // The context window a solve uses: params.context, or the smallest power of two at or above the
 // longest sample of the batch.

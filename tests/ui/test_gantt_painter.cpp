@@ -100,11 +100,11 @@ class TestGanttPainter : public QObject {
     const GanttLayout l = gp.layout(img.rect());
     const int y0 = l.bar_band(0).center().y();
     const int y1 = l.bar_band(1).center().y();
-    QCOMPARE(img.pixel(400, y0), rgb(pal.highlight));   // F2 stage 0
-    QCOMPARE(img.pixel(1100, y0), rgb(pal.highlight));  // B1 stage 0
-    QCOMPARE(img.pixel(600, y1), rgb(pal.highlight));   // F2 stage 1
-    QCOMPARE(img.pixel(800, y1), rgb(pal.highlight));   // B1 stage 1
-    QCOMPARE(img.pixel(200, y0), rgb(pal.forward[0]));  // F1 has no slice of C
+    QCOMPARE(img.pixel(400, y0), rgb(pal.highlight));            // F2 stage 0
+    QCOMPARE(img.pixel(1100, y0), rgb(pal.highlight_backward));  // B1 stage 0: its own colour
+    QCOMPARE(img.pixel(600, y1), rgb(pal.highlight));            // F2 stage 1
+    QCOMPARE(img.pixel(800, y1), rgb(pal.highlight_backward));   // B1 stage 1
+    QCOMPARE(img.pixel(200, y0), rgb(pal.forward[0]));           // F1 has no slice of C
     QCOMPARE(img.pixel(1400, y0), rgb(pal.backward[1]));
     QCOMPARE(img.pixel(300, y0), rgb(pal.highlight_outline));  // outline on the bar edge
   }

@@ -140,9 +140,9 @@ class TestGanttView : public QObject {
     QTest::mouseMove(view_.get(), QPoint(50, 5));  // hover away: the pin stays
     const QImage img = view_->grab().toImage();
     const GanttPalette pal = GanttPalette::make(GanttTheme::Light);
-    QCOMPARE(img.pixel(at(*view_, 1, 5.0)), pal.highlight.rgb());     // F2 stage 1
-    QCOMPARE(img.pixel(at(*view_, 1, 7.5)), pal.highlight.rgb());     // B1 stage 1
-    QCOMPARE(img.pixel(at(*view_, 1, 10.5)), pal.backward[1].rgb());  // B2 has no C
+    QCOMPARE(img.pixel(at(*view_, 1, 5.0)), pal.highlight.rgb());           // F2 stage 1
+    QCOMPARE(img.pixel(at(*view_, 1, 7.5)), pal.highlight_backward.rgb());  // B1 stage 1
+    QCOMPARE(img.pixel(at(*view_, 1, 10.5)), pal.backward[1].rgb());        // B2 has no C
     QTest::mouseClick(view_.get(), Qt::LeftButton, Qt::NoModifier, at(*view_, 0, 6.5));
     QCOMPARE(view_->pinnedSequence(), -1);
     view_->setHighlightedSequence(1);

@@ -229,6 +229,11 @@ class TestModels : public QObject {
     s.solve_stats.notes = "chosen: S=1 Mf=1 simulated=1s";  // text nobody reads
     s.solve_stats.chosen_candidate = "S=8192 Mf=12 Mb=14";
     QCOMPARE(autoSliceReason(s), QString("the fastest simulated candidate (S=8192 Mf=12 Mb=14)"));
+    // What it was compared against, as the solve says.
+    s.solve_stats.compared = "S = 512..131072 (9 sizes), packs balanced";
+    QCOMPARE(autoSliceReason(s), QString("the fastest simulated candidate (S=8192 Mf=12 Mb=14) of "
+                                         "S = 512..131072 (9 sizes), packs balanced"));
+    s.solve_stats.compared.clear();
     s.solve_stats.chosen_candidate.clear();
     QCOMPARE(autoSliceReason(s), QString("the fastest simulated candidate"));
     s.config.strategy = "sliced";

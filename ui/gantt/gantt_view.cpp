@@ -60,8 +60,21 @@ void GanttView::setModel(std::shared_ptr<const GanttModel> model, bool keep_view
   pinned_bar_ = {};
   if (!model_ || pinned_ >= model_->sequence_count() || !keep_view) pinned_ = -1;
   invalidate();
-  // A fitted view follows what arrives; a zoomed one keeps the user's range.
-  if (model_ && (!keep_view || !had_model || fitted_)) fitToWindow();
+  // A fitted view follows what arrives; a zoomed one keeps the user's range while it still shows
+  // part of the new iteration: moved back inside when it runs past the new end, fitted when it
+  // lies wholly past it or is as wide as the whole (a shorter result after Reset to Defaults).
+  if (model_ && (!keep_view || !had_model || fitted_)) {
+    fitToWindow();
+  } else if (model_) {
+    const TimeRange fit = fitRange();
+    if (range_.t0 >= fit.t1 || range_.t1 <= fit.t0 || range_.span() >= fit.span()) {
+      fitToWindow();
+    } else if (range_.t1 > fit.t1) {
+      setViewRange(fit.t1 - range_.span(), fit.t1);
+    } else {
+      setViewRange(range_.t0, range_.t1);  // recomputes whether it is now the whole
+    }
+  }
   emitHighlightIfChanged();
   updateGeometry();
   emit modelChanged();

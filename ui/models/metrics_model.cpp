@@ -14,8 +14,10 @@ QString autoSliceReason(const ExplorerSnapshot& s) {
   const auto info = strategy_info(s.config.strategy);
   if (info && info->searches_candidates) {
     const QString chosen = QString::fromStdString(s.solve_stats.chosen_candidate);
-    return QObject::tr("the fastest simulated candidate%1")
-        .arg(chosen.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(chosen));
+    const QString compared = QString::fromStdString(s.solve_stats.compared);
+    return QObject::tr("the fastest simulated candidate%1%2")
+        .arg(chosen.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(chosen),
+             compared.isEmpty() ? QString() : QObject::tr(" of %1").arg(compared));
   }
   return QObject::tr("the %1 strategy's default S").arg(QString::fromStdString(s.config.strategy));
 }

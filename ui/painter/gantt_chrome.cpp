@@ -111,7 +111,9 @@ void paint_header(QPainter& p, const QRect& header, const QString& title, bool l
         {palette.backward[0], QStringLiteral("Backward pack"), QStringLiteral("Backward")},
         {palette.bubble_tint, QStringLiteral("Bubble (idle)"), QStringLiteral("Bubble")},
         {QColor(), QStringLiteral("Folded packs (×n)"), QStringLiteral("Folded ×n"), true},
-        {palette.highlight, QStringLiteral("Highlighted sequence"), QStringLiteral("Highlight")}};
+        {palette.highlight, QStringLiteral("Sequence, forward"), QStringLiteral("Seq F")},
+        {palette.highlight_backward, QStringLiteral("Sequence, backward"),
+         QStringLiteral("Seq B")}};
     if (with_sync)
       entries.push_back(
           {palette.sync, QStringLiteral("DP sync / optimizer"), QStringLiteral("Sync / opt")});

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "painter/gantt_chrome.h"
+#include "render/sequence_slices.h"
 #include "render/time_axis.h"
 #include "render/trace_timeline.h"
 
@@ -240,11 +241,13 @@ void GanttPainter::paint_overlay(QPainter& p, const GanttLayout& layout, const G
     if (bar.end < range.t0 || bar.start > range.t1) continue;
     QRect r = bar_rect(layout, geo, ref);
     if (r.width() < 2) r.setWidth(2);  // thin highlighted slices must stay findable
+    const bool backward = bar.kind == BarKind::Backward;
+    const QColor& fill = backward ? palette_.highlight_backward : palette_.highlight;
     if (r.width() >= 5 && r.height() >= 5) {
-      p.fillRect(r, palette_.highlight_outline);
-      p.fillRect(r.adjusted(1, 1, -1, -1), palette_.highlight);
+      p.fillRect(r, backward ? palette_.highlight_backward_outline : palette_.highlight_outline);
+      p.fillRect(r.adjusted(1, 1, -1, -1), fill);
     } else {
-      p.fillRect(r, palette_.highlight);
+      p.fillRect(r, fill);
     }
     const QString text = bar.kind == BarKind::Trace ? trace_bar_label(model_, bar) : bar_label(bar);
     if (options_.bar_labels && r.height() >= fm.ascent() &&
@@ -261,12 +264,14 @@ void GanttPainter::paint_overlay(QPainter& p, const GanttLayout& layout, const G
     const QString text = QStringLiteral("Highlighted: %1 · %2 tok · %3 slices")
                              .arg(QString::fromStdString(seq.id))
                              .arg(QLocale(QLocale::English).toString(qlonglong(seq.length)))
-                             .arg(model_.sequence_bars(highlight).size());
+                             .arg(sequence_slice_count(model_, highlight));
     const QRect r(layout.header.left() + 6, layout.header.top(),
                   std::min(highlight_name_width(), layout.header.width() / 3),
                   layout.header.height());
     p.fillRect(r, palette_.background);
-    p.fillRect(QRect(r.left(), r.center().y() - 5, 10, 10), palette_.highlight);
+    // Its two colours: forward (upper half) and backward (lower half).
+    p.fillRect(QRect(r.left(), r.center().y() - 5, 10, 5), palette_.highlight);
+    p.fillRect(QRect(r.left(), r.center().y(), 10, 5), palette_.highlight_backward);
     p.setPen(palette_.text);
     p.drawText(r.adjusted(16, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
                fm.elidedText(text, Qt::ElideRight, r.width() - 16));

@@ -21,8 +21,12 @@ struct GanttPalette {
   QColor bar_text;     // labels drawn on bars
   QColor sync;         // DP sync and optimizer bars
   QColor bubble_tint;  // idle time inside the makespan
-  QColor highlight;    // bars of the highlighted sequence
+  QColor highlight;    // forward bars of the highlighted sequence
   QColor highlight_outline;
+  // Backward bars of the highlighted sequence: another colour, so that forward and backward
+  // packing stay distinct when one sequence is looked at.
+  QColor highlight_backward;
+  QColor highlight_backward_outline;
   QColor hover_outline;
   QColor memory_fill;
   QColor memory_line;

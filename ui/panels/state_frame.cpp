@@ -1,7 +1,8 @@
 #include "panels/state_frame.h"
 
-#include <QGraphicsColorizeEffect>
+#include <QEvent>
 #include <QLabel>
+#include <QPainter>
 #include <QResizeEvent>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -18,13 +19,53 @@ const char* kStaleStyle =
 const char* kComputingStyle =
     "QLabel { background: #e3eefb; color: #123a6b; border: 1px solid #4c8bd6; "
     "border-radius: 3px; padding: 4px 8px; }";
+// Covers the content with a grey copy of it (QPainter has no saturation blend to grey what lies
+// under a widget): opaque, so what the window shows under it cannot stay in colour, and
+// transparent for the mouse, so tooltips still answer.
+class Veil : public QWidget {
+ public:
+  explicit Veil(QWidget* parent) : QWidget(parent) {
+    setAttribute(Qt::WA_TransparentForMouseEvents);
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setFocusPolicy(Qt::NoFocus);
+  }
+  // `picture`: the content as it looks now; shown without its colours and a little lighter.
+  void setPicture(const QPixmap& picture) {
+    QImage grey = picture.toImage()
+                      .convertToFormat(QImage::Format_Grayscale8)
+                      .convertToFormat(QImage::Format_ARGB32_Premultiplied);
+    QPainter p(&grey);
+    p.fillRect(grey.rect(), QColor(0x80, 0x80, 0x80, 48));
+    p.end();
+    picture_ = QPixmap::fromImage(grey);
+    update();
+  }
+
+ protected:
+  void paintEvent(QPaintEvent* event) override {
+    QPainter p(this);
+    p.fillRect(event->rect(), palette().window());
+    p.drawPixmap(0, 0, picture_);
+  }
+
+ private:
+  QPixmap picture_;
+};
 }  // namespace
 
 StateFrame::StateFrame(QWidget* content, QWidget* parent)
-    : QWidget(parent), content_(content), banner_(new QLabel(this)), delay_(new QTimer(this)) {
+    : QWidget(parent),
+      content_(content),
+      banner_(new QLabel(this)),
+      veil_(new Veil(this)),
+      delay_(new QTimer(this)) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
   layout->addWidget(content_);
+  veil_->setObjectName("state.veil");
+  veil_->hide();
+  content_->installEventFilter(this);
   banner_->setObjectName("state.banner");
   banner_->setWordWrap(true);
   banner_->setTextFormat(Qt::PlainText);
@@ -52,6 +93,7 @@ void StateFrame::setState(State state, const QString& text) {
     banner_->setStyleSheet(state == State::Failed  ? kFailedStyle
                            : state == State::Stale ? kStaleStyle
                                                    : kComputingStyle);
+    setBannerInline(state != State::Computing);
     if (state == State::Computing) {
       // Already on screen (a drag goes on): keep it; else wait a moment before showing it.
       if (!banner_->isVisibleTo(this) && !delay_->isActive()) delay_->start();
@@ -66,16 +108,45 @@ void StateFrame::setState(State state, const QString& text) {
   const bool grey = state == State::Failed || state == State::Stale;
   if (grey != greyed_) {
     greyed_ = grey;
+    veil_->setVisible(grey);
     if (grey) {
-      auto* effect = new QGraphicsColorizeEffect;
-      effect->setColor(QColor(0x80, 0x80, 0x80));
-      effect->setStrength(0.9);
-      content_->setGraphicsEffect(effect);  // the widget owns and deletes it
-    } else {
-      content_->setGraphicsEffect(nullptr);
+      regrey();
+      veil_->raise();
     }
+    banner_->raise();
   }
   if (!same) update();
+}
+
+void StateFrame::setBannerInline(bool on) {
+  if (on == inline_) return;
+  inline_ = on;
+  auto* box = static_cast<QVBoxLayout*>(layout());
+  if (on) {
+    box->insertWidget(0, banner_);
+  } else {
+    box->removeWidget(banner_);
+  }
+}
+
+void StateFrame::regrey() {
+  veil_->setGeometry(content_->geometry());
+  static_cast<Veil*>(veil_)->setPicture(content_->grab());
+}
+
+bool StateFrame::eventFilter(QObject* watched, QEvent* event) {
+  // The content's own resize handler runs after this filter: the grey copy is taken once it ran.
+  if (watched == content_ && greyed_ &&
+      (event->type() == QEvent::Resize || event->type() == QEvent::Move)) {
+    veil_->setGeometry(content_->geometry());
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+          if (greyed_) regrey();
+        },
+        Qt::QueuedConnection);
+  }
+  return QWidget::eventFilter(watched, event);
 }
 
 void StateFrame::showBanner() {
@@ -85,17 +156,13 @@ void StateFrame::showBanner() {
 }
 
 void StateFrame::placeBanner() {
+  if (inline_) return;  // a row of the layout
+  // The computing tag: small, in the top right corner; the picture under it is about to be
+  // replaced.
   const int margin = 8;
-  if (state_ == State::Computing) {
-    // A small tag in the top right corner: the picture under it is about to be replaced.
-    const QSize hint = banner_->sizeHint();
-    const int w = std::min(hint.width(), std::max(60, width() - 2 * margin));
-    banner_->setGeometry(width() - margin - w, margin, w, hint.height());
-    return;
-  }
-  const int w = std::max(120, width() - 2 * margin);
-  const int h = std::min(banner_->heightForWidth(w), std::max(24, height() / 2));
-  banner_->setGeometry(margin, margin, w, std::max(h, banner_->minimumSizeHint().height()));
+  const QSize hint = banner_->sizeHint();
+  const int w = std::min(hint.width(), std::max(60, width() - 2 * margin));
+  banner_->setGeometry(width() - margin - w, margin, w, hint.height());
 }
 
 void StateFrame::resizeEvent(QResizeEvent* event) {

@@ -2,8 +2,12 @@
 // A frame around a view of results (the Gantt, metrics, memory, sweep, comparison) that says
 // whether the view shows the current settings. Current: the content as is. Computing: a banner
 // ("computing...") after a short delay, so live slider drags do not flicker. Failed / Stale: a
-// banner on the view itself with the reason, and the content greyed as "previous settings".
-// The banner floats over the top of the content, so changing state never relayouts the view.
+// banner above the view with the reason, and the content greyed as "previous settings".
+// The computing tag floats in a corner (a drag must not relayout the view); the failed and stale
+// banners take their own row above the content, so they never hide the rows they speak of.
+// Greying is an opaque veil over the content that shows a grey copy of it, not a graphics effect
+// (under X11 an effect was not painted until the mouse passed over the view, and never over a
+// chart): the veil is an ordinary widget, painted as soon as it is shown.
 #include <QString>
 #include <QWidget>
 
@@ -29,21 +33,28 @@ class StateFrame : public QWidget {
   QString bannerText() const;
   QLabel* banner() const { return banner_; }
   QWidget* content() const { return content_; }
+  QWidget* veil() const { return veil_; }
   // True while the content is drawn greyed ("previous settings").
   bool greyed() const { return greyed_; }
+  // Takes the grey copy again: the content changed its look while greyed (e.g. the theme).
+  void regrey();
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
+  bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
   void showBanner();
   void placeBanner();
+  void setBannerInline(bool on);
 
   QWidget* content_;
   QLabel* banner_;
+  QWidget* veil_;
   QTimer* delay_;
   State state_ = State::Current;
   bool greyed_ = false;
+  bool inline_ = false;
 };
 
 }  // namespace slimpack::ui

@@ -333,6 +333,16 @@ void SimCheckPanel::showSummary() {
     return;
   }
   const TraceCheck& c = *check_;
+  if (const std::string mismatch = run_plan_mismatch(c); !mismatch.empty()) {
+    // No percentage: it would compare two different runs.
+    summary_->setText(tr("This trace is not a run of the current plan: %1. No error is computed. "
+                         "To measure this plan, write its schedule with `slimpack solve "
+                         "--schedule-out schedule.json` and run it with `slimpack-run "
+                         "schedule.json --trace-dir run/`, then open run/ (File > Open Run…).")
+                          .arg(q(mismatch)));
+    summary_->setToolTip(lanes_text_);
+    return;
+  }
   QString text = tr("%1 units matched · MAPE %2 % · makespan simulated %3, measured %4 (%5 %)")
                      .arg(c.units.size())
                      .arg(100.0 * c.mape, 0, 'f', 2)

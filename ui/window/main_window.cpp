@@ -16,6 +16,7 @@
 
 #include <QAbstractSpinBox>
 #include <QApplication>
+#include <QComboBox>
 #include <QKeyEvent>
 #include <QScreen>
 #include <QScrollArea>
@@ -29,6 +30,7 @@
 #include "common/output_file.h"
 #include "gantt/gantt_pane.h"
 #include "gantt/gantt_view.h"
+#include "gantt/sequence_inspector.h"
 #include "models/format.h"
 #include "models/metrics_model.h"
 #include "panels/compare_view.h"
@@ -117,6 +119,9 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
   addDock(tr("Metrics"), "dock.metrics", metrics_frame_, Qt::RightDockWidgetArea);
   addDock(tr("Peak Memory per Stage"), "dock.memory", memory_frame_, Qt::RightDockWidgetArea);
   sweep_dock_ = addDock(tr("Slice-size sweep"), "dock.sweep", sweep_, Qt::BottomDockWidgetArea);
+  auto* inspector = new SequenceInspector;  // a tab beside the memory chart
+  inspector->follow(gantt_);
+  addDock(tr("Sequence"), "dock.sequence", inspector, Qt::RightDockWidgetArea);
 
   status_progress_->setRange(0, 1000);
   status_progress_->setMaximumWidth(160);
@@ -176,6 +181,9 @@ void MainWindow::arrangeDocks() {
   auto* workload = findChild<QDockWidget*>("dock.workload");
   auto* metrics = findChild<QDockWidget*>("dock.metrics");
   auto* memory = findChild<QDockWidget*>("dock.memory");
+  // The sequence inspector shares the memory chart's place, as a tab behind it.
+  tabifyDockWidget(memory, findChild<QDockWidget*>("dock.sequence"));
+  memory->raise();
   resizeDocks({workload, metrics}, {std::clamp(w / 5, 250, 340), std::clamp(w / 5, 250, 360)},
               Qt::Horizontal);
   resizeDocks({sweep_dock_}, {std::clamp(h * 3 / 10, 170, 300)}, Qt::Vertical);
@@ -213,13 +221,15 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
   // with a pinned highlight, a table). The shortcut-override step comes first: taking it there
   // keeps the key from reaching a widget that would use Escape for something else.
   const auto type = event->type();
-  // Ctrl+Z in a spin box undoes the last configuration change (Edit > Undo), not the spin box's
-  // text: its value is already applied, and its text history knows nothing of other controls.
+  // Ctrl+Z in a spin box or an editable combo box (Recompute) undoes the last configuration change
+  // (Edit > Undo), not the field's text: its value is already applied, and its text history knows
+  // nothing of other controls.
   if (type == QEvent::ShortcutOverride && watched->isWidgetType()) {
     auto* key = static_cast<QKeyEvent*>(event);
     auto* w = static_cast<QWidget*>(watched);
     const bool in_spin_box =
-        qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QAbstractSpinBox*>(w->parentWidget());
+        qobject_cast<QAbstractSpinBox*>(w) || qobject_cast<QAbstractSpinBox*>(w->parentWidget()) ||
+        qobject_cast<QComboBox*>(w) || qobject_cast<QComboBox*>(w->parentWidget());
     if (in_spin_box && w->window() == this &&
         (key->matches(QKeySequence::Undo) || key->matches(QKeySequence::Redo) ||
          QKeySequence(key->keyCombination()) == QKeySequence(tr("Ctrl+Y")) ||

@@ -82,6 +82,7 @@ class MainWindow : public QMainWindow {
 
   // Tests turn the QMessageBox off and watch errorShown instead.
   void setErrorDialogsEnabled(bool on) { error_dialogs_ = on; }
+  bool errorDialogsEnabled() const { return error_dialogs_; }
   void showError(const QString& title, const QString& message);
 
   // "gantt", "compare" or "sweep": brings that view to the front (screenshots, menus).

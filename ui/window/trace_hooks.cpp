@@ -2,10 +2,13 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QStandardPaths>
 
 #include "app/trace_run.h"
 #include "jobs/job_tracker.h"
+#include "models/format.h"
 #include "trace/sim_check_panel.h"
 #include "trace/trace_rules_dialog.h"
 #include "trace/trace_units.h"
@@ -21,6 +24,7 @@ namespace {
 struct CalibrationDone {
   std::string path;
   TraceCalibration calibration;
+  CalibrationReview review;
 };
 
 }  // namespace
@@ -75,9 +79,23 @@ void TraceHooks::editRules(const std::shared_ptr<const TraceTimeline>& run) {
   traces_.setSimCheckVisible(true);  // show what the rules map
 }
 
+QString TraceHooks::matchingRunHint() {
+  return tr(
+      "To measure this plan: write its executable schedule with `slimpack solve "
+      "--schedule-out schedule.json` (same options) and run it with `slimpack-run "
+      "schedule.json --trace-dir run/`, then File > Open Run… on run/.");
+}
+
 void TraceHooks::calibrate() {
   const SnapshotPtr snapshot = controller_.snapshot();
-  if (traces_.pathsA().isEmpty()) return;
+  const auto measured = traces_.simCheck()->measured();
+  if (traces_.pathsA().isEmpty() || !measured) {
+    window_.showError(tr("Calibrate from Trace"),
+                      tr("No measured run is open: calibration fits the cost model to the unit "
+                         "times of a trace of this plan. ") +
+                          matchingRunHint());
+    return;
+  }
   if (!snapshot || !snapshot->plan) {
     window_.showError(tr("Calibrate from Trace"),
                       tr("There is no plan to calibrate against yet: wait for the result."));
@@ -85,8 +103,6 @@ void TraceHooks::calibrate() {
   }
   const QString path = calibratedProfilePath(traces_.pathsA().front());
   QDir().mkpath(QFileInfo(path).absolutePath());
-  const auto measured = traces_.simCheck()->measured();
-  if (!measured) return;
   traces_.loadJobs().start(
       tr("Calibrating"),
       [measured, snapshot, request = traces_.traceRequest(), file = path.toStdString()](
@@ -100,7 +116,9 @@ void TraceHooks::calibrate() {
         if (cancel.cancelled()) return Error::cancelled();
         if (Status written = write_cost_profile(file, cal->profile); !written)
           return written.error();
-        return CalibrationDone{file, std::move(*cal)};
+        CalibrationReview review =
+            review_calibration(*cal, *snapshot->plan, snapshot->config, file);
+        return CalibrationDone{file, std::move(*cal), std::move(review)};
       },
       [this](Expected<CalibrationDone> done) {
         if (!done) {
@@ -111,17 +129,44 @@ void TraceHooks::calibrate() {
         }
         const QString file = QString::fromStdString(done->path);
         const TraceCalibration& c = done->calibration;
-        const QString summary = tr("Calibrated from %1 units (%2 skipped), refit MAPE %3 %: %4")
-                                    .arg(c.units_used)
-                                    .arg(c.units_skipped)
-                                    .arg(100.0 * c.mape, 0, 'f', 2)
-                                    .arg(QDir::toNativeSeparators(file));
-        traces_.setNote(summary);
-        // The same path as a loaded cost profile: checked on a worker, then the plan re-solves.
-        controller_.setCostFiles(file,
-                                 QString::fromStdString(controller_.config().cost_overrides_file));
-        emit calibrated(file, summary);
+        const QString fit = tr("%1 units (%2 skipped), refit error %3")
+                                .arg(c.units_used)
+                                .arg(c.units_skipped)
+                                .arg(formatPercent(c.mape));
+        if (!done->review.acceptable) {
+          propose(file, fit, QString::fromStdString(done->review.problem));
+          return;
+        }
+        apply(file, tr("Calibrated from %1: %2").arg(fit, QDir::toNativeSeparators(file)));
       });
+}
+
+void TraceHooks::apply(const QString& file, const QString& summary) {
+  traces_.setNote(summary);
+  // The same path as a loaded cost profile: checked on a worker, then the plan re-solves.
+  controller_.setCostFiles(file, QString::fromStdString(controller_.config().cost_overrides_file));
+  emit calibrated(file, summary);
+}
+
+void TraceHooks::propose(const QString& file, const QString& fit, const QString& problem) {
+  // Never applied silently: the note says why; the user may still apply the profile.
+  const QString note = tr("Calibration not applied (%1): %2.").arg(fit, problem);
+  traces_.setNote(note);
+  emit calibrationRejected(file, note);
+  if (!window_.errorDialogsEnabled()) return;
+  auto* box = new QMessageBox(QMessageBox::Warning, tr("SlimPack Explorer"),
+                              tr("Calibration from the trace looks wrong"), QMessageBox::NoButton,
+                              &window_);
+  box->setInformativeText(note + "\n\n" + matchingRunHint());
+  QPushButton* use = box->addButton(tr("Apply Anyway"), QMessageBox::AcceptRole);
+  box->addButton(tr("Discard"), QMessageBox::RejectRole);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  connect(box, &QMessageBox::buttonClicked, this, [this, use, file, fit](QAbstractButton* b) {
+    if (b == use)
+      apply(file, tr("Calibrated from %1 (applied against the warning): %2")
+                      .arg(fit, QDir::toNativeSeparators(file)));
+  });
+  box->open();  // window-modal, no nested event loop
 }
 
 }  // namespace slimpack::ui

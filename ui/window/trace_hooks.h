@@ -5,7 +5,9 @@
 //    workspace's request (files, trace options, rules), the current plan and the cost model it
 //    was simulated with (trace_cost_model), the fitted profile
 //    written to the application data folder and applied as the configuration's cost profile
-//    the same way a loaded profile is (ExplorerController::setCostFiles): the plan re-solves;
+//    the same way a loaded profile is (ExplorerController::setCostFiles): the plan re-solves.
+//    A calibration core/app's review_calibration() rejects (refit error too high, MFU above
+//    100 %) is not applied: the tab's note says why, and a window-modal box offers it anyway;
 //  - "Mapping Rules…" opens the rules dialog (ui/trace/trace_rules_dialog.h) on the rules in use;
 //    accepted rules map the trace for measured vs simulated and for calibration;
 //  - opened traces go into Open Recent;
@@ -42,9 +44,18 @@ class TraceHooks : public QObject {
  signals:
   // A calibration was applied: the profile file, and a one-line summary.
   void calibrated(const QString& profile_path, const QString& summary);
+  // A calibration was not applied (refit error too high, or an impossible MFU): the profile file
+  // (a proposal the user may apply) and the reason.
+  void calibrationRejected(const QString& profile_path, const QString& reason);
+
+ public:
+  // How to get a trace that is a run of the current plan (schedule file, slimpack-run).
+  static QString matchingRunHint();
 
  private:
   void calibrate();
+  void apply(const QString& file, const QString& summary);
+  void propose(const QString& file, const QString& fit, const QString& problem);
   void editRules(const std::shared_ptr<const TraceTimeline>& run);
 
   MainWindow& window_;

@@ -8,8 +8,14 @@
 //      slice range are simulated, the fastest legal plan wins;
 //   5. a last local-search round on the best asymmetric candidate, kept when the simulator says
 //      it is faster.
+// Steps 2 to 5 run once per cell (S, pack count) of the automatic choice: with S automatic, every
+// slice size the explorer's sweep shows (swept_slice_sizes()); with the packs automatic on a
+// small batch, every pack count up to kPackSweep as well as the balanced one. A cell is the solve
+// `--slice S --packs M` makes, so an automatic choice is never slower than a value the user can
+// pick; cells after the first simulate only what their estimate says can beat the best so far.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <memory>
@@ -28,10 +34,11 @@ namespace {
 using sp::BackwardKind;
 using sp::Candidate;
 
-// Slice sizes every solve tries (plus the user's); each is a candidate family.
-constexpr Tokens kSliceCandidates[] = {2048, 4096, 8192, 16384};
-// Slice sizes of the `sliced` plans that compete in the selection (the automatic sweep range).
-constexpr Tokens kSlicedCandidates[] = {1024, 2048, 4096, 8192, 16384};
+// Automatic packs on a batch of at most this many tokens per replica also try every explicit pack
+// count 1..kPackSweep (a small batch builds its candidates in microseconds; on a large one the
+// balanced count and its neighbours are where the fast plans are).
+constexpr Tokens kPackSweepTokens = 256 * 1024;
+constexpr int kPackSweep = 32;
 // Candidates simulated per kind (asymmetric, symmetric); the symmetric quota equals the
 // ablation's, so slimpack simulates every plan its `asymmetric = false` ablation simulates.
 constexpr std::size_t kSimulatedAsymmetric = 4;
@@ -92,6 +99,7 @@ struct SliceFamily {
   // candidates point into it).
   std::unique_ptr<std::vector<std::vector<sp::Layout>>> forward;
   std::vector<sp::ForwardOrder> orders;  // forward_order() of each replica's items
+  int fewest_slices = 0;                 // of any replica: no more packs than this
 };
 
 SliceFamily make_family(const SolveInput& in, const sp::Phase1& p1, const Limits& lim,
@@ -125,6 +133,7 @@ SliceFamily make_family(const SolveInput& in, const sp::Phase1& p1, const Limits
   if (lim.token_cap > 0)
     capacity = capacity > 0 ? std::min(capacity, lim.token_cap) : lim.token_cap;
   fam.token_cap = capacity;
+  fam.fewest_slices = fewest_slices;
   // Pack counts: the forced one, or M* of balanced_pack_count() with half and twice as many
   // (slices are not infinitely divisible, so M* is only where the search starts).
   const int lower = auto_pack_count(most, capacity, pp);
@@ -260,7 +269,11 @@ struct Selection {
   Plan sliced_plan;  // when a `sliced` plan leads
   std::string sliced_label;
   int simulated = 0;
+  // The fastest time of the cells before this one: a plan whose estimate says it cannot beat it
+  // is not simulated.
+  double bound = std::numeric_limits<double>::infinity();
   bool found() const { return candidate.has_value() || !sliced_label.empty(); }
+  double to_beat() const { return found() ? std::min(time, bound) : bound; }
 };
 
 // Which failure a solve with no fitting candidate reports: the candidate that came nearest to
@@ -323,7 +336,7 @@ Status simulate_candidates(std::vector<Candidate>& cands, const sp::BuildContext
       continue;
     const std::optional<double>& best_estimate = asym ? best_asym_estimate : best_sym_estimate;
     if (best_estimate && cands[c].estimate > *best_estimate * (1.0 + kEstimateSlack)) continue;
-    if (sel.found() && cands[c].estimate > sel.time * (1.0 + kBoundSlack)) continue;
+    if (cands[c].estimate > sel.to_beat() * (1.0 + kBoundSlack)) continue;
     if (cands[c].memory_fill > kMemoryFillLimit) {
       over_memory.push_back(c);
       continue;
@@ -333,50 +346,40 @@ Status simulate_candidates(std::vector<Candidate>& cands, const sp::BuildContext
   // Nothing fits by the estimate: the candidates it ruled out still get the gate, in order, so
   // an estimate that is off never costs a plan.
   for (std::size_t k = 0; k < over_memory.size() && !sel.found(); ++k)
-    if (Status s = try_candidate(over_memory[k]); !s) return s;
+    if (cands[over_memory[k]].estimate <= sel.to_beat() * (1.0 + kBoundSlack))
+      if (Status s = try_candidate(over_memory[k]); !s) return s;
   return Status::success();
 }
 
-// Step 4b: the symmetric `sliced` plan at every slice size of the automatic range (1024..16384)
-// competes too, so slimpack is never slower than `sliced` with the same parameters. A user's S
-// is honoured as it stands. The replicas are assigned once (as `sliced` does, independent of S)
-// and the legality gate, the dearest step at 4M tokens, runs only on the plans the estimate does
-// not rule out: what is simulated, and what wins, is what solve_sliced() would have returned.
-Status simulate_sliced_plans(const SolveInput& in, const Limits& lim, const TimeLines& lines,
-                             const CancelToken& cancel, Selection& sel) {
-  std::vector<Tokens> sizes;
-  if (in.params.slice_size > 0)
-    sizes.push_back(in.params.slice_size);
-  else
-    sizes.assign(std::begin(kSlicedCandidates), std::end(kSlicedCandidates));
-  std::optional<SlicedAssignment> assignment;
-  sp::PlanFigures figures;
-  for (Tokens s : sizes) {
-    if (cancel.cancelled()) return Error::cancelled();
-    if (!check_sequences_fit(in.batch, lim, 1, s)) continue;
-    if (!assignment) assignment = sliced_assignment(in, lines);
-    Expected<SlicedBuild> sl =
-        build_sliced(in, lim, lines, *assignment, s, cancel, ProgressSink::none());
-    if (!sl) {
-      if (sl.error().kind == ErrorKind::Cancelled) return sl.error();
-      continue;
-    }
-    if (sel.found()) {  // estimated from the forward packs and the backward order
-      sp::fill_plan_figures(sl->plan, *lim.cost, &sl->order, figures);
-      const double estimate =
-          sp::estimate_plan(figures, lim, sp::estimate_memory(figures, lim).recompute);
-      if (estimate > sel.time * (1.0 + kBoundSlack)) continue;
-    }
-    add_sliced_backward(*sl);
-    if (!gate_legality(sl->plan, lim)) continue;
-    Expected<double> t = simulated_time(sl->plan, in, lim, cancel, true);
-    ++sel.simulated;
-    if (t && (!sel.found() || *t < sel.time)) {
-      sel.time = *t;
-      sel.candidate.reset();
-      sel.sliced_label = "symmetric sliced (" + sliced_notes(*sl, s) + ")";  // notes name S
-      sel.sliced_plan = std::move(sl->plan);
-    }
+// Step 4b: the symmetric `sliced` plan of the cell's S and pack count competes too, so slimpack is
+// never slower than `sliced` with the same parameters. The legality gate, the dearest step at 4M
+// tokens, runs only when the estimate does not rule the plan out: what is simulated, and what
+// wins, is what solve_sliced() would have returned.
+Status simulate_sliced_plan(const SolveInput& in, const Limits& lim, const TimeLines& lines,
+                            const SlicedAssignment& assignment, const CancelToken& cancel,
+                            Selection& sel) {
+  const Tokens s = in.params.slice_size;
+  if (cancel.cancelled()) return Error::cancelled();
+  if (!check_sequences_fit(in.batch, lim, 1, s)) return Status::success();
+  Expected<SlicedBuild> sl =
+      build_sliced(in, lim, lines, assignment, s, cancel, ProgressSink::none());
+  if (!sl) return sl.error().kind == ErrorKind::Cancelled ? Status(sl.error()) : Status::success();
+  if (std::isfinite(sel.to_beat())) {  // estimated from the forward packs and the backward order
+    sp::PlanFigures figures;
+    sp::fill_plan_figures(sl->plan, *lim.cost, &sl->order, figures);
+    const double estimate =
+        sp::estimate_plan(figures, lim, sp::estimate_memory(figures, lim).recompute);
+    if (estimate > sel.to_beat() * (1.0 + kBoundSlack)) return Status::success();
+  }
+  add_sliced_backward(*sl);
+  if (!gate_legality(sl->plan, lim)) return Status::success();
+  Expected<double> t = simulated_time(sl->plan, in, lim, cancel, true);
+  ++sel.simulated;
+  if (t && (!sel.found() || *t < sel.time)) {
+    sel.time = *t;
+    sel.candidate.reset();
+    sel.sliced_label = "symmetric sliced (" + sliced_notes(*sl, s) + ")";  // notes name S
+    sel.sliced_plan = std::move(sl->plan);
   }
   return Status::success();
 }
@@ -436,12 +439,53 @@ int max_merge_shards(const StrategyParams& prm, int d) {
   return max_shards;
 }
 
+// One cell of the automatic choice: steps 2 to 5 with the S and pack count of `*ctx.input`, what
+// `--slice S --packs M` returns (less what cannot beat `sel.bound`).
+struct Cell {
+  CandidatePool pool;
+  Selection sel;
+  int fewest_slices = 0;  // a pack count above it is this cell's count again
+  double seconds_build = 0.0, seconds_select = 0.0, seconds_local = 0.0;
+};
+
+Status solve_cell(const sp::BuildContext& ctx, const SlicedAssignment& assignment,
+                  const CancelToken& cancel, Cell& cell, std::optional<Error>& nearest) {
+  const SolveInput& in = *ctx.input;
+  const auto t0 = std::chrono::steady_clock::now();
+  Expected<CandidatePool> built =
+      build_candidates(ctx, {in.params.slice_size}, cancel, ProgressSink::none());
+  if (!built) return built.error();
+  cell.pool = std::move(*built);
+  if (!cell.pool.families.empty()) cell.fewest_slices = cell.pool.families.front().fewest_slices;
+  cell.seconds_build = seconds_since(t0);
+  Error error = Error::infeasible("slimpack: no candidate plan fits (" + cell.pool.last_why + ")");
+  if (Status s = simulate_candidates(cell.pool.cands, ctx, cancel, cell.sel, error); !s) return s;
+  if (Status s = simulate_sliced_plan(in, *ctx.limits, *ctx.lines, assignment, cancel, cell.sel);
+      !s)
+    return s;
+  cell.seconds_select = seconds_since(t0) - cell.seconds_build;
+  if (!cell.sel.found()) {
+    if (!std::isfinite(cell.sel.bound) && (!nearest || nearer_to_fitting(error, *nearest)))
+      nearest = error;
+    return Status::success();
+  }
+  polish_best_asymmetric(cell.pool, ctx, in, *ctx.limits, cancel, ProgressSink::none(), cell.sel);
+  cell.seconds_local = seconds_since(t0) - cell.seconds_build - cell.seconds_select;
+  return Status::success();
+}
+
+std::string size_list(const std::vector<Tokens>& sizes) {
+  if (sizes.size() == 1) return std::to_string(sizes.front());
+  return std::to_string(sizes.front()) + ".." + std::to_string(sizes.back()) + " (" +
+         std::to_string(sizes.size()) + " sizes)";
+}
+
 }  // namespace
 
 Status precheck_slimpack(const SolveInput& in) {
   const StrategyParams& prm = in.params;
   const int d = std::max(1, in.cost->parallel().dp);
-  const Tokens smallest = prm.slice_size > 0 ? prm.slice_size : kSliceCandidates[0];
+  const Tokens smallest = prm.slice_size > 0 ? prm.slice_size : swept_slice_sizes(0).front();
   return check_sequences_fit(in.batch, limits_of(*in.cost), max_merge_shards(prm, d), smallest);
 }
 
@@ -456,14 +500,21 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
   const TimeLines lines = time_lines(cost);
   const int d = std::max(1, cost.parallel().dp);
   const int max_shards = max_merge_shards(prm, d);
-
-  // A slice size the user chose is honoured (the GUI's slider and `sweep --slice` tune it); only
-  // S = 0 (auto) lets phase 2 try the candidate set.
-  std::vector<Tokens> slices(std::begin(kSliceCandidates), std::end(kSliceCandidates));
-  if (prm.slice_size > 0) slices.assign(1, prm.slice_size);
   if (Status s = precheck_slimpack(in); !s) return s.error();
 
-  // Step 1: phase 1.
+  // The cells: a slice size the user chose is honoured (the GUI's slider and `sweep --slice` tune
+  // it); S = 0 (auto) tries every size the sweep shows. Likewise the packs.
+  Tokens longest = 0, total = 0;
+  for (const Sequence& q : in.batch.sequences)
+    longest = std::max(longest, q.length), total += q.length;
+  const std::vector<Tokens> slices =
+      prm.slice_size > 0 ? std::vector<Tokens>{prm.slice_size} : swept_slice_sizes(longest);
+  std::vector<int> packs{prm.packs};
+  const bool sweep_packs = prm.packs == 0 && total <= kPackSweepTokens * d;
+  if (sweep_packs)
+    for (int m = 1; m <= kPackSweep; ++m) packs.push_back(m);
+
+  // Step 1: phase 1, shared by every cell.
   std::vector<double> work(in.batch.sequences.size());
   for (std::size_t i = 0; i < work.size(); ++i) {
     const Tokens n = in.batch.sequences[i].length;
@@ -477,39 +528,54 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
   p1opt.max_shards = max_shards;
   const sp::Phase1 p1 = sp::run_phase1(in.batch, work, lim, d, p1opt);
   const double t_phase1 = seconds_since(t0);
+  const SlicedAssignment assignment = sliced_assignment(in, lines);  // independent of S and M
 
-  // Steps 2 and 3: candidates.
+  // Steps 2 to 5 per cell; the fastest cell wins (the first on ties: the smallest S, auto packs).
+  SolveInput cell_in = in;
   sp::EstimateScratch scratch;
   sp::BuildContext ctx;
-  ctx.input = &in;
+  ctx.input = &cell_in;
   ctx.phase1 = &p1;
   ctx.limits = &lim;
   ctx.lines = &lines;
   ctx.scratch = &scratch;
-  Expected<CandidatePool> built = build_candidates(ctx, slices, cancel, progress);
-  if (!built) return built.error();
-  CandidatePool& pool = *built;
-  const double t_phase2 = seconds_since(t0) - t_phase1;
+  std::optional<Cell> best;
+  StrategyParams best_params = prm;
+  std::optional<Error> nearest;
+  int simulated = 0, cells = 0;
+  std::size_t built = 0;
+  double t_build = 0.0, t_select = 0.0, t_local = 0.0;
+  for (std::size_t k = 0; k < slices.size(); ++k) {
+    progress.report("slimpack: S = " + std::to_string(slices[k]),
+                    static_cast<double>(k) / static_cast<double>(slices.size()));
+    for (int m : packs) {
+      if (cancel.cancelled()) return Error::cancelled();
+      cell_in.params.slice_size = slices[k];
+      cell_in.params.packs = m;
+      Cell cell;
+      if (best) cell.sel.bound = best->sel.time;
+      if (Status s = solve_cell(ctx, assignment, cancel, cell, nearest); !s) return s.error();
+      ++cells;
+      simulated += cell.sel.simulated;
+      built += cell.pool.cands.size();
+      t_build += cell.seconds_build, t_select += cell.seconds_select, t_local += cell.seconds_local;
+      if (cell.sel.found() && (!best || cell.sel.time < best->sel.time)) {
+        best = std::move(cell);
+        best_params = cell_in.params;
+      }
+      // A count above the fewest slices of a replica is that count again (M = min(M, slices)).
+      if (m > 0 && m >= cell.fewest_slices) break;
+    }
+  }
+  if (!best) return nearest ? *nearest : Error::infeasible("slimpack: no candidate plan fits");
 
-  // Step 4: selection by simulation.
-  progress.report("slimpack: selection", 0.0);
-  Selection sel;
-  Error last_error = Error::infeasible("slimpack: no candidate plan fits (" + pool.last_why + ")");
-  if (Status s = simulate_candidates(pool.cands, ctx, cancel, sel, last_error); !s)
-    return s.error();
-  if (Status s = simulate_sliced_plans(in, lim, lines, cancel, sel); !s) return s.error();
-  if (!sel.found()) return last_error;
-  const double t_select = seconds_since(t0) - t_phase1 - t_phase2;
-
-  // Step 5: polish.
-  polish_best_asymmetric(pool, ctx, in, lim, cancel, progress, sel);
-  const double t_local = seconds_since(t0) - t_phase1 - t_phase2 - t_select;
-
+  cell_in.params = best_params;  // a candidate's plan is built with its cell's parameters
+  Selection& sel = best->sel;
   SolveResult out;
   int local_ops = 0;
   std::string label = sel.sliced_label;
   if (sel.candidate) {
-    Candidate& win = pool.cands[*sel.candidate];
+    Candidate& win = best->pool.cands[*sel.candidate];
     if (!win.planned) sp::materialize(ctx, win);  // a twin of the plan simulated (equal times)
     local_ops = win.local_ops;
     out.plan = std::move(win.plan);  // the pool is not read again
@@ -519,21 +585,29 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
   }
   out.plan.strategy = "slimpack";
   out.stats.phase_seconds = {{"phase 1", t_phase1},
-                             {"phase 2", t_phase2},
+                             {"phase 2", t_build},
                              {"selection", t_select},
                              {"local search", t_local}};
-  out.stats.candidates = sel.simulated;
+  out.stats.candidates = simulated;
   out.stats.chosen_candidate = label;  // the explorer's auto-S note reads this, never the notes
+  if (prm.slice_size == 0 || prm.packs == 0) {
+    out.stats.compared = prm.slice_size == 0 ? "S = " + size_list(slices) : std::string();
+    if (prm.packs == 0)
+      out.stats.compared += std::string(out.stats.compared.empty() ? "" : ", ") +
+                            (sweep_packs ? "packs balanced and 1.." + std::to_string(kPackSweep)
+                                         : std::string("packs balanced"));
+  }
   fill_objective(out.plan, lines, out.stats);
   char buf[96];
   std::snprintf(buf, sizeof buf, " simulated=%.6gs", sel.time);
-  out.stats.notes = "chosen: " + label + buf +
-                    "; candidates built=" + std::to_string(pool.cands.size()) + "; outliers=[" +
-                    seq_ids(in.batch, p1.outliers, 8) + "]; merged=[" + merged_list(in.batch, p1) +
-                    "]; phase-1 swaps=" + std::to_string(p1.swaps) +
+  out.stats.notes = "chosen: " + label + buf + "; compared: " +
+                    (out.stats.compared.empty() ? std::string("-") : out.stats.compared) + " in " +
+                    std::to_string(cells) + " cells; candidates built=" + std::to_string(built) +
+                    "; outliers=[" + seq_ids(in.batch, p1.outliers, 8) + "]; merged=[" +
+                    merged_list(in.batch, p1) + "]; phase-1 swaps=" + std::to_string(p1.swaps) +
                     "; local-search ops=" + std::to_string(local_ops);
   if (prm.exact) {
-    Status s = run_exact_phase2(in, out, cancel, progress);
+    Status s = run_exact_phase2(cell_in, out, cancel, progress);
     if (!s) return s.error();
   }
   return out;

@@ -1,0 +1,117 @@
+// Calibrate from Trace never misleads: with no trace open it says why and how to get one; a trace
+// whose calibration would give an impossible figure (here: the current plan's own trace with every
+// time divided by 4: the communication the model prices does not shrink with it, so the refit is
+// poor, and it would make the GPUs faster than they can be) is not applied: the cost profile stays,
+// the tab's note gives the reason and the error.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "app/trace_run.h"
+#include "jobs/job_tracker.h"
+#include "trace/chrome_trace.h"
+#include "trace/sim_check_panel.h"
+#include "trace/trace_view.h"
+#include "trace/trace_workspace.h"
+#include "window/explorer_controller.h"
+#include "window/main_window.h"
+#include "window/settings.h"
+#include "window/trace_hooks.h"
+
+using namespace slimpack;
+using namespace slimpack::ui;
+
+namespace {
+constexpr int kTimeoutMs = 60000;
+}
+
+class TestCalibration : public QObject {
+  Q_OBJECT
+ private:
+  QTemporaryDir dir_;
+  std::unique_ptr<Settings> settings_;
+  std::unique_ptr<MainWindow> window_;
+  TraceWorkspace& ws() { return *window_->traceWorkspace(); }
+  ExplorerController& c() { return window_->controller(); }
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);  // calibrated profiles go to a test folder
+    settings_ = Settings::fromFile(dir_.filePath("settings.ini"));
+    window_ = std::make_unique<MainWindow>(*settings_);
+    window_->setErrorDialogsEnabled(false);
+    window_->resize(1400, 900);
+    window_->show();
+    QTRY_VERIFY_WITH_TIMEOUT(c().snapshot() && !c().busy(), kTimeoutMs);
+  }
+  void cleanupTestCase() { window_.reset(); }
+
+  void calibrateWithNoTraceSaysWhy() {
+    QSignalSpy errors(window_.get(), &MainWindow::errorShown);
+    emit ws().calibrateRequested(nullptr);  // as the button would, with nothing loaded
+    QCOMPARE(errors.count(), 1);
+    const QString message = errors.front().at(1).toString();
+    QVERIFY2(message.contains("No measured run is open"), qPrintable(message));
+    QVERIFY(message.contains("--schedule-out") && message.contains("slimpack-run"));
+  }
+
+  void aBadCalibrationIsNotApplied() {
+    const SnapshotPtr snap = c().snapshot();
+    const QString exported = dir_.filePath("plan.trace.json");
+    QVERIFY(write_chrome_trace(exported.toStdString(), *snap->plan, snap->sim).ok());
+    QFile in(exported);
+    QVERIFY(in.open(QIODevice::ReadOnly));
+    QJsonObject doc = QJsonDocument::fromJson(in.readAll()).object();
+    QJsonArray events = doc.value("traceEvents").toArray();
+    for (qsizetype i = 0; i < events.size(); ++i) {
+      QJsonObject e = events[i].toObject();
+      if (e.contains("ts")) e.insert("ts", 0.25 * e.value("ts").toDouble());
+      if (e.contains("dur")) e.insert("dur", 0.25 * e.value("dur").toDouble());
+      events[i] = e;
+    }
+    doc.insert("traceEvents", events);
+    const QString path = dir_.filePath("impossible.trace.json");
+    QFile out(path);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(QJsonDocument(doc).toJson());
+    out.close();
+
+    QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
+    ws().setSimCheckVisible(true);
+    ws().openTraces({path});
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(ws().simCheck()->check().has_value(), kTimeoutMs);
+    // Four times faster than simulated: not a run of this plan, and no percentage is shown.
+    const QString summary = ws().simCheck()->summaryText();
+    QVERIFY2(summary.startsWith("This trace is not a run of the current plan") &&
+                 summary.contains("--schedule-out") && !summary.contains("MAPE"),
+             qPrintable(summary));
+
+    auto* hooks = window_->findChild<TraceHooks*>();
+    QVERIFY(hooks);
+    QSignalSpy rejected(hooks, &TraceHooks::calibrationRejected);
+    QSignalSpy applied(hooks, &TraceHooks::calibrated);
+    const std::string profile_before = c().config().cost_profile_file;
+    QSignalSpy errors(window_.get(), &MainWindow::errorShown);
+    emit ws().calibrateRequested(ws().viewA()->timeline());
+    QTRY_VERIFY_WITH_TIMEOUT(rejected.count() + applied.count() + errors.count() > 0, kTimeoutMs);
+    QVERIFY2(errors.isEmpty(), errors.isEmpty() ? "" : qPrintable(errors.front().at(1).toString()));
+    QCOMPARE(rejected.count(), 1);
+    QCOMPARE(applied.count(), 0);
+    const QString reason = rejected.front().at(1).toString();
+    // The refit error is always given; the reason here is the error (29 %) or the MFU.
+    QVERIFY2(reason.startsWith("Calibration not applied") && reason.contains("refit error") &&
+                 (reason.contains("MFU") || reason.contains("off the measured units")),
+             qPrintable(reason));
+    QVERIFY(ws().statusText().contains("not applied"));
+    QCOMPARE(c().config().cost_profile_file, profile_before);  // the model is as it was
+    QVERIFY(!c().busy());
+  }
+};
+
+QTEST_MAIN(TestCalibration)
+#include "test_calibration.moc"
