@@ -12,6 +12,7 @@
 #include <QTest>
 
 #include "app/trace_run.h"
+#include "gantt/gantt_view.h"
 #include "jobs/job_tracker.h"
 #include "trace/chrome_trace.h"
 #include "trace/sim_check_panel.h"
@@ -90,6 +91,20 @@ class TestCalibration : public QObject {
     QVERIFY2(summary.startsWith("This trace is not a run of the current plan") &&
                  summary.contains("--schedule-out") && !summary.contains("MAPE"),
              qPrintable(summary));
+    // Two different runs keep their own axes: each view fits its own extent (the trace is a
+    // quarter of the plan's length, so it would fill a quarter of a shared axis), and zooming one
+    // leaves the other alone.
+    GanttView* sim = ws().simCheck()->simulatedView();
+    QTRY_VERIFY_WITH_TIMEOUT(sim->model() && ws().viewA()->model(), kTimeoutMs);
+    const double a_span = ws().viewA()->viewRange().span();
+    const double sim_span = sim->viewRange().span();
+    QVERIFY2(a_span < 0.5 * sim_span,
+             qPrintable(QStringLiteral("%1 vs %2").arg(a_span).arg(sim_span)));
+    QVERIFY(a_span >= ws().viewA()->model()->time_extent().span());
+    const TimeRange sim_before = sim->viewRange();
+    ws().viewA()->setViewRange(0.0, a_span / 4);
+    QCOMPARE(sim->viewRange().t0, sim_before.t0);
+    QCOMPARE(sim->viewRange().t1, sim_before.t1);
 
     auto* hooks = window_->findChild<TraceHooks*>();
     QVERIFY(hooks);

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "app/trace_run.h"
 #include "jobs/job_tracker.h"
 #include "trace/sim_check_panel.h"
 #include "trace/trace_diff_model.h"
@@ -234,11 +235,13 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   connect(view_b_, &GanttView::viewChanged, view_a_,
           [this](double t0, double t1) { view_a_->setViewRange(t0, t1); });
   GanttView* sim_view = sim_check_->simulatedView();
+  // Linked only when the trace is a run of the plan: otherwise their scales differ (a 100 ms
+  // trace beside a 9 s plan) and each keeps its own extent.
   connect(view_a_, &GanttView::viewChanged, sim_view, [this, sim_view](double t0, double t1) {
-    if (simCheckVisible() && sim_view->model()) sim_view->setViewRange(t0, t1);
+    if (simCheckVisible() && sim_view->model() && runMatchesPlan()) sim_view->setViewRange(t0, t1);
   });
   connect(sim_view, &GanttView::viewChanged, view_a_, [this](double t0, double t1) {
-    if (simCheckVisible() && view_a_->model()) view_a_->setViewRange(t0, t1);
+    if (simCheckVisible() && view_a_->model() && runMatchesPlan()) view_a_->setViewRange(t0, t1);
   });
   connect(sim_button_, &QPushButton::toggled, this, &TraceWorkspace::setSimCheckVisible);
   connect(sim_check_, &SimCheckPanel::checked, this, &TraceWorkspace::alignToUnits);
@@ -382,8 +385,14 @@ bool TraceWorkspace::simCheckVisible() const {
   return sim_button_->isChecked();
 }
 
-// Measured time zero at the first mapped unit, simulated time zero at the plan's start: the
-// two timelines share one axis. Both views then show the longer of the two.
+bool TraceWorkspace::runMatchesPlan() const {
+  const auto& check = sim_check_->check();
+  return check && run_plan_mismatch(*check).empty();
+}
+
+// Measured time zero at the first mapped unit, simulated time zero at the plan's start. When the
+// trace can be a run of the plan the two share one axis showing the longer of the two; otherwise
+// each view fits its own extent (one origin each, never pushed out of view by the other).
 void TraceWorkspace::alignToUnits(double origin_us) {
   if (!run_a_.timeline || !simCheckVisible()) return;
   if (origin_us != run_a_.timeline->origin_us()) {
@@ -393,6 +402,11 @@ void TraceWorkspace::alignToUnits(double origin_us) {
   GanttView* sim_view = sim_check_->simulatedView();
   if (!sim_view->model() || !view_a_->model()) return;
   syncLabelWidths();
+  if (!runMatchesPlan()) {  // two different runs: each on its own extent, no shared axis
+    view_a_->fitToWindow();
+    sim_view->fitToWindow();
+    return;
+  }
   showOnOneAxis(view_a_, sim_view);
 }
 

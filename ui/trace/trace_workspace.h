@@ -70,6 +70,8 @@ class TraceWorkspace : public QWidget {
   void setSimulation(SnapshotPtr snapshot);
   void setSimCheckVisible(bool on);
   bool simCheckVisible() const;
+  // The measured-vs-simulated check ran and found the trace can be a run of the current plan.
+  bool runMatchesPlan() const;
   // The files of run A as opened (for Open Recent and the session).
   const QStringList& pathsA() const { return paths_a_; }
   // The request measured vs simulated and calibration run with (core/app/trace_run.h): run A's
