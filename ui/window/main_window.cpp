@@ -152,8 +152,13 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
   });
 
   // The layout a fresh start has, sized to the screen, is what View > Reset Layout goes back to.
+  // resize() sets the client area; the window manager adds its frame (title bar, borders) around
+  // it, so on a small screen (1280x720) a client as tall as the screen put the status bar below
+  // the edge. Leave room for a usual frame.
+  constexpr int kFrameAllowanceW = 16, kFrameAllowanceH = 48;
   const QSize avail = screen() ? screen()->availableSize() : QSize(1600, 1000);
-  resize(std::min(1600, avail.width()), std::min(1000, avail.height()));
+  resize(std::min(1600, avail.width() - kFrameAllowanceW),
+         std::min(1000, avail.height() - kFrameAllowanceH));
   arrangeDocks();
   // The user's layout of the last session (View > Reset Layout goes back to the fresh one).
   if (!settings_.windowGeometry().isEmpty()) restoreGeometry(settings_.windowGeometry());
