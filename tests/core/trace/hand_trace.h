@@ -18,7 +18,7 @@ inline std::string num(double v) {
 }
 
 // Kineto-like events: CPU thread pid 1 / tid 1, GPU pid 0 with streams as tids.
-struct TraceText {
+struct HandTrace {
   std::vector<std::string> events;
   int next_flow = 1;
 
@@ -55,7 +55,7 @@ struct TraceText {
   }
 };
 
-inline ImportedTrace import(const TraceText& t, const std::string& source = "hand.json") {
+inline ImportedTrace import(const HandTrace& t, const std::string& source = "hand.json") {
   auto r = import_chrome_trace_text(t.json(), source);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
   return r.ok() ? *r : ImportedTrace{};

@@ -14,8 +14,8 @@ namespace {
 // [b+20, b+20+inner) holding "aten::mm" [b+25, b+25+mm), which launches "gemm" at b+30 (a 2 us
 // cudaLaunchKernel); the gemm runs [b+105, b+105+gemm): in the next step's window, or after the
 // last step. "PyTorch Profiler (0)" spans the recording.
-TraceText stepped(int steps, double outer, double inner, double mm, double gemm) {
-  TraceText t;
+HandTrace stepped(int steps, double outer, double inner, double mm, double gemm) {
+  HandTrace t;
   t.x("user_annotation", "PyTorch Profiler (0)", "1", "1", 0, 100.0 * steps + 100);
   for (int k = 0; k < steps; ++k) {
     const double b = 100.0 * k;
@@ -142,7 +142,7 @@ TEST(TraceCompareSteps, MissingStepsAreErrorsNamingTheSteps) {
   ASSERT_FALSE(c.ok());
   EXPECT_EQ(c.error().message, "b.json: no step in 3-4 (its steps: 1-2)");
 
-  TraceText flat;
+  HandTrace flat;
   flat.x("cpu_op", "aten::mm", "1", "1", 0, 10);
   o.steps = StepRange{};
   c = compare_traces(import(flat, "flat.json"), trace_b(), o);
@@ -175,7 +175,7 @@ TEST(TraceCompareSteps, ParseStepRange) {
 
 TEST(TraceCompareSelf, PartialOverlapIsClipped) {
   // b starts inside a and ends after it: a loses only [5, 10).
-  TraceText t;
+  HandTrace t;
   t.x("cpu_op", "a", "1", "1", 0, 10);
   t.x("cpu_op", "b", "1", "1", 5, 15);
   t.x("cpu_op", "c", "1", "1", 12, 2);  // inside b
@@ -186,7 +186,7 @@ TEST(TraceCompareSelf, PartialOverlapIsClipped) {
 }
 
 TEST(TraceCompareSelf, AnnotationOnAStreamLosesItsKernels) {
-  TraceText t;
+  HandTrace t;
   t.bare("gpu_user_annotation", "forward", 7, 0, 100);
   t.bare("kernel", "k", 7, 10, 10);
   t.bare("kernel", "k", 7, 30, 20);
@@ -197,7 +197,7 @@ TEST(TraceCompareSelf, AnnotationOnAStreamLosesItsKernels) {
 
 TEST(TraceCompareCategory, UnknownOrAbsentCategoryListsThePresentOnes) {
   const ImportedTrace a = trace_a();
-  TraceText cpu_only;
+  HandTrace cpu_only;
   cpu_only.x("cpu_op", "aten::mm", "1", "1", 0, 10);
   const ImportedTrace b = import(cpu_only, "b.json");
   EXPECT_TRUE(check_compare_category(a, a, "kernel").ok());
@@ -236,7 +236,7 @@ TEST(TraceCompareNames, ShortNamesAsHta) {
 }
 
 TEST(TraceCompareNames, ShortNamesJoinTemplateInstances) {
-  TraceText a, b;
+  HandTrace a, b;
   a.bare("kernel", "void k<float>(float*)", 7, 0, 10);
   a.bare("kernel", "void k<half>(half*)", 7, 10, 10);
   b.bare("kernel", "void k<float>(float*)", 7, 0, 30);

@@ -14,7 +14,7 @@
 namespace slimpack {
 namespace {
 
-TraceSummary summarize(const TraceText& t, const TraceSummaryOptions& o = {}) {
+TraceSummary summarize(const HandTrace& t, const TraceSummaryOptions& o = {}) {
   const ImportedTrace trace = import(t);
   auto s = summarize_trace(trace, o);
   EXPECT_TRUE(s.ok());
@@ -42,8 +42,8 @@ TraceSummary summarize(const TraceText& t, const TraceSummaryOptions& o = {}) {
 //   busy 84.984375; idle 15.015625 = other [100,110) 10 + kernel 0.015625 + host [190,195) 5.
 // whole trace [0, 230): C 129.984375, M 65 (overlap 20 -> comm 45), memcpy 10,
 //   busy 184.984375, idle 45.015625 = host 15 + kernel 0.015625 + other 30.
-TraceText two_steps() {
-  TraceText t;
+HandTrace two_steps() {
+  HandTrace t;
   t.step(1, 0, 100);
   t.step(2, 100, 100);
   t.op("kernel", "k1", 7, 10, 30, 5, 2);
@@ -142,7 +142,7 @@ TEST(TraceSummary, LaunchStatisticsHandComputed) {
 
 TEST(TraceSummary, OverlappingStreamsCountOnce) {
   // Two computation kernels at once on two streams: 15 us of GPU time, not 20.
-  TraceText t;
+  HandTrace t;
   t.bare("kernel", "gemm_a", 7, 0, 10);
   t.bare("kernel", "gemm_b", 8, 5, 10);
   const TraceSummary s = summarize(t);
@@ -157,7 +157,7 @@ TEST(TraceSummary, OverlappingStreamsCountOnce) {
 TEST(TraceSummary, CommunicationUnderComputationIsOverlap) {
   // comm [0, 100) on stream 20; compute [20, 50) and [40, 70) on streams 7, 8: C = [20, 70) = 50,
   // all under M: overlap 50, exposed communication 50, busy 100.
-  TraceText t;
+  HandTrace t;
   t.bare("kernel", "ncclDevKernel_ReduceScatter", 20, 0, 100);
   t.bare("kernel", "gemm", 7, 20, 30);
   t.bare("kernel", "gemm", 8, 40, 30);
@@ -171,7 +171,7 @@ TEST(TraceSummary, CommunicationUnderComputationIsOverlap) {
 
 TEST(TraceSummary, IdleWithoutLaunchIsNotTheHosts) {
   // No flows: the gap [10, 20) between two kernels cannot be the host's; [10, 10.01) is kernel.
-  TraceText t;
+  HandTrace t;
   t.step(1, 0, 40);
   t.bare("kernel", "a", 7, 0, 10);
   t.bare("kernel", "b", 7, 20, 10);
@@ -194,7 +194,7 @@ TEST(TraceSummary, IdleWithoutLaunchIsNotTheHosts) {
 TEST(TraceSummary, LegacyCategoriesAndAnnotations) {
   // torch 1.x wrote "Kernel" and "Memcpy"; a gpu_user_annotation on the stream and a cuda_sync
   // are not operations; a memset category is memory.
-  TraceText t;
+  HandTrace t;
   t.bare("gpu_user_annotation", "forward", 7, 0, 100);
   t.bare("Kernel", "gemm", 7, 10, 10);
   t.bare("Memcpy", "Memcpy HtoD", 7, 30, 10);
@@ -209,7 +209,7 @@ TEST(TraceSummary, LegacyCategoriesAndAnnotations) {
 }
 
 TEST(TraceSummary, NoGpuOperation) {
-  TraceText t;
+  HandTrace t;
   t.step(1, 0, 100);
   t.x("cpu_op", "aten::add", "1", "1", 10, 5);
   const TraceSummary s = summarize(t);
@@ -220,7 +220,7 @@ TEST(TraceSummary, NoGpuOperation) {
 
 TEST(TraceSummary, KernelsThatOutliveTheirStepAreClipped) {
   // The step's window is its CPU span: a kernel running past its end counts in the next window.
-  TraceText t;
+  HandTrace t;
   t.step(1, 0, 50);
   t.step(2, 50, 50);
   t.bare("kernel", "gemm", 7, 40, 20);  // 10 in step 1, 10 in step 2
@@ -263,7 +263,7 @@ TEST(TraceGpu, StepNamesAndTheProfilerSpan) {
 }
 
 TEST(TraceGpu, OneStepOnTwoThreadsIsOneSpan) {
-  TraceText t;
+  HandTrace t;
   t.x("user_annotation", "ProfilerStep#4", "1", "1", 10, 50);
   t.x("user_annotation", "ProfilerStep#4", "1", "2", 5, 40);
   t.x("gpu_user_annotation", "ProfilerStep#4", "0", "7", 0, 100);  // Kineto's GPU copy
