@@ -4,6 +4,7 @@
 
 #include <map>
 
+#include "compare_helpers.h"
 #include "hand_trace.h"
 #include "trace/trace_compare.h"
 
@@ -38,18 +39,8 @@ ImportedTrace trace_b() {
   return import(stepped(2, 70, 40, 20, 40), "b.json");
 }
 
-TraceComparison compared(const ImportedTrace& a, const ImportedTrace& b,
-                         const TraceCompareOptions& o) {
-  auto c = compare_traces(a, b, o);
-  EXPECT_TRUE(c.ok()) << (c.ok() ? "" : c.error().message);
-  return c.ok() ? *c : TraceComparison{};
-}
-
-std::map<std::string, NameDiff> by_name(const TraceComparison& c) {
-  std::map<std::string, NameDiff> m;
-  for (const NameDiff& d : c.names) m[d.name] = d;
-  return m;
-}
+using test::by_name;
+using test::compared;
 
 TEST(TraceCompareSteps, WholeTraceHasSelfTimeAndNoProfilerSpan) {
   const TraceComparison c = compared(trace_a(), trace_b(), {});

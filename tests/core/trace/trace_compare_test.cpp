@@ -3,6 +3,7 @@
 
 #include <map>
 
+#include "compare_helpers.h"
 #include "trace/trace_compare.h"
 #include "trace/trace_import.h"
 
@@ -15,18 +16,8 @@ ImportedTrace load(const char* name) {
   return t.ok() ? *t : ImportedTrace{};
 }
 
-TraceComparison compared(const ImportedTrace& a, const ImportedTrace& b,
-                         const TraceCompareOptions& o = {}) {
-  auto c = compare_traces(a, b, o);
-  EXPECT_TRUE(c.ok()) << (c.ok() ? "" : c.error().message);
-  return c.ok() ? *c : TraceComparison{};
-}
-
-std::map<std::string, NameDiff> by_name(const TraceComparison& c) {
-  std::map<std::string, NameDiff> m;
-  for (const NameDiff& d : c.names) m[d.name] = d;
-  return m;
-}
+using test::by_name;
+using test::compared;
 
 TEST(TraceCompare, ExactNamesHandComputed) {
   const TraceComparison c = compared(load("step_before.json"), load("step_after.json"));
