@@ -61,7 +61,7 @@ class ChromeTraceParser {
     eof_ = true;
     known_size_ = static_cast<std::int64_t>(text.size());
   }
-  void set_source(std::unique_ptr<TraceSource> input) {
+  void set_source(std::unique_ptr<TraceTextSource> input) {
     input_ = std::move(input);
     allocate(kWindowBytes);
   }
@@ -621,7 +621,7 @@ class ChromeTraceParser {
   ProgressSink& progress_;
   bool keep_args_;
   // The window.
-  std::unique_ptr<TraceSource> input_;  // null: the text was given whole (set_text)
+  std::unique_ptr<TraceTextSource> input_;  // null: the text was given whole (set_text)
   TraceTextBuffer buf_;
   std::size_t cap_ = 0;            // text bytes the window holds
   std::size_t pos_ = 1, end_ = 1;  // the cursor and the end of the text in the window
@@ -714,7 +714,7 @@ Expected<ImportedTrace> import_chrome_trace(const std::string& path,
                                             const TraceImportOptions& options,
                                             const CancelToken& cancel, ProgressSink& progress) {
   if (cancel.cancelled()) return Error::cancelled();
-  auto input = open_trace_source(path);
+  auto input = open_trace_text_source(path);
   if (!input) return input.error();
   ChromeTraceParser parser(path, options, cancel, progress);
   parser.set_source(std::move(*input));

@@ -18,7 +18,7 @@ using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
 
 constexpr std::size_t kInputBytes = std::size_t{256} << 10;  // compressed bytes read at a time
 
-class PlainSource final : public TraceSource {
+class PlainSource final : public TraceTextSource {
  public:
   PlainSource(FilePtr f, std::string path, long long size, std::string head)
       : f_(std::move(f)), path_(std::move(path)), size_(size), head_(std::move(head)) {}
@@ -55,7 +55,7 @@ class PlainSource final : public TraceSource {
 
 // Every member of a multi-member stream, as gzip -d does; after the first member anything that is
 // not another member is ignored, as zlib's gzread and gzip -d do (some writers pad with zeros).
-class GzipSource final : public TraceSource {
+class GzipSource final : public TraceTextSource {
  public:
   GzipSource(FilePtr f, std::string path, long long size, std::string head)
       : f_(std::move(f)), path_(std::move(path)), size_(size), in_(kInputBytes) {
@@ -137,7 +137,7 @@ class GzipSource final : public TraceSource {
 
 }  // namespace
 
-Expected<std::unique_ptr<TraceSource>> open_trace_source(const std::string& path) {
+Expected<std::unique_ptr<TraceTextSource>> open_trace_text_source(const std::string& path) {
   FilePtr f(std::fopen(path.c_str(), "rb"));
   if (!f) return Error::bad_input(path + ": cannot open: " + std::strerror(errno));
   struct stat st {};
@@ -150,9 +150,9 @@ Expected<std::unique_ptr<TraceSource>> open_trace_source(const std::string& path
   std::string head(magic, got);
   if (got == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
       static_cast<unsigned char>(magic[1]) == 0x8b)
-    return std::unique_ptr<TraceSource>(
+    return std::unique_ptr<TraceTextSource>(
         std::make_unique<GzipSource>(std::move(f), path, size, std::move(head)));
-  return std::unique_ptr<TraceSource>(
+  return std::unique_ptr<TraceTextSource>(
       std::make_unique<PlainSource>(std::move(f), path, size, std::move(head)));
 }
 

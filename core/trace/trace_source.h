@@ -16,9 +16,9 @@
 
 namespace slimpack {
 
-class TraceSource {
+class TraceTextSource {
  public:
-  virtual ~TraceSource() = default;
+  virtual ~TraceTextSource() = default;
   // Writes up to `cap` bytes of text to `dst`; 0 at the end of the text. Errors name the file.
   virtual Expected<std::size_t> read(char* dst, std::size_t cap) = 0;
   // The share of the input consumed so far (compressed bytes for gzip); -1 when the size is not
@@ -27,6 +27,6 @@ class TraceSource {
 };
 
 // Opens `path`; errors name it and the OS reason.
-Expected<std::unique_ptr<TraceSource>> open_trace_source(const std::string& path);
+Expected<std::unique_ptr<TraceTextSource>> open_trace_text_source(const std::string& path);
 
 }  // namespace slimpack
