@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <mutex>
+#include <optional>
 
 #include "app/pipeline.h"
 #include "app/search_bounds.h"
@@ -64,12 +66,16 @@ Expected<Pending> prepare(const SearchRequest& request, const std::vector<Batch>
       set_not_valid(p.row, inputs.error(), kb);
       p.decided = true;
       p.row.bound_peak_memory_bytes = 0.0;  // no bounds, as below
+      p.row.batch_bound_times.clear();
+      p.row.batch_bound_peaks.clear();
       return p;
     }
     const SearchBound bound = search_bound(*inputs->cost, batches[k]);
     least_time += bound.iteration_time;
     p.row.bound_peak_memory_bytes =
         std::max(p.row.bound_peak_memory_bytes, bound.peak_memory_bytes);
+    p.row.batch_bound_times.push_back(bound.iteration_time);
+    p.row.batch_bound_peaks.push_back(bound.peak_memory_bytes);
     if (request.prune && !p.decided) {
       SolveInput in{batches[k], inputs->cost.get(), inputs->params};
       if (Status st = check_fits(config.strategy, in); !st) {
@@ -88,20 +94,24 @@ Expected<Pending> prepare(const SearchRequest& request, const std::vector<Batch>
         p.decided = true;
         // Decided before its bounds were complete: it carries none, and no front rules it out.
         p.row.bound_peak_memory_bytes = 0.0;
+        p.row.batch_bound_times.clear();
+        p.row.batch_bound_peaks.clear();
         return p;
       }
     }
     p.inputs.push_back(std::move(*inputs));
   }
-  double all_tokens = 0.0;
-  for (double t : tokens) all_tokens += t;
+  for (double t : tokens) p.row.tokens += t;
   if (least_time > 0.0)
-    p.row.bound_tokens_per_second_per_gpu = all_tokens / least_time / config.gpus();
+    p.row.bound_tokens_per_second_per_gpu = partial_bound(p.row, 0).tokens_per_second_per_gpu;
   return p;
 }
 
-// Solves and simulates every batch; the first batch that cannot be placed decides.
+// Solves and simulates every batch; the first batch that cannot be placed decides. Before each
+// batch after the first, `ruled_out(row, solved)` may stop it: the bounds with the batches solved
+// so far at their figures cannot reach the front (the row is then Pruned).
 Status evaluate(Pending& p, const std::vector<Batch>& batches, const std::vector<double>& tokens,
+                const std::function<bool(const SearchRow&, std::size_t)>& ruled_out,
                 const CancelToken& cancel, long long& solves) {
   SimOptions sim;
   sim.keep_ops = false;
@@ -111,6 +121,13 @@ Status evaluate(Pending& p, const std::vector<Batch>& batches, const std::vector
   std::vector<double> times;
   double all_tokens = 0.0, peak = 0.0;
   for (std::size_t k = 0; k < batches.size(); ++k) {
+    if (k > 0 && ruled_out && ruled_out(row, k)) {
+      const RowBound b = partial_bound(row, k);
+      row.status = SearchStatus::Pruned;
+      row.bound_tokens_per_second_per_gpu = b.tokens_per_second_per_gpu;
+      row.bound_peak_memory_bytes = b.peak_memory_bytes;
+      return {};
+    }
     SolveInput in{batches[k], p.inputs[k].cost.get(), p.inputs[k].params};
     ++solves;
     StrategyAttempt a = attempt_strategy(row.config.strategy, in, sim, cancel);
@@ -118,6 +135,8 @@ Status evaluate(Pending& p, const std::vector<Batch>& batches, const std::vector
       case RunOutcome::Solved:
         times.push_back(a.run->sim.iteration_time);
         peak = std::max(peak, a.run->sim.peak_memory_bytes);
+        row.batch_times.push_back(a.run->sim.iteration_time);
+        row.batch_peaks.push_back(a.run->sim.peak_memory_bytes);
         all_tokens += tokens[k];
         continue;
       case RunOutcome::Infeasible:
@@ -218,11 +237,35 @@ const char* search_status_name(SearchStatus status) {
   return "pruned";
 }
 
+bool dominates_bound(const SearchRow& a, const RowBound& b, int b_gpus) {
+  if (a.status != SearchStatus::Solved || !(b.tokens_per_second_per_gpu > 0.0)) return false;
+  return a.tokens_per_second_per_gpu >= b.tokens_per_second_per_gpu * (1.0 + kBoundSlack) &&
+         a.config.gpus() <= b_gpus &&
+         a.peak_memory_bytes <= b.peak_memory_bytes * (1.0 - kBoundSlack);
+}
+
 bool dominates_bounds(const SearchRow& a, const SearchRow& b) {
-  if (a.status != SearchStatus::Solved || !(b.bound_tokens_per_second_per_gpu > 0.0)) return false;
-  return a.tokens_per_second_per_gpu >= b.bound_tokens_per_second_per_gpu * (1.0 + kBoundSlack) &&
-         a.config.gpus() <= b.config.gpus() &&
-         a.peak_memory_bytes <= b.bound_peak_memory_bytes * (1.0 - kBoundSlack);
+  return dominates_bound(a, {b.bound_tokens_per_second_per_gpu, b.bound_peak_memory_bytes},
+                         b.config.gpus());
+}
+
+RowBound partial_bound(const SearchRow& row, std::size_t solved) {
+  const std::size_t k = row.batch_bound_times.size();
+  if (k == 0 || row.batch_bound_peaks.size() != k || !(row.tokens > 0.0))
+    return {row.bound_tokens_per_second_per_gpu, row.bound_peak_memory_bytes};
+  solved = std::min({solved, row.batch_times.size(), row.batch_peaks.size()});
+  double time = 0.0, memory = 0.0;
+  for (std::size_t i = 0; i < k; ++i) {
+    time += i < solved ? row.batch_times[i] : row.batch_bound_times[i];
+    memory = std::max(memory, row.batch_bound_peaks[i]);
+    if (i < solved) memory = std::max(memory, row.batch_peaks[i]);
+  }
+  return {time > 0.0 ? row.tokens / time / row.config.gpus() : 0.0, memory};
+}
+
+std::size_t partial_bounds_reached(const SearchRow& row) {
+  const std::size_t k = row.batch_bound_times.size();
+  return k == 0 ? 0 : std::min(row.batch_times.size(), k - 1);
 }
 
 Expected<std::vector<Batch>> search_batches(const WorkloadSpec& workload, int batches) {
@@ -257,19 +300,37 @@ void finish_search(SearchResult& result, bool pruned) {
     // the memory check or the scenario decided before any bound (they carry none) keep their
     // status, and they are decided the same way in every run.
     for (SearchRow& row : rows) {
-      bool beaten = false;
-      for (int f : front)
-        if (&rows[static_cast<std::size_t>(f)] != &row &&
-            dominates_bounds(rows[static_cast<std::size_t>(f)], row))
-          beaten = true;
-      if (!beaten) continue;
-      const SearchRow keep = row;
+      // The first bound the front beats, in the order a run checks them: before any batch, then
+      // after each batch the row got through.
+      std::optional<std::size_t> first;
+      const std::size_t reached = partial_bounds_reached(row);
+      for (std::size_t n = 0; n <= reached && !first; ++n) {
+        const RowBound b = partial_bound(row, n);
+        for (int f : front)
+          if (&rows[static_cast<std::size_t>(f)] != &row &&
+              dominates_bound(rows[static_cast<std::size_t>(f)], b, row.config.gpus())) {
+            first = n;
+            break;
+          }
+      }
+      if (!first) continue;
+      const RowBound b = partial_bound(row, *first);
+      SearchRow keep = std::move(row);
       row = SearchRow{};
       row.index = keep.index;
       row.config = keep.config;
       row.status = SearchStatus::Pruned;
-      row.bound_tokens_per_second_per_gpu = keep.bound_tokens_per_second_per_gpu;
-      row.bound_peak_memory_bytes = keep.bound_peak_memory_bytes;
+      row.bound_tokens_per_second_per_gpu = b.tokens_per_second_per_gpu;
+      row.bound_peak_memory_bytes = b.peak_memory_bytes;
+      row.tokens = keep.tokens;
+      row.batch_bound_times = std::move(keep.batch_bound_times);
+      row.batch_bound_peaks = std::move(keep.batch_bound_peaks);
+      const std::size_t solved = std::min(*first, keep.batch_times.size());
+      row.batch_times.assign(keep.batch_times.begin(),
+                             keep.batch_times.begin() + static_cast<std::ptrdiff_t>(solved));
+      row.batch_peaks.assign(keep.batch_peaks.begin(),
+                             keep.batch_peaks.begin() + static_cast<std::ptrdiff_t>(std::min(
+                                                            solved, keep.batch_peaks.size())));
     }
   }
   result.front = pareto(rows, true, true);
@@ -397,7 +458,19 @@ Expected<SearchResult> run_search(const SearchRequest& request, TaskPool& pool,
           continue;
         }
       }
-      Status st = evaluate(*p, *batches, tokens, cancel, my_solves);
+      // After each batch, the bounds with the solved batches at their figures: a configuration
+      // far from the front stops after a few batches (docs/search.md, "Bounds").
+      auto ruled_out = [&](const SearchRow& row, std::size_t solved) {
+        const RowBound b = partial_bound(row, solved);
+        std::lock_guard lock(mutex);
+        for (const SearchRow& inc : incumbents)
+          if (dominates_bound(inc, b, row.config.gpus())) return true;
+        return false;
+      };
+      Status st = evaluate(
+          *p, *batches, tokens,
+          request.prune ? std::function<bool(const SearchRow&, std::size_t)>(ruled_out) : nullptr,
+          cancel, my_solves);
       p->inputs.clear();
       std::lock_guard lock(mutex);
       if (!st) {

@@ -39,9 +39,16 @@ struct SearchRow {
   double p95_iteration_time = 0.0;
   double tokens_per_second_per_gpu = 0.0;  // all batches' tokens / all iteration times / GPUs
   double peak_memory_bytes = 0.0;          // the largest over the batches
-  // The bounds: tokens/s per GPU no plan can exceed, peak memory no plan can go below.
+  // The bounds: tokens/s per GPU no plan can exceed, peak memory no plan can go below (of a
+  // Pruned row: those after the batches it was ruled out after).
   double bound_tokens_per_second_per_gpu = 0.0;
   double bound_peak_memory_bytes = 0.0;
+  // For the bounds of a partial evaluation (partial_bound()): the tokens of the K batches, each
+  // batch's bounds, and the simulated figures of the batches solved: all K when Solved, the
+  // batches before the failing one when Infeasible, those it was ruled out after when Pruned.
+  double tokens = 0.0;
+  std::vector<double> batch_bound_times, batch_bound_peaks;
+  std::vector<double> batch_times, batch_peaks;
   bool operator==(const SearchRow&) const = default;
 };
 
@@ -92,11 +99,25 @@ Expected<SearchResult> run_search(const SearchRequest& request, TaskPool& pool,
 
 // From finished rows (one run, or the merged shards): with `pruned`, a row whose bounds a front
 // member beats becomes Pruned, solved or not, so the result does not depend on which worker
-// finished first or how the space was sharded; then the fronts, the ranking and the counts.
+// finished first or how the space was sharded; then the fronts, the ranking and the counts. The
+// bounds are tried in order, before any batch and after each batch the row got through, and the
+// first the front beats is the one a Pruned row keeps: the same in every run (docs/search.md).
 void finish_search(SearchResult& result, bool pruned);
 
 // True when `a` (solved) beats everything `b`'s bounds allow: at least b's best tokens/s per GPU,
 // no more GPUs, no more memory than b's least.
 bool dominates_bounds(const SearchRow& a, const SearchRow& b);
+
+// The bounds of `row` once its first `solved` batches are solved (0: before any solve): those
+// batches at their simulated figures, the others at their bounds. A row without per-batch figures
+// (the memory check decided it, or an older shard file) has its overall bounds only.
+struct RowBound {
+  double tokens_per_second_per_gpu = 0.0;  // 0: none
+  double peak_memory_bytes = 0.0;
+};
+RowBound partial_bound(const SearchRow& row, std::size_t solved);
+// The partial bounds a row has been checked against: 0 to min(batches solved, K - 1).
+std::size_t partial_bounds_reached(const SearchRow& row);
+bool dominates_bound(const SearchRow& a, const RowBound& b, int b_gpus);
 
 }  // namespace slimpack

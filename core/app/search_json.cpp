@@ -1,6 +1,7 @@
 #include "app/search_json.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -159,7 +160,12 @@ Json search_row_json(const SearchRow& row) {
           {"bound_tokens_per_second_per_gpu",
            figure(row.bound_tokens_per_second_per_gpu > 0.0, row.bound_tokens_per_second_per_gpu)},
           {"bound_peak_memory_bytes",
-           figure(row.bound_peak_memory_bytes > 0.0, row.bound_peak_memory_bytes)}};
+           figure(row.bound_peak_memory_bytes > 0.0, row.bound_peak_memory_bytes)},
+          {"tokens", figure(row.tokens > 0.0, row.tokens)},
+          {"batch_bound_times", row.batch_bound_times},
+          {"batch_bound_peak_memory_bytes", row.batch_bound_peaks},
+          {"batch_iteration_times", row.batch_times},
+          {"batch_peak_memory_bytes", row.batch_peaks}};
 }
 
 Expected<SearchRow> search_row_from_json(const Json& j, const std::string& where) {
@@ -213,11 +219,31 @@ Expected<SearchRow> search_row_from_json(const Json& j, const std::string& where
         {"tokens_per_second_per_gpu", &row.tokens_per_second_per_gpu},
         {"peak_memory_bytes", &row.peak_memory_bytes},
         {"bound_tokens_per_second_per_gpu", &row.bound_tokens_per_second_per_gpu},
-        {"bound_peak_memory_bytes", &row.bound_peak_memory_bytes}}) {
+        {"bound_peak_memory_bytes", &row.bound_peak_memory_bytes},
+        {"tokens", &row.tokens}}) {
     auto v = figure_from(j, key, where);
     if (!v) return v.error();
     *field = *v;
   }
+  // The per-batch figures of the partial bounds; absent in files of older versions.
+  for (auto [key, field] : {std::pair{"batch_bound_times", &row.batch_bound_times},
+                            {"batch_bound_peak_memory_bytes", &row.batch_bound_peaks},
+                            {"batch_iteration_times", &row.batch_times},
+                            {"batch_peak_memory_bytes", &row.batch_peaks}}) {
+    if (!j.contains(key)) continue;
+    const Json& list = j.at(key);
+    if (!list.is_array())
+      return Error::bad_input(where + ": \"" + key + "\" must be an array of numbers");
+    for (const Json& v : list) {
+      if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < 0.0)
+        return Error::bad_input(where + ": \"" + key + "\" must hold numbers >= 0");
+      field->push_back(v.get<double>());
+    }
+  }
+  if (row.batch_bound_peaks.size() != row.batch_bound_times.size() ||
+      row.batch_peaks.size() != row.batch_times.size() ||
+      row.batch_times.size() > row.batch_bound_times.size())
+    return Error::bad_input(where + ": the per-batch lists do not match in length");
   return row;
 }
 

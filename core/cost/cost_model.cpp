@@ -149,7 +149,7 @@ double CostModel::effective_pairs(const Pack& pack) const {
         static_cast<double>(seg.tokens()) / shards / (par_.cp > 1 ? 2.0 * par_.cp : 1.0);
     const double r = l0 / std::max(1.0, l);
     const double penalty = 1.0 + r * r;
-    total += seg.attention_pairs() / shards * penalty;
+    total += seg.attention_pairs() * penalty;  // a shard's pairs: attention_pairs() divides
   }
   return total;
 }

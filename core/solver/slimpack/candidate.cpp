@@ -164,7 +164,7 @@ void assemble_plan(const BuildContext& ctx, Candidate& cand) {
 }
 
 std::optional<Candidate> build_candidate(const BuildContext& ctx,
-                                         std::vector<std::vector<Item>>& items, Shape shape,
+                                         const std::vector<std::vector<Item>>& items, Shape shape,
                                          BackwardKind kind, std::vector<Layout>* forward_cache,
                                          std::string* why, const Candidate* twin, int twin_index) {
   const bool asymmetric = kind != BackwardKind::Symmetric;

@@ -17,7 +17,7 @@ namespace slimpack::solver_detail::sp {
 struct Candidate {
   Shape shape;
   bool asymmetric = true;
-  std::vector<std::vector<Item>>* items = nullptr;  // owned by the caller, per replica
+  const std::vector<std::vector<Item>>* items = nullptr;  // owned by the caller, per replica
   // The packs: asymmetric candidates own theirs; a symmetric one points at the forward packs of
   // its shape (shared by the kinds built on it, owned by the caller) or, when those are not
   // shared (DP-merged pins), owns them.
@@ -79,7 +79,7 @@ enum class BackwardKind {
 // and Mf at index `twin_index`; when the forward packs come out the same, the candidate is its
 // twin's (estimate, w and label copied, `twin` set) instead of being estimated again.
 std::optional<Candidate> build_candidate(const BuildContext& ctx,
-                                         std::vector<std::vector<Item>>& items, Shape shape,
+                                         const std::vector<std::vector<Item>>& items, Shape shape,
                                          BackwardKind kind, std::vector<Layout>* forward_cache,
                                          std::string* why, const Candidate* twin = nullptr,
                                          int twin_index = -1);

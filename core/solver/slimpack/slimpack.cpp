@@ -90,45 +90,80 @@ std::string seq_ids(const Batch& b, const std::vector<SeqIndex>& list, std::size
   return out;
 }
 
-// One slice size: every replica's items cut at S, the pack capacity and the shapes to try.
+// Every replica's items cut at one slice size, and what the pack shapes are derived from: the
+// same for every pack count, so the cells of one S share them (cutting and ordering d replicas'
+// items was a tenth of a search's time when each of the 33 pack cells of an S repeated it).
+struct SliceItems {
+  std::vector<std::vector<sp::Item>> items;  // candidates point into it
+  std::vector<sp::ForwardOrder> orders;      // forward_order() of each replica's items
+  Tokens most = 0;                           // the most tokens of any replica
+  int fewest_slices = 0;                     // of any replica: no more packs than this
+  double long_f = 0.0, all_f = 0.0, most_work = 0.0;
+};
+
+std::shared_ptr<const SliceItems> cut_items(const SolveInput& in, const sp::Phase1& p1,
+                                            const TimeLines& lines, Tokens slice) {
+  const int d = std::max(1, in.cost->parallel().dp);
+  auto cut = std::make_shared<SliceItems>();
+  int fewest_slices = std::numeric_limits<int>::max();
+  for (int r = 0; r < d; ++r) {
+    cut->items.push_back(sp::make_items(in.batch, p1, r, slice, *in.cost, lines));
+    cut->orders.push_back(sp::forward_order(cut->items.back()));
+    Tokens t = 0;
+    int n = 0;
+    double w = 0.0;
+    for (const sp::Item& it : cut->items.back()) {
+      w += it.f_total + it.b_total;
+      for (Tokens x : it.tok) t += x;
+      n += it.slices();
+      cut->all_f += it.f_total;
+      if (it.is_long()) cut->long_f += it.f_total;
+    }
+    cut->most = std::max(cut->most, t);
+    cut->most_work = std::max(cut->most_work, w);
+    fewest_slices = std::min(fewest_slices, std::max(1, n));
+  }
+  cut->fewest_slices = fewest_slices;
+  return cut;
+}
+
+// The cut items of each slice size a solve has used, kept for its other cells.
+class SliceItemsCache {
+ public:
+  std::shared_ptr<const SliceItems> get(const SolveInput& in, const sp::Phase1& p1,
+                                        const TimeLines& lines, Tokens slice) {
+    for (const auto& [s, cut] : cuts_)
+      if (s == slice) return cut;
+    return cuts_.emplace_back(slice, cut_items(in, p1, lines, slice)).second;
+  }
+
+ private:
+  std::vector<std::pair<Tokens, std::shared_ptr<const SliceItems>>> cuts_;
+};
+
+// One slice size and pack count: the cut items, the pack capacity and the shapes to try.
 struct SliceFamily {
-  std::unique_ptr<std::vector<std::vector<sp::Item>>> items;  // candidates point into it
+  std::shared_ptr<const SliceItems> cut;
+  const std::vector<std::vector<sp::Item>>* items = nullptr;  // the cut's
   Tokens token_cap = 0;
   std::vector<sp::Shape> shapes;
   // The forward packs of each shape, built by its first kind and shared by the others (symmetric
   // candidates point into it).
   std::unique_ptr<std::vector<std::vector<sp::Layout>>> forward;
-  std::vector<sp::ForwardOrder> orders;  // forward_order() of each replica's items
-  int fewest_slices = 0;                 // of any replica: no more packs than this
+  const std::vector<sp::ForwardOrder>& orders() const { return cut->orders; }
+  int fewest_slices = 0;  // of any replica: no more packs than this
 };
 
-SliceFamily make_family(const SolveInput& in, const sp::Phase1& p1, const Limits& lim,
-                        const TimeLines& lines, Tokens slice) {
+SliceFamily make_family(const SolveInput& in, std::shared_ptr<const SliceItems> cut,
+                        const Limits& lim, const TimeLines& lines, Tokens slice) {
   const StrategyParams& prm = in.params;
-  const int d = std::max(1, in.cost->parallel().dp);
   const int pp = std::max(1, in.cost->parallel().pp);
   SliceFamily fam;
-  fam.items = std::make_unique<std::vector<std::vector<sp::Item>>>();
-  Tokens most = 0;
-  int fewest_slices = std::numeric_limits<int>::max();
-  double long_f = 0.0, all_f = 0.0, most_work = 0.0;
-  for (int r = 0; r < d; ++r) {
-    fam.items->push_back(sp::make_items(in.batch, p1, r, slice, *in.cost, lines));
-    fam.orders.push_back(sp::forward_order(fam.items->back()));
-    Tokens t = 0;
-    int n = 0;
-    double w = 0.0;
-    for (const sp::Item& it : fam.items->back()) {
-      w += it.f_total + it.b_total;
-      for (Tokens x : it.tok) t += x;
-      n += it.slices();
-      all_f += it.f_total;
-      if (it.is_long()) long_f += it.f_total;
-    }
-    most = std::max(most, t);
-    most_work = std::max(most_work, w);
-    fewest_slices = std::min(fewest_slices, std::max(1, n));
-  }
+  fam.cut = std::move(cut);
+  fam.items = &fam.cut->items;
+  const Tokens most = fam.cut->most;
+  const int fewest_slices = fam.cut->fewest_slices;
+  const double long_f = fam.cut->long_f, all_f = fam.cut->all_f, most_work = fam.cut->most_work;
   Tokens capacity = lim.memory_pack_tokens > 0 ? std::max(lim.memory_pack_tokens, slice) : 0;
   if (lim.token_cap > 0)
     capacity = capacity > 0 ? std::min(capacity, lim.token_cap) : lim.token_cap;
@@ -179,7 +214,7 @@ void add_candidate(CandidatePool& pool, const sp::BuildContext& ctx, const Slice
   sp::BuildContext local = ctx;
   local.token_cap = fam.token_cap;
   local.local_ops = kLocalOpsPerPack * shape.mf;
-  local.forward_orders = &fam.orders;
+  local.forward_orders = &fam.orders();
   const Candidate* twin_cand = twin >= 0 ? &pool.cands[static_cast<std::size_t>(twin)] : nullptr;
   auto cand = sp::build_candidate(local, *fam.items, shape, kind, forward, &why, twin_cand, twin);
   if (cand) {
@@ -196,7 +231,7 @@ void add_candidate(CandidatePool& pool, const sp::BuildContext& ctx, const Slice
 // symmetric build is estimated fastest (the forward packs are shared, so the estimate of a
 // shape's symmetric build is a fair first cut among shapes).
 Expected<CandidatePool> build_candidates(const sp::BuildContext& ctx,
-                                         const std::vector<Tokens>& slices,
+                                         const std::vector<Tokens>& slices, SliceItemsCache& cuts,
                                          const CancelToken& cancel, ProgressSink& progress) {
   const SolveInput& in = *ctx.input;
   CandidatePool pool;
@@ -205,8 +240,8 @@ Expected<CandidatePool> build_candidates(const sp::BuildContext& ctx,
     if (cancel.cancelled()) return Error::cancelled();
     progress.report("slimpack: phase 2",
                     static_cast<double>(k) / static_cast<double>(slices.size()));
-    SliceFamily& fam = pool.families.emplace_back(
-        make_family(in, *ctx.phase1, *ctx.limits, *ctx.lines, slices[k]));
+    SliceFamily& fam = pool.families.emplace_back(make_family(
+        in, cuts.get(in, *ctx.phase1, *ctx.lines, slices[k]), *ctx.limits, *ctx.lines, slices[k]));
     std::vector<int> symmetric_of(fam.shapes.size(), -1);  // pool index of each shape's build
     std::vector<bool> copied(fam.shapes.size(), false);    // forward packs taken from a twin shape
     // Without DP-merged pins the forward packs depend on (S, Mf, long share) only and are cached.
@@ -227,7 +262,7 @@ Expected<CandidatePool> build_candidates(const sp::BuildContext& ctx,
         bool alike = built.size() == fam.items->size();
         for (std::size_t r = 0; alike && r < built.size(); ++r)
           alike = sp::places_longs_alike((*fam.items)[r], pins, fam.shapes[s], fam.token_cap,
-                                         built[r], &fam.orders[r]);
+                                         built[r], &fam.orders()[r]);
         if (alike) {
           (*fam.forward)[s] = built;
           copied[s] = true;
@@ -449,11 +484,12 @@ struct Cell {
 };
 
 Status solve_cell(const sp::BuildContext& ctx, const SlicedAssignment& assignment,
-                  const CancelToken& cancel, Cell& cell, std::optional<Error>& nearest) {
+                  SliceItemsCache& cuts, const CancelToken& cancel, Cell& cell,
+                  std::optional<Error>& nearest) {
   const SolveInput& in = *ctx.input;
   const auto t0 = std::chrono::steady_clock::now();
   Expected<CandidatePool> built =
-      build_candidates(ctx, {in.params.slice_size}, cancel, ProgressSink::none());
+      build_candidates(ctx, {in.params.slice_size}, cuts, cancel, ProgressSink::none());
   if (!built) return built.error();
   cell.pool = std::move(*built);
   if (!cell.pool.families.empty()) cell.fewest_slices = cell.pool.families.front().fewest_slices;
@@ -539,6 +575,7 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
   ctx.limits = &lim;
   ctx.lines = &lines;
   ctx.scratch = &scratch;
+  SliceItemsCache cuts;  // per S, shared by its pack cells
   std::optional<Cell> best;
   StrategyParams best_params = prm;
   std::optional<Error> nearest;
@@ -554,7 +591,7 @@ Expected<SolveResult> solve_slimpack(const SolveInput& in, const CancelToken& ca
       cell_in.params.packs = m;
       Cell cell;
       if (best) cell.sel.bound = best->sel.time;
-      if (Status s = solve_cell(ctx, assignment, cancel, cell, nearest); !s) return s.error();
+      if (Status s = solve_cell(ctx, assignment, cuts, cancel, cell, nearest); !s) return s.error();
       ++cells;
       simulated += cell.sel.simulated;
       built += cell.pool.cands.size();

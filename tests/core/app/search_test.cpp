@@ -341,5 +341,83 @@ TEST(Search, SettledRowsDoNotDependOnWhatRanFirst) {
   }
 }
 
+// The bounds after n batches: those batches at their figures, the rest at their bounds (by hand).
+TEST(SearchBounds, PartialBoundsByHand) {
+  SearchRow row = solved_row(0, 2, 0.0, 0.0);
+  row.tokens = 1200.0;
+  row.batch_bound_times = {1.0, 2.0, 3.0};
+  row.batch_bound_peaks = {10.0, 20.0, 15.0};
+  row.batch_times = {3.0};
+  row.batch_peaks = {25.0};
+  const RowBound before = partial_bound(row, 0);
+  EXPECT_DOUBLE_EQ(before.tokens_per_second_per_gpu, 1200.0 / 6.0 / 2.0);
+  EXPECT_DOUBLE_EQ(before.peak_memory_bytes, 20.0);
+  const RowBound after = partial_bound(row, 1);
+  EXPECT_DOUBLE_EQ(after.tokens_per_second_per_gpu, 1200.0 / (3.0 + 2.0 + 3.0) / 2.0);
+  EXPECT_DOUBLE_EQ(after.peak_memory_bytes, 25.0);
+  EXPECT_EQ(partial_bound(row, 5).tokens_per_second_per_gpu, after.tokens_per_second_per_gpu);
+  EXPECT_EQ(partial_bounds_reached(row), 1u);
+  row.batch_times = {3.0, 2.0, 3.0};  // solved: the last bound checked is after two batches
+  row.batch_peaks = {25.0, 20.0, 15.0};
+  EXPECT_EQ(partial_bounds_reached(row), 2u);
+  SearchRow old_file = solved_row(1, 2, 0.0, 0.0);  // no per-batch figures: its overall bounds
+  EXPECT_EQ(partial_bound(old_file, 1).tokens_per_second_per_gpu,
+            old_file.bound_tokens_per_second_per_gpu);
+}
+
+// A run that stopped a configuration after one batch and a run that solved it whole (another
+// thread order, another shard) report the same row: pruned at the first bound the front beats.
+TEST(Search, PartialPruneDoesNotDependOnWhereARunStopped) {
+  SearchRow front = solved_row(0, 2, 1000.0, 40e9);
+  SearchRow whole = solved_row(1, 2, 100.0, 60e9);
+  whole.tokens = 2.0 * 1200.0;  // 1200 tokens/s per GPU at the bounds before any batch
+  whole.batch_bound_times = {0.5, 0.5};
+  whole.batch_bound_peaks = {50e9, 50e9};
+  whole.batch_times = {5.5, 6.5};  // after batch 0: 2400 / 6.0 / 2 = 200 tokens/s per GPU
+  whole.batch_peaks = {60e9, 60e9};
+  whole.bound_tokens_per_second_per_gpu = partial_bound(whole, 0).tokens_per_second_per_gpu;
+  whole.bound_peak_memory_bytes = 50e9;
+  whole.mean_iteration_time = 6.0;
+  SearchRow stopped = whole;
+  stopped.status = SearchStatus::Pruned;
+  stopped.batch_times.resize(1);
+  stopped.batch_peaks.resize(1);
+  stopped.mean_iteration_time = 0.0;
+  stopped.tokens_per_second_per_gpu = stopped.peak_memory_bytes = 0.0;
+  SearchResult a, b;
+  a.rows = {front, whole};
+  b.rows = {front, stopped};
+  finish_search(a, true);
+  finish_search(b, true);
+  EXPECT_EQ(a.rows[1].status, SearchStatus::Pruned);
+  EXPECT_EQ(a.rows, b.rows);
+  EXPECT_DOUBLE_EQ(a.rows[1].bound_tokens_per_second_per_gpu, 200.0);
+  EXPECT_EQ(a.rows[1].batch_times, std::vector<double>{5.5});
+  // Its JSON reads back the same.
+  auto back = search_row_from_json(nlohmann::json::parse(search_row_json(a.rows[1]).dump()), "row");
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  EXPECT_EQ(*back, a.rows[1]);
+}
+
+// On four batches the bounds after each solved batch rule out configurations the bounds before any
+// solve could not, and the front stays the exhaustive one.
+TEST(Search, BoundsAfterEachBatchPruneMoreWithTheSameFront) {
+  SearchRequest r = small_request();
+  r.batches = 4;
+  const SearchResult pruned = run(r);
+  r.prune = false;
+  const SearchResult all = run(r);
+  EXPECT_EQ(pruned.front, all.front);
+  EXPECT_EQ(pruned.front_gpus, all.front_gpus);
+  EXPECT_EQ(pruned.front_memory, all.front_memory);
+  int after_a_batch = 0;
+  for (const SearchRow& row : pruned.rows)
+    if (row.status == SearchStatus::Pruned && !row.batch_times.empty()) ++after_a_batch;
+  EXPECT_GT(after_a_batch, 0);
+  EXPECT_LT(pruned.stats.solves, all.stats.solves);
+  for (int f : pruned.front)
+    EXPECT_EQ(pruned.rows[static_cast<std::size_t>(f)], all.rows[static_cast<std::size_t>(f)]);
+}
+
 }  // namespace
 }  // namespace slimpack

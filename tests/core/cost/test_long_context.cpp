@@ -213,6 +213,34 @@ TEST(SmallUnits, ShortQueryBlocksPayMorePerPair) {
               1e-12);
 }
 
+// A DP-Merged segment's shards together pay the whole segment's pairs, as unmerged: each shard
+// pays its share once (the price was once divided by the shard count twice, which made a merged
+// 128K-token sample's attention half as dear and slimpack beat the search's lower bound).
+TEST(SmallUnits, MergedShardsPayTheWholeSegmentsPairs) {
+  CostOptions opt;
+  opt.short_query_tokens = 384;
+  const CostModel cm = make(par_of(4, 1, 2), opt);
+  Pack whole;
+  whole.segments = {Segment{0, 0, 131072}};
+  double shards = 0.0;
+  for (int k = 0; k < 2; ++k) {
+    Pack shard;
+    Segment seg{0, 0, 131072};
+    seg.shards = 2;
+    seg.shard = k;
+    shard.segments = {seg};
+    // 65,536 queries per shard: penalty 1 + (384 / 65536)^2.
+    const double r = 384.0 / 65536.0;
+    EXPECT_NEAR(cm.effective_pairs(shard), shard.attention_pairs() * (1.0 + r * r), 1e-3);
+    shards += cm.effective_pairs(shard);
+  }
+  const double r = 384.0 / 131072.0;
+  const double whole_pairs = whole.attention_pairs() * (1.0 + r * r);
+  EXPECT_NEAR(cm.effective_pairs(whole), whole_pairs, 1e-6 * whole_pairs);
+  EXPECT_NEAR(shards, whole.attention_pairs(), 1e-4 * whole.attention_pairs());
+  EXPECT_GE(shards, whole.attention_pairs());
+}
+
 TEST(StageSplit, SumsToTheLayersAndBalancesTheHead) {
   for (const char* name : {"llama-3-8b", "llama-3-70b", "qwen2.5-32b", "llama-2-7b"}) {
     for (int pp : {2, 4, 8}) {
