@@ -234,6 +234,24 @@ TraceEventRef TraceTimeline::locate(std::int32_t id) const {
   return {flat_source_[k], flat_lane_[k], static_cast<std::int32_t>(id - lane_offset_[k])};
 }
 
+std::int32_t TraceTimeline::id_of(TraceEventRef ref) const {
+  if (!ref.valid() || static_cast<std::size_t>(ref.source) >= flat_of_.size()) return -1;
+  const auto& lanes = flat_of_[static_cast<std::size_t>(ref.source)];
+  if (ref.lane < 0 || static_cast<std::size_t>(ref.lane) >= lanes.size()) return -1;
+  const auto k = static_cast<std::size_t>(lanes[static_cast<std::size_t>(ref.lane)]);
+  const std::int64_t id = lane_offset_[k] + ref.index;
+  if (ref.index < 0 || id >= lane_offset_[k + 1]) return -1;
+  return static_cast<std::int32_t>(id);
+}
+
+int TraceTimeline::group_of(int source, int lane) const {
+  for (std::size_t g = 0; g < groups_.size(); ++g)
+    if (groups_[g].source == source &&
+        std::find(groups_[g].lanes.begin(), groups_[g].lanes.end(), lane) != groups_[g].lanes.end())
+      return static_cast<int>(g);
+  return -1;
+}
+
 const TraceEvent* TraceTimeline::event(TraceEventRef ref) const {
   if (!ref.valid()) return nullptr;
   return &sources_[static_cast<std::size_t>(ref.source)]

@@ -85,6 +85,10 @@ class TraceTimeline : public std::enable_shared_from_this<TraceTimeline> {
   // The event's "args" as compact JSON, empty when the importer kept none.
   const std::string& args(TraceEventRef ref) const;
   int depth(std::int32_t id) const { return (*depth_)[static_cast<std::size_t>(id)]; }
+  // The id of an event (what locate() undoes); -1 for an invalid ref.
+  std::int32_t id_of(TraceEventRef ref) const;
+  // The group holding a source lane; -1 when none.
+  int group_of(int source, int lane) const;
 
   // First start (in the file's microseconds) of an event named exactly `name` in any source; for
   // aligning two runs at the same event ("ProfilerStep#3").
