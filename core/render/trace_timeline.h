@@ -36,6 +36,16 @@ struct TraceRowInfo {
   std::int32_t group = 0;
 };
 
+// Which rows a snapshot shows (the trace view's track list).
+struct TraceRowOptions {
+  std::set<int> collapsed;  // groups folded to one row
+  // Only lanes whose title (lane_title: "rank 1 · python3 / thread 7") contains this text,
+  // case-insensitive; a group none of whose lanes passes is left out (a folded group stays whole).
+  // Empty: every lane.
+  std::string filter;
+  std::vector<int> pinned;  // groups shown first, in this order (the rest keep theirs)
+};
+
 struct TraceGroupInfo {
   std::int32_t source = 0;
   std::string pid;
@@ -75,6 +85,11 @@ class TraceTimeline : public std::enable_shared_from_this<TraceTimeline> {
   // Row i's info is rows(collapsed)[i]; a collapsed group's row has lane -1.
   GanttModel gantt(const std::set<int>& collapsed = {}) const;
   std::vector<TraceRowInfo> rows(const std::set<int>& collapsed = {}) const;
+  // The same with lanes filtered and groups pinned to the top.
+  GanttModel snapshot(const TraceRowOptions& options) const;
+  std::vector<TraceRowInfo> rows_for(const TraceRowOptions& options) const;
+  // A lane's title: its group's label and the thread or stream name.
+  std::string lane_title(int source, int lane) const;
 
   // The event behind a Trace bar of a model this timeline built.
   TraceEventRef locate(std::int32_t id) const;

@@ -23,15 +23,23 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QHBoxLayout;
 class QSplitter;
 class QTableView;
+class QToolButton;
 QT_END_NAMESPACE
+
+namespace slimpack {
+class GanttView;
+}
 
 namespace slimpack::ui {
 
 class JobTracker;
 class SimCheckPanel;
+class TraceDetailsPanel;
 class TraceDiffModel;
+class TraceScrollArea;
 class TraceSummaryPanel;
 class TraceView;
 
@@ -102,8 +110,20 @@ class TraceWorkspace : public QWidget {
   // The same for any event name (the alignment box's "Align at event…" and the diff table's
   // "Align Both Runs at This Event"); says so in the status when a run lacks the event.
   bool alignAtEvent(const QString& name);
-  // Search by name (case-insensitive substring) in both runs; returns the matches in A.
+  // Search by name (case-insensitive substring) in both runs; returns the matches in A. The
+  // matches of A are listed in the details area (time order) and the first one at or after the
+  // visible range's start becomes the current match.
   int search(const QString& text);
+  // The next / previous match of A (wrapping): selected, shown in the details area and scrolled
+  // into view. Enter and Shift+Enter in the search field, the arrows beside it.
+  void nextMatch();
+  void previousMatch();
+  // The current match (0-based; -1: none) and the number of matches in A.
+  int currentMatch() const { return current_match_; }
+  int matchCount() const;
+  QString matchCountText() const;
+  TraceDetailsPanel* details() const { return details_; }
+  QLineEdit* searchField() const { return search_; }
   // Marks the events of diff-table row `row` (after sorting) in both timelines.
   void highlightDiffRow(int row);
   QString statusText() const;
@@ -123,6 +143,20 @@ class TraceWorkspace : public QWidget {
   void idle();                            // busy() turned false
 
  private:
+  void setUpControls();
+  QHBoxLayout* buildActionBar();
+  QHBoxLayout* buildSearchBar();
+  QWidget* buildPanes();
+  void connectJobs();
+  void connectViews();
+  void connectSearch();
+  void connectCompare();
+  void goToMatch(int index);
+  void revealIn(TraceView* view, TraceEventRef ref);
+  void updateTitles();
+  static void showOnOneAxis(GanttView* a, GanttView* b);
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
   void flushOffered();
   void showRun(Slot slot, TraceRunView run);
   void updateCompare();
@@ -164,6 +198,17 @@ class TraceWorkspace : public QWidget {
   SimCheckPanel* sim_check_;
   TraceSummaryPanel* summary_;
   QPushButton* sim_button_;
+  TraceDetailsPanel* details_;
+  QToolButton* prev_;
+  QToolButton* next_;
+  QLabel* match_label_;
+  QLabel* label_a_;  // "A: file": the runs' titles over their timelines
+  QLabel* label_b_;
+  QLineEdit* track_filter_;  // lanes by rank, process, thread or stream
+  QWidget* pane_b_ = nullptr;
+  TraceScrollArea* scroll_a_ = nullptr;
+  TraceScrollArea* scroll_b_ = nullptr;
+  int current_match_ = -1;
   int matches_a_ = 0;
   int matches_b_ = 0;
   QString status_message_;
