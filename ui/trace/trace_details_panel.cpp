@@ -94,6 +94,11 @@ QWidget* TraceDetailsPanel::buildEventTab() {
   links_->setObjectName(QStringLiteral("traceEventLinks"));
   links_->setToolTip(tr("Events joined by flows (a CPU launch and its GPU kernel): click to go"));
   children_->setToolTip(tr("The event's direct children: click to go"));
+  // Compact: the timelines above keep most of the height.
+  for (QWidget* w : std::initializer_list<QWidget*>{args_, children_, links_}) {
+    w->setMinimumHeight(36);
+    w->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
+  }
   auto* left = new QVBoxLayout;
   left->addWidget(info_);
   left->addWidget(heading(tr("Args")));
@@ -153,9 +158,8 @@ void TraceDetailsPanel::computeStats() {
 
 void TraceDetailsPanel::setMatches(std::vector<TraceEventRef> matches) {
   matches_->setMatches(timeline_, std::move(matches));
-  setTabText(MatchesTab, matches_->rowCount() > 0
-                             ? tr("Matches (%1)").arg(matches_->rowCount())
-                             : tr("Matches"));
+  setTabText(MatchesTab, matches_->rowCount() > 0 ? tr("Matches (%1)").arg(matches_->rowCount())
+                                                  : tr("Matches"));
 }
 
 void TraceDetailsPanel::setSelectionRange(std::optional<std::pair<double, double>> range) {
@@ -208,7 +212,7 @@ void TraceDetailsPanel::describeEvent(std::shared_ptr<const TraceTimeline> timel
                           us_text(e->start_us - shown_->origin_us()), us_text(e->dur_us),
                           us_text(self)));
   const std::string& args = shown_->args(ref);
-  args_->setPlainText(!args.empty()           ? q(args)
+  args_->setPlainText(!args.empty()            ? q(args)
                       : trace.args_dropped > 0 ? tr("(args not kept: the import's memory budget "
                                                     "for args was spent)")
                                                : tr("(none)"));
@@ -226,8 +230,8 @@ void TraceDetailsPanel::describeEvent(std::shared_ptr<const TraceTimeline> timel
     const TraceEventRef to{ref.source, link.lane, link.index};
     const QString what = link.outgoing ? tr("→ %1") : tr("← %1");
     auto* item = new QListWidgetItem(QStringLiteral("%1 (%2, %3) · %4")
-                                         .arg(what.arg(q(shown_->name(to))),
-                                              q(link.category), trace_lane_text(*shown_, to),
+                                         .arg(what.arg(q(shown_->name(to))), q(link.category),
+                                              trace_lane_text(*shown_, to),
                                               us_text(shown_->event(to)->dur_us)));
     item->setData(kRefRole, QPoint(link.lane, link.index));
     links_->addItem(item);

@@ -1,7 +1,7 @@
 // TraceView's navigation: the selected event (outline, finding its bar, bringing it into view) and
 // the W/A/S/D keys. Kept apart from the view's painting and mouse handling.
-#include <QCursor>
 #include <QContextMenuEvent>
+#include <QCursor>
 #include <QKeyEvent>
 #include <QMenu>
 #include <QPainter>
@@ -14,8 +14,8 @@
 namespace slimpack::ui {
 namespace {
 
-constexpr double kKeyZoom = 1.25;      // W / S: one press
-constexpr double kPanFraction = 0.1;   // A / D: a tenth of the visible range
+constexpr double kKeyZoom = 1.25;       // W / S: one press
+constexpr double kPanFraction = 0.1;    // A / D: a tenth of the visible range
 constexpr double kRevealPixels = 24.0;  // an event narrower than this is zoomed to this width
 
 }  // namespace
@@ -161,8 +161,8 @@ bool TraceView::navigationKey(QKeyEvent* event) {
   const TimeRange r = viewRange();
   const QPoint cursor = mapFromGlobal(QCursor::pos());
   const GanttLayout l = currentLayout();
-  const double anchor = underMouse() && l.plot.contains(cursor) ? timeScale().t_of(cursor.x())
-                                                                 : 0.5 * (r.t0 + r.t1);
+  const double anchor =
+      underMouse() && l.plot.contains(cursor) ? timeScale().t_of(cursor.x()) : 0.5 * (r.t0 + r.t1);
   switch (event->key()) {
     case Qt::Key_W:
       zoomBy(kKeyZoom, anchor);

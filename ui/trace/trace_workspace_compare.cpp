@@ -5,10 +5,10 @@
 #include <QComboBox>
 #include <QInputDialog>
 #include <QLineEdit>
-#include <QWidget>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QTableView>
+#include <QWidget>
 #include <algorithm>
 
 #include "jobs/job_tracker.h"

@@ -96,14 +96,6 @@ QHBoxLayout* TraceWorkspace::buildActionBar() {
   summary_->hide();
   // The track list: lanes filtered by their titles, groups folded or unfolded at once (a group's
   // label has a context menu to pin it to the top).
-  track_filter_->setObjectName(QStringLiteral("traceTrackFilter"));
-  track_filter_->setPlaceholderText(tr("Filter tracks"));
-  track_filter_->setClearButtonEnabled(true);
-  track_filter_->setMaximumWidth(200);
-  track_filter_->setToolTip(
-      tr("Only lanes whose title contains this text: a rank (\"rank 1\"), a process (\"GPU\"), a "
-         "thread or a stream (\"stream 7\")"));
-  bar->addWidget(track_filter_);
   for (const bool fold : {true, false}) {
     auto* b = new QToolButton;
     b->setText(fold ? tr("Collapse All") : tr("Expand All"));
@@ -144,6 +136,14 @@ QHBoxLayout* TraceWorkspace::buildSearchBar() {
   bar2->addWidget(prev_);
   bar2->addWidget(next_);
   bar2->addWidget(match_label_);
+  track_filter_->setObjectName(QStringLiteral("traceTrackFilter"));
+  track_filter_->setPlaceholderText(tr("Filter tracks"));
+  track_filter_->setClearButtonEnabled(true);
+  track_filter_->setMaximumWidth(170);
+  track_filter_->setToolTip(
+      tr("Only lanes whose title contains this text: a rank (\"rank 1\"), a process (\"GPU\"), a "
+         "thread or a stream (\"stream 7\")"));
+  bar2->addWidget(track_filter_);
   bar2->addWidget(rank_align_);
   bar2->addWidget(align_);
   bar2->addWidget(category_);
@@ -182,11 +182,11 @@ QWidget* TraceWorkspace::buildPanes() {
   splitter_->addWidget(table_);
   splitter_->addWidget(summary_);
   splitter_->addWidget(details_);
-  splitter_->setStretchFactor(0, 3);
+  splitter_->setStretchFactor(0, 4);
   splitter_->setStretchFactor(1, 3);
   splitter_->setStretchFactor(2, 3);
   splitter_->setStretchFactor(3, 2);
-  splitter_->setStretchFactor(5, 2);
+  splitter_->setStretchFactor(5, 1);
   view_b_->hide();
   pane_b_->hide();
   scroll_b_->installEventFilter(this);

@@ -127,8 +127,8 @@ int TraceWorkspace::search(const QString& text) {
     // Kept across folding and unfolding groups (markWhere), unlike a fixed list of bars.
     const TraceTimeline* t = v->timeline().get();
     v->markWhere([t, needle](int s, int n) {
-      return to_lower(t->sources()[static_cast<std::size_t>(s)].trace->names[static_cast<std::size_t>(
-                       n)])
+      return to_lower(t->sources()[static_cast<std::size_t>(s)]
+                          .trace->names[static_cast<std::size_t>(n)])
                  .find(needle) != std::string::npos;
     });
     (v == view_a_ ? matches_a_ : matches_b_) = static_cast<int>(v->marked().size());
