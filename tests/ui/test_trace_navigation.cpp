@@ -1,8 +1,8 @@
 // The trace view's navigation, driven on real widgets: search with next / previous (Enter and
 // Shift+Enter in the field, "k of N", the match list), the details of a clicked event (self time,
 // children, the kernel its launch leads to, jumping to each), the summary of a Shift+dragged
-// range, the statistics of the whole trace, the track list, W/A/S/D and the A / B titles. The trace is written
-// here, so every figure is known: times in µs on the CPU thread (pid 1 / tid 1):
+// range, the statistics of the whole trace, the track list, W/A/S/D and the A / B titles. The trace
+// is written here, so every figure is known: times in µs on the CPU thread (pid 1 / tid 1):
 //   step [0, 100) > fwd [10, 40) > mm [15, 25) > cudaLaunchKernel [16, 18) -> gemm on stream 7
 //                                  mm [30, 35)
 //                  bwd [50, 90) > mm [60, 80)
@@ -359,8 +359,7 @@ class TestTraceNavigation : public QObject {
     QCOMPARE(a->text(), QStringLiteral("A: before.json"));
     QVERIFY(a->isVisible());
     QVERIFY(!b->isVisible());
-    QVERIFY(f.open({write_trace(f.dir, QStringLiteral("after.json"), 0)},
-                   TraceWorkspace::Slot::B));
+    QVERIFY(f.open({write_trace(f.dir, QStringLiteral("after.json"), 0)}, TraceWorkspace::Slot::B));
     QCOMPARE(b->text(), QStringLiteral("B: after.json"));
     QVERIFY(b->isVisible());
     // The title sits right over its timeline.

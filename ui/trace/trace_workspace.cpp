@@ -210,6 +210,7 @@ void TraceWorkspace::openTraces(const QStringList& paths, Slot slot) {
         (slot == Slot::A ? paths_a_ : paths_b_) = paths;
         showRun(slot, std::move(*run));
         if (slot == Slot::A) emit opened(paths);
+        if (slot == Slot::B) emit comparedWith(paths);
         if (slot == Slot::A && !pending_compare_.isEmpty())
           openTraces(std::exchange(pending_compare_, {}), Slot::B);
       });

@@ -138,9 +138,10 @@ class TraceWorkspace : public QWidget {
   void mappingRulesRequested(std::shared_ptr<const TraceTimeline> run);
   void calibrateRequested(std::shared_ptr<const TraceTimeline> run);
   void loadFailed(const QString& path, const QString& message);
-  void loaded(int slot);                  // 0 = A, 1 = B
-  void opened(const QStringList& paths);  // run A's files, once they loaded
-  void idle();                            // busy() turned false
+  void loaded(int slot);                        // 0 = A, 1 = B
+  void opened(const QStringList& paths);        // run A's files, once they loaded
+  void comparedWith(const QStringList& paths);  // run B's files, once they loaded
+  void idle();                                  // busy() turned false
 
  private:
   void setUpControls();
