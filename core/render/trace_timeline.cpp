@@ -11,6 +11,9 @@ namespace {
 
 constexpr double kSecondsPerUs = 1e-6;
 constexpr int kColours = 8;  // GanttPalette::trace
+// GanttPalette::trace's blue and orange (every theme), the plan's forward and backward families.
+constexpr int kForwardColour = 0;
+constexpr int kBackwardColour = 1;
 
 // Same name, same colour, in every rank and run (FNV-1a).
 std::int8_t colour_of(const std::string& name) {
@@ -78,6 +81,12 @@ std::shared_ptr<TraceTimeline> TraceTimeline::build(std::vector<TraceSource> sou
     auto& colours = t->colour_[static_cast<std::size_t>(s)];
     colours.reserve(tr.names.size());
     for (const auto& n : tr.names) colours.push_back(colour_of(n));
+    // Categories "forward" / "backward": our own export of a simulated plan (chrome_trace.h).
+    auto index_of = [&tr](const char* n) {
+      const auto it = std::find(tr.names.begin(), tr.names.end(), n);
+      return it == tr.names.end() ? -1 : static_cast<std::int32_t>(it - tr.names.begin());
+    };
+    t->pass_cat_.emplace_back(index_of("forward"), index_of("backward"));
     t->flat_of_[static_cast<std::size_t>(s)].resize(tr.lanes.size());
     t->max_depth_[static_cast<std::size_t>(s)].assign(tr.lanes.size(), 0);
     std::map<std::string, int> group_of_pid;
@@ -222,9 +231,12 @@ GanttModel TraceTimeline::snapshot(const TraceRowOptions& options) const {
   auto add = [&](GanttLane& lane, std::int32_t k, std::size_t i, const TraceEvent& e) {
     const auto s = static_cast<std::size_t>(flat_source_[static_cast<std::size_t>(k)]);
     const double start = (e.start_us - origin_us_) * kSecondsPerUs;
-    const double name_colour = e.name >= 0 && static_cast<std::size_t>(e.name) < colour_[s].size()
-                                   ? colour_[s][static_cast<std::size_t>(e.name)]
-                                   : 0;
+    double name_colour = e.name >= 0 && static_cast<std::size_t>(e.name) < colour_[s].size()
+                             ? colour_[s][static_cast<std::size_t>(e.name)]
+                             : 0;
+    // slimpack's own export: forward packs blue, backward orange, as in the plan's Gantt.
+    if (e.cat >= 0 && e.cat == pass_cat_[s].first) name_colour = kForwardColour;
+    if (e.cat >= 0 && e.cat == pass_cat_[s].second) name_colour = kBackwardColour;
     lane.bars.push_back({start, start + std::max(0.0, e.dur_us) * kSecondsPerUs,
                          static_cast<std::int32_t>(lane_offset_[static_cast<std::size_t>(k)] +
                                                    static_cast<std::int64_t>(i)),

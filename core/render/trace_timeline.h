@@ -7,6 +7,8 @@
 // Rows: one group per (rank, process); inside it one lane per thread or GPU stream, and one row
 // per nesting depth of that lane (CPU annotations nest: ProfilerStep > forward > aten::linear).
 // A collapsed group is one row holding the top-level events of all its lanes.
+// Colours: by name (the same in every rank and run); the events of slimpack's own export of a plan
+// (categories "forward" and "backward") take the plan's blue and orange.
 // Times: seconds after the run's origin (TraceRunOptions::origin_us), so that two runs aligned at
 // different events share one axis.
 #include <cstdint>
@@ -14,6 +16,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "render/gantt_model.h"
@@ -140,6 +143,9 @@ class TraceTimeline : public std::enable_shared_from_this<TraceTimeline> {
   std::shared_ptr<const std::vector<std::uint8_t>> depth_;  // per event id (shared by copies)
   std::vector<std::vector<std::uint8_t>> max_depth_;        // [source][lane]
   std::vector<std::vector<std::int8_t>> colour_;            // [source][name index]
+  // [source]: the name indices of the categories "forward" and "backward" (-1: none), coloured
+  // like the plan's passes.
+  std::vector<std::pair<std::int32_t, std::int32_t>> pass_cat_;
   double origin_us_ = 0.0;
   double first_start_us_ = 0.0;
 };

@@ -110,6 +110,19 @@ TEST(TraceTimeline, CollapsedGroupIsOneRowOfTopLevelEvents) {
   EXPECT_EQ(m.lane(1).bars.size(), 2u);
 }
 
+TEST(TraceTimeline, OwnExportColoursForwardAndBackwardLikeThePlan) {
+  const char* ours = R"([
+    {"ph": "X", "name": "F1", "cat": "forward", "pid": 0, "tid": 0, "ts": 0, "dur": 5},
+    {"ph": "X", "name": "B1", "cat": "backward", "pid": 0, "tid": 0, "ts": 5, "dur": 9},
+    {"ph": "X", "name": "F2", "cat": "forward", "pid": 0, "tid": 0, "ts": 14, "dur": 5}])";
+  auto tl = TraceTimeline::build({{parse(ours), -1, "plan.trace.json"}});
+  const GanttModel m = tl->gantt();
+  ASSERT_EQ(m.lane(0).bars.size(), 3u);
+  EXPECT_EQ(m.lane(0).bars[0].chunk, 0);  // GanttPalette::trace[0]: blue
+  EXPECT_EQ(m.lane(0).bars[1].chunk, 1);  // trace[1]: orange
+  EXPECT_EQ(m.lane(0).bars[2].chunk, 0);
+}
+
 TEST(TraceTimeline, TrackListFiltersLanesAndPinsGroups) {
   auto tl = TraceTimeline::build({{parse(kNested), -1, "a.json"}});
   EXPECT_EQ(tl->lane_title(0, 0), "python3 / main");
