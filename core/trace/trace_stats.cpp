@@ -97,12 +97,15 @@ std::vector<TraceFlowLink> flow_links(const ImportedTrace& trace, std::int32_t l
   if (index < 0 || static_cast<std::size_t>(index) >= events.size()) return out;
   const TraceEvent& e = events[static_cast<std::size_t>(index)];
   // The flows with an end in the event, then where their other ends are.
-  std::unordered_map<std::int32_t, bool> mine;  // flow id -> starts in the event
+  std::unordered_map<std::int32_t, bool> mine;     // flow id -> starts in the event
+  std::unordered_map<std::int32_t, double> at_us;  // flow id -> its point in the event
   std::vector<std::int32_t> order;
   for (const TraceFlowPoint& f : trace.flows)
     if (f.lane == lane && f.ts_us >= e.start_us && f.ts_us <= end_of(e) &&
-        mine.emplace(f.id, f.phase == 's').second)
+        mine.emplace(f.id, f.phase == 's').second) {
       order.push_back(f.id);
+      at_us[f.id] = f.ts_us;
+    }
   if (mine.empty()) return out;
   std::unordered_map<std::int32_t, const TraceFlowPoint*> other;
   for (const TraceFlowPoint& f : trace.flows) {
@@ -117,7 +120,7 @@ std::vector<TraceFlowLink> flow_links(const ImportedTrace& trace, std::int32_t l
     const TraceFlowPoint& p = *it->second;
     const std::int32_t at = event_at(trace.lanes[static_cast<std::size_t>(p.lane)], p.ts_us);
     if (at < 0 || (p.lane == lane && at == index)) continue;
-    out.push_back({p.lane, at, text(trace, p.cat), mine[id]});
+    out.push_back({p.lane, at, text(trace, p.cat), mine[id], at_us[id], p.ts_us});
     if (out.size() >= limit) break;
   }
   return out;

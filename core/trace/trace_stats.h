@@ -34,6 +34,8 @@ struct TraceFlowLink {
   std::int32_t index = -1;
   std::string category;  // the flow's category ("ac2g")
   bool outgoing = true;  // the flow starts in the event (a launch) and ends at the link (a kernel)
+  double from_us = 0.0;  // the flow's point in the event (file microseconds)
+  double to_us = 0.0;    // its point in the linked event
 };
 
 // The events joined by flows to lane.events[index] of `trace`: flows that start or end inside the

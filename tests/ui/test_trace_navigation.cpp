@@ -232,6 +232,17 @@ class TestTraceNavigation : public QObject {
                       links->visualItemRect(links->item(0)).center());
     QVERIFY(f.selected("cudaLaunchKernel", 16));
     QCOMPARE(d->argsText(), QStringLiteral("(none)"));
+    // The flow is drawn: an arrow from the launch (16 µs) down to the kernel's start (20 µs).
+    QCOMPARE(v->selectedLinks().size(), std::size_t{1});
+    const TimeScale s = v->timeScale();
+    const GanttLayout l = v->currentLayout();
+    const int y0 = l.bar_band(v->barOf(f.find("cudaLaunchKernel", 16)).lane).center().y();
+    const int y1 = l.bar_band(v->barOf(f.find("gemm", 20)).lane).center().y();
+    const QPoint mid(static_cast<int>((s.x_of(16e-6) + s.x_of(20e-6)) / 2), (y0 + y1) / 2);
+    QVERIFY2(qGray(v->grab().toImage().pixel(mid)) < 100, "the arrow's middle is drawn dark");
+    v->selectEvent(f.find("bwd", 50));  // no flow: no arrow
+    QVERIFY(v->selectedLinks().empty());
+    QVERIFY(qGray(v->grab().toImage().pixel(mid)) > 100);
   }
 
   void shiftDragSummarisesTheRange() {

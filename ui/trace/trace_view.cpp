@@ -52,6 +52,7 @@ void TraceView::setTimeline(std::shared_ptr<const TraceTimeline> timeline,
   marked_.clear();
   mark_ = nullptr;
   selected_ = {};
+  links_.clear();
   if (selection_) setSelection(std::nullopt);
   if (!timeline_) {
     setModel(nullptr);

@@ -5,7 +5,8 @@
 //    unfolds it; the visible time range stays;
 //  - marked events (search results, a diff-table row) drawn over the bars in the highlight colour;
 //  - Shift+drag selects a time range and shows its duration (Escape or Shift+click clears it);
-//  - click selects an event (outlined; eventSelected), revealEvent() brings one into view;
+//  - click selects an event (outlined; eventSelected), revealEvent() brings one into view; arrows
+//    join it to the events its flows lead to (a CPU launch and its GPU kernel);
 //  - W / S zoom in / out around the mouse (else the centre), A / D pan, as in Perfetto;
 //  - the tooltip names the event: name, category, start, duration, nesting depth, rank and lane,
 //    and its args when the importer kept them.
@@ -15,6 +16,7 @@
 
 #include "gantt/gantt_view.h"
 #include "render/trace_timeline.h"
+#include "trace/trace_stats.h"
 
 namespace slimpack::ui {
 
@@ -62,6 +64,8 @@ class TraceView : public GanttView {
 
   // The selected event (clicked, or chosen in a list), outlined; invalid when none.
   TraceEventRef selectedEvent() const { return selected_; }
+  // The flows of the selected event (a launch and its kernels), drawn as arrows between the bars.
+  const std::vector<TraceFlowLink>& selectedLinks() const { return links_; }
   void selectEvent(TraceEventRef ref);
   // The bar showing an event in the current model (its group folded: the group's row, when the
   // event is top-level); invalid when the event has no bar there.
@@ -117,6 +121,7 @@ class TraceView : public GanttView {
   std::optional<double> select_from_;
   bool scrollable_ = false;
   TraceEventRef selected_;
+  std::vector<TraceFlowLink> links_;
   std::string filter_;
   std::vector<int> pinned_;
 };

@@ -24,6 +24,10 @@ void TraceView::selectEvent(TraceEventRef ref) {
   if (ref.source == selected_.source && ref.lane == selected_.lane && ref.index == selected_.index)
     return;
   selected_ = ref;
+  links_.clear();
+  if (timeline_ && timeline_->event(ref))
+    links_ = flow_links(*timeline_->sources()[static_cast<std::size_t>(ref.source)].trace, ref.lane,
+                        ref.index);
   update();
   emit eventSelected(ref);
 }
@@ -96,6 +100,23 @@ void TraceView::paintSelected(QPainter& p) {
   p.setPen(QPen(pal.text, 2));
   p.setBrush(Qt::NoBrush);
   p.drawRect(QRectF(x0 - 1, band.top() - 1, x1 - x0 + 2, band.height() + 2));
+  // Flow arrows, as Perfetto draws them for the selected slice: from the flow's point in this
+  // event to its point in the other one.
+  const double origin = timeline_->origin_us();
+  for (const TraceFlowLink& link : links_) {
+    const BarRef to = barOf({selected_.source, link.lane, link.index});
+    if (!to.valid()) continue;
+    const QPointF here(scale.x_of((link.from_us - origin) * 1e-6), band.center().y());
+    const QPointF there(scale.x_of((link.to_us - origin) * 1e-6), l.bar_band(to.lane).center().y());
+    const QPointF from = link.outgoing ? here : there;
+    const QPointF head = link.outgoing ? there : here;
+    p.setPen(QPen(pal.text, 2));
+    p.drawLine(from, head);
+    const double dir = from.y() <= head.y() ? -1.0 : 1.0;  // the head points along the flow
+    p.setBrush(pal.text);
+    p.drawPolygon(QPolygonF({head, head + QPointF(-4, 7 * dir), head + QPointF(4, 7 * dir)}));
+    p.setBrush(Qt::NoBrush);
+  }
   p.restore();
 }
 

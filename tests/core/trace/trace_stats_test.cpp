@@ -103,6 +103,8 @@ TEST(TraceStats, FlowLinksJoinLaunchAndKernelBothWays) {
   EXPECT_EQ(out[0].index, kernel);
   EXPECT_EQ(out[0].category, "ac2g");
   EXPECT_TRUE(out[0].outgoing);
+  EXPECT_DOUBLE_EQ(out[0].from_us, 16.0);  // the launch's flow start
+  EXPECT_DOUBLE_EQ(out[0].to_us, 20.0);    // the kernel's start
   const auto back = flow_links(t, gpu, kernel);
   ASSERT_EQ(back.size(), 1u);
   EXPECT_EQ(back[0].lane, cpu);
