@@ -8,6 +8,7 @@
 //                  bwd [50, 90) > mm [60, 80)
 // and 30 more threads with one event each ("idle", the last one "tail"), so the last thread's lane
 // sits far below the top.
+#include <QDir>
 #include <QFile>
 #include <QHeaderView>
 #include <QLabel>
@@ -76,6 +77,12 @@ const TraceNameStat* row_named(const TraceStatsModel& m, const char* name) {
 
 QString duration(double us) {
   return trace_duration_text(us * 1e-6);
+}
+
+// With SLIMPACK_SCREENSHOT_DIR set, the user guide's picture of the details area.
+void shoot(QWidget* w, const char* name) {
+  const QByteArray dir = qgetenv("SLIMPACK_SCREENSHOT_DIR");
+  if (!dir.isEmpty()) w->grab().save(QDir(QString::fromLocal8Bit(dir)).filePath(name));
 }
 
 // The centre of an event's bar, in the view's coordinates.
@@ -240,6 +247,7 @@ class TestTraceNavigation : public QObject {
     const int y1 = l.bar_band(v->barOf(f.find("gemm", 20)).lane).center().y();
     const QPoint mid(static_cast<int>((s.x_of(16e-6) + s.x_of(20e-6)) / 2), (y0 + y1) / 2);
     QVERIFY2(qGray(v->grab().toImage().pixel(mid)) < 100, "the arrow's middle is drawn dark");
+    shoot(&f.ws, "trace-details.png");
     v->selectEvent(f.find("bwd", 50));  // no flow: no arrow
     QVERIFY(v->selectedLinks().empty());
     QVERIFY(qGray(v->grab().toImage().pixel(mid)) > 100);

@@ -99,8 +99,9 @@ QWidget* TraceDetailsPanel::buildEventTab() {
     w->setMinimumHeight(36);
     w->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Ignored);
   }
+  // Three columns, so that a short panel still shows every line of the event's figures.
+  info_->setMinimumWidth(220);
   auto* left = new QVBoxLayout;
-  left->addWidget(info_);
   left->addWidget(heading(tr("Args")));
   left->addWidget(args_, 1);
   auto* right = new QVBoxLayout;
@@ -110,8 +111,9 @@ QWidget* TraceDetailsPanel::buildEventTab() {
   right->addWidget(links_, 1);
   auto* layout = new QHBoxLayout(page);
   layout->setContentsMargins(2, 2, 2, 2);
-  layout->addLayout(left, 3);
-  layout->addLayout(right, 2);
+  layout->addWidget(info_, 2);
+  layout->addLayout(left, 2);
+  layout->addLayout(right, 3);
   return page;
 }
 
