@@ -156,45 +156,12 @@ int TraceTimeline::lane_depth(int source, int lane) const {
   return max_depth_[static_cast<std::size_t>(source)][static_cast<std::size_t>(lane)];
 }
 
-std::vector<TraceRowInfo> TraceTimeline::rows(const std::set<int>& collapsed) const {
-  TraceRowOptions options;
-  options.collapsed = collapsed;
-  return rows_for(options);
-}
-
 std::string TraceTimeline::lane_title(int source, int lane) const {
   const int g = group_of(source, lane);
   const TraceLane& tl =
       sources_[static_cast<std::size_t>(source)].trace->lanes[static_cast<std::size_t>(lane)];
   return (g >= 0 ? groups_[static_cast<std::size_t>(g)].label + " / " : std::string()) +
          lane_name(tl);
-}
-
-std::vector<TraceRowInfo> TraceTimeline::rows_for(const TraceRowOptions& options) const {
-  std::vector<int> order;
-  for (const int g : options.pinned)
-    if (g >= 0 && g < static_cast<int>(groups_.size()) &&
-        std::find(order.begin(), order.end(), g) == order.end())
-      order.push_back(g);
-  for (int g = 0; g < static_cast<int>(groups_.size()); ++g)
-    if (std::find(order.begin(), order.end(), g) == order.end()) order.push_back(g);
-  const std::string needle = lower(options.filter);
-  std::vector<TraceRowInfo> out;
-  for (const int g : order) {
-    const TraceGroupInfo& group = groups_[static_cast<std::size_t>(g)];
-    std::vector<std::int32_t> shown;
-    for (const std::int32_t l : group.lanes)
-      if (needle.empty() || lower(lane_title(group.source, l)).find(needle) != std::string::npos)
-        shown.push_back(l);
-    if (shown.empty()) continue;
-    if (options.collapsed.count(g)) {
-      out.push_back({group.source, -1, 0, g});
-      continue;
-    }
-    for (const std::int32_t l : shown)
-      for (int d = 0; d <= lane_depth(group.source, l); ++d) out.push_back({group.source, l, d, g});
-  }
-  return out;
 }
 
 GanttModel TraceTimeline::gantt(const std::set<int>& collapsed) const {
