@@ -307,6 +307,13 @@ class TestTraceNavigation : public QObject {
     d->statsTable()->sortByColumn(TraceStatsModel::Self, Qt::DescendingOrder);
     QCOMPARE(m.index(0, TraceStatsModel::Name).data().toString(), QStringLiteral("mm"));
     QCOMPARE(m.index(1, TraceStatsModel::Name).data().toString(), QStringLiteral("step"));
+    // A click on a row marks exactly that name's events (not gemm's) for Enter to step through.
+    QTableView* t = d->statsTable();
+    QTest::mouseClick(t->viewport(), Qt::LeftButton, {}, t->visualRect(m.index(0, 0)).center());
+    QCOMPARE(f.ws.matchCount(), 3);
+    QCOMPARE(f.ws.viewA()->marked().size(), std::size_t{3});
+    f.ws.nextMatch();
+    QVERIFY(f.selected("mm", 15));
   }
 
   void wasdZoomAndPan() {

@@ -76,6 +76,10 @@ TraceDetailsPanel::TraceDetailsPanel(QWidget* parent)
   connect(match_table_, &QTableView::clicked, this, [this](const QModelIndex& index) {
     if (timeline_) emit jumpTo(timeline_.get(), matches_->event(index.row()));
   });
+  for (QTableView* t : {selection_table_, stats_table_})
+    connect(t, &QTableView::clicked, this, [this, t](const QModelIndex& index) {
+      emit nameChosen(t->model()->index(index.row(), TraceStatsModel::Name).data().toString());
+    });
   connect(this, &QTabWidget::currentChanged, this, [this](int tab) {
     if (tab == StatisticsTab && !stats_fresh_) computeStats();
   });

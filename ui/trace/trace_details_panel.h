@@ -6,6 +6,7 @@
 //  - Matches: the events the search found (name, lane, start, duration), clicking one jumps;
 //  - Selection: the events of a selected time range by name (count, total, self, mean, max);
 //  - Statistics: the same over the whole trace (computed when the tab is first shown).
+// Clicking a row of either table marks that name's events (nameChosen) for Enter to step through.
 // The figures come from core/trace/trace_stats.h, computed by jobs off the GUI thread.
 #include <QTabWidget>
 #include <memory>
@@ -59,6 +60,8 @@ class TraceDetailsPanel : public QTabWidget {
 
  signals:
   void jumpTo(const slimpack::TraceTimeline* timeline, slimpack::TraceEventRef ref);
+  // A row of the Selection or Statistics table was clicked: its events are to be marked.
+  void nameChosen(const QString& name);
 
  private:
   QWidget* buildEventTab();

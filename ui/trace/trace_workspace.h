@@ -118,6 +118,8 @@ class TraceWorkspace : public QWidget {
   // into view. Enter and Shift+Enter in the search field, the arrows beside it.
   void nextMatch();
   void previousMatch();
+  // Marks the events named exactly `name` in both runs (a statistics row) as the matches.
+  void markName(const QString& name);
   // The current match (0-based; -1: none) and the number of matches in A.
   int currentMatch() const { return current_match_; }
   int matchCount() const;

@@ -49,6 +49,7 @@ QString run_title(const TraceTimeline& t) {
 void TraceWorkspace::connectSearch() {
   connect(search_, &QLineEdit::textChanged, this, [this](const QString& t) { search(t); });
   search_->installEventFilter(this);
+  connect(details_, &TraceDetailsPanel::nameChosen, this, &TraceWorkspace::markName);
   connect(next_, &QToolButton::clicked, this, &TraceWorkspace::nextMatch);
   connect(prev_, &QToolButton::clicked, this, &TraceWorkspace::previousMatch);
   connect(details_, &TraceDetailsPanel::jumpTo, this,
@@ -80,7 +81,7 @@ void TraceWorkspace::connectSearch() {
     });
     // Folding, filtering or pinning changes which events have bars: the list of matches follows.
     connect(v, &TraceView::rowsChanged, this, [this, v] {
-      if (v == view_a_ && !search_->text().isEmpty()) {
+      if (v == view_a_ && (matchCount() > 0 || !search_->text().isEmpty())) {
         const TraceEventRef current = details_->matches()->event(current_match_);
         details_->setMatches(marked_events(*view_a_));
         current_match_ = details_->matches()->rowOf(current);
@@ -140,12 +141,32 @@ int TraceWorkspace::search(const QString& text) {
   return matches_a_;
 }
 
+void TraceWorkspace::markName(const QString& name) {
+  const std::string wanted = name.toStdString();
+  for (TraceView* v : {view_a_, view_b_}) {
+    if (!v->timeline() || !v->model()) continue;
+    const TraceTimeline* t = v->timeline().get();
+    v->markWhere([t, wanted](int s, int n) {
+      return t->sources()[static_cast<std::size_t>(s)].trace->names[static_cast<std::size_t>(n)] ==
+             wanted;
+    });
+    (v == view_a_ ? matches_a_ : matches_b_) = static_cast<int>(v->marked().size());
+  }
+  current_match_ = -1;
+  details_->setMatches(marked_events(*view_a_));
+  match_label_->setText(matchCountText());
+  status_message_ = tr("“%1”: %2 events in A").arg(name).arg(matches_a_) +
+                    (comparing() ? tr(", %1 in B").arg(matches_b_) : QString());
+  updateStatus();
+  status_message_.clear();
+}
+
 int TraceWorkspace::matchCount() const {
   return details_->matches()->rowCount();
 }
 
 QString TraceWorkspace::matchCountText() const {
-  if (search_->text().isEmpty()) return {};
+  if (search_->text().isEmpty() && matchCount() == 0) return {};
   return tr("%1 of %2").arg(current_match_ + 1).arg(matchCount());
 }
 
