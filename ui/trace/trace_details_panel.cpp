@@ -149,6 +149,13 @@ void TraceDetailsPanel::setTimeline(std::shared_ptr<const TraceTimeline> timelin
   if (currentIndex() == StatisticsTab) computeStats();
 }
 
+void TraceDetailsPanel::rebase(std::shared_ptr<const TraceTimeline> timeline) {
+  const bool shown_is_a = shown_ == timeline_;
+  timeline_ = std::move(timeline);
+  if (shown_is_a && shown_) describeEvent(timeline_, event_);
+  matches_->rebase(timeline_);
+}
+
 void TraceDetailsPanel::computeStats() {
   if (!timeline_) return;
   stats_fresh_ = true;

@@ -37,6 +37,9 @@ class TraceDetailsPanel : public QTabWidget {
 
   // A new run: everything shown is cleared, the statistics are computed again when shown.
   void setTimeline(std::shared_ptr<const TraceTimeline> timeline);
+  // The same run with another origin (an alignment): the same events at other times.
+  void rebase(std::shared_ptr<const TraceTimeline> timeline);
+  const std::shared_ptr<const TraceTimeline>& timeline() const { return timeline_; }
   // The event of `timeline` (run A's or B's) to describe; invalid clears the Event tab.
   void describeEvent(std::shared_ptr<const TraceTimeline> timeline, TraceEventRef ref);
   void setMatches(std::vector<TraceEventRef> matches);

@@ -43,6 +43,12 @@ void TraceMatchModel::setMatches(std::shared_ptr<const TraceTimeline> timeline,
   endResetModel();
 }
 
+void TraceMatchModel::rebase(std::shared_ptr<const TraceTimeline> timeline) {
+  beginResetModel();
+  timeline_ = std::move(timeline);
+  endResetModel();
+}
+
 TraceEventRef TraceMatchModel::event(int row) const {
   return row >= 0 && row < rowCount() ? refs_[static_cast<std::size_t>(row)] : TraceEventRef{};
 }

@@ -21,6 +21,8 @@ class TraceMatchModel : public QAbstractTableModel {
   // The matches as events (the view's marked bars resolved), in time order.
   void setMatches(std::shared_ptr<const TraceTimeline> timeline, std::vector<TraceEventRef> refs);
   TraceEventRef event(int row) const;
+  // The same events of the same run with another origin (their start times change).
+  void rebase(std::shared_ptr<const TraceTimeline> timeline);
   // Row of an event, -1 when it is no match.
   int rowOf(TraceEventRef ref) const;
 

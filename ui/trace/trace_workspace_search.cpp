@@ -37,6 +37,12 @@ std::vector<TraceEventRef> marked_events(const TraceView& view) {
   return out;
 }
 
+// The same run, maybe with another origin (with_origin shares the imported traces).
+bool same_run(const TraceTimeline* a, const TraceTimeline* b) {
+  return a && b && !a->sources().empty() && !b->sources().empty() &&
+         a->sources().front().trace == b->sources().front().trace;
+}
+
 QString run_title(const TraceTimeline& t) {
   const auto files = t.sources().size();
   QString title = QString::fromStdString(t.sources().front().label);
@@ -54,11 +60,17 @@ void TraceWorkspace::connectSearch() {
   connect(prev_, &QToolButton::clicked, this, &TraceWorkspace::previousMatch);
   connect(details_, &TraceDetailsPanel::jumpTo, this,
           [this](const TraceTimeline* t, TraceEventRef ref) {
-            if (view_b_->timeline().get() == t && comparing())
+            if (comparing() && same_run(view_b_->timeline().get(), t))
               revealIn(view_b_, ref);
-            else if (view_a_->timeline().get() == t)
+            else if (same_run(view_a_->timeline().get(), t))
               revealIn(view_a_, ref);
           });
+  // An alignment gives run A another origin: the details follow (the same events).
+  connect(view_a_, &GanttView::modelChanged, this, [this] {
+    const auto& t = view_a_->timeline();
+    if (t && details_->timeline() != t && same_run(details_->timeline().get(), t.get()))
+      details_->rebase(t);
+  });
   for (TraceView* v : {view_a_, view_b_}) {
     connect(v, &TraceView::eventSelected, this, [this, v](TraceEventRef ref) {
       if (!ref.valid()) return;
