@@ -3,6 +3,13 @@
 // optionally a second run ("Compare with…") on a second view under it, on one synced time axis,
 // with the diff table by event name. Files are loaded by a job (progress and cancel in the tab's
 // bar); a file that fails to load is reported through loadFailed and changes nothing shown.
+// Each timeline is titled ("A: file", "B: file"); under them the details area
+// (trace_details_panel.h) describes the selected event, lists the search's matches (Enter /
+// Shift+Enter step through them) and sums up a selected range or the whole run by name. The bar's
+// track filter and Collapse / Expand All act on both runs.
+// The code: layout (trace_workspace_layout.cpp), comparison and alignment
+// (trace_workspace_compare.cpp), search and navigation (trace_workspace_search.cpp), options and
+// session (trace_workspace_session.cpp), loading and the rest here.
 //
 // The main window hands every opened path to offerFile() first: a trace is taken (paths offered
 // in one turn of the event loop - several files dropped or named on the command line - load
