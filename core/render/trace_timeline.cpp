@@ -11,6 +11,9 @@ namespace {
 
 constexpr double kSecondsPerUs = 1e-6;
 constexpr int kColours = 8;  // GanttPalette::trace
+// GanttPalette::trace's blue and orange (every theme), the plan's forward and backward families.
+constexpr int kForwardColour = 0;
+constexpr int kBackwardColour = 1;
 
 // Same name, same colour, in every rank and run (FNV-1a).
 std::int8_t colour_of(const std::string& name) {
@@ -78,6 +81,12 @@ std::shared_ptr<TraceTimeline> TraceTimeline::build(std::vector<TraceSource> sou
     auto& colours = t->colour_[static_cast<std::size_t>(s)];
     colours.reserve(tr.names.size());
     for (const auto& n : tr.names) colours.push_back(colour_of(n));
+    // Categories "forward" / "backward": our own export of a simulated plan (chrome_trace.h).
+    auto index_of = [&tr](const char* n) {
+      const auto it = std::find(tr.names.begin(), tr.names.end(), n);
+      return it == tr.names.end() ? -1 : static_cast<std::int32_t>(it - tr.names.begin());
+    };
+    t->pass_cat_.emplace_back(index_of("forward"), index_of("backward"));
     t->flat_of_[static_cast<std::size_t>(s)].resize(tr.lanes.size());
     t->max_depth_[static_cast<std::size_t>(s)].assign(tr.lanes.size(), 0);
     std::map<std::string, int> group_of_pid;
@@ -147,22 +156,22 @@ int TraceTimeline::lane_depth(int source, int lane) const {
   return max_depth_[static_cast<std::size_t>(source)][static_cast<std::size_t>(lane)];
 }
 
-std::vector<TraceRowInfo> TraceTimeline::rows(const std::set<int>& collapsed) const {
-  std::vector<TraceRowInfo> out;
-  for (int g = 0; g < static_cast<int>(groups_.size()); ++g) {
-    const TraceGroupInfo& group = groups_[static_cast<std::size_t>(g)];
-    if (collapsed.count(g)) {
-      out.push_back({group.source, -1, 0, g});
-      continue;
-    }
-    for (const std::int32_t l : group.lanes)
-      for (int d = 0; d <= lane_depth(group.source, l); ++d) out.push_back({group.source, l, d, g});
-  }
-  return out;
+std::string TraceTimeline::lane_title(int source, int lane) const {
+  const int g = group_of(source, lane);
+  const TraceLane& tl =
+      sources_[static_cast<std::size_t>(source)].trace->lanes[static_cast<std::size_t>(lane)];
+  return (g >= 0 ? groups_[static_cast<std::size_t>(g)].label + " / " : std::string()) +
+         lane_name(tl);
 }
 
 GanttModel TraceTimeline::gantt(const std::set<int>& collapsed) const {
-  const std::vector<TraceRowInfo> info = rows(collapsed);
+  TraceRowOptions options;
+  options.collapsed = collapsed;
+  return snapshot(options);
+}
+
+GanttModel TraceTimeline::snapshot(const TraceRowOptions& options) const {
+  const std::vector<TraceRowInfo> info = rows_for(options);
   std::vector<GanttLane> lanes(info.size());
   // Index of the first row of each (source lane): its depth-d row is that plus d.
   std::map<std::int32_t, std::size_t> first_row;  // key: flat index
@@ -189,9 +198,12 @@ GanttModel TraceTimeline::gantt(const std::set<int>& collapsed) const {
   auto add = [&](GanttLane& lane, std::int32_t k, std::size_t i, const TraceEvent& e) {
     const auto s = static_cast<std::size_t>(flat_source_[static_cast<std::size_t>(k)]);
     const double start = (e.start_us - origin_us_) * kSecondsPerUs;
-    const double name_colour = e.name >= 0 && static_cast<std::size_t>(e.name) < colour_[s].size()
-                                   ? colour_[s][static_cast<std::size_t>(e.name)]
-                                   : 0;
+    double name_colour = e.name >= 0 && static_cast<std::size_t>(e.name) < colour_[s].size()
+                             ? colour_[s][static_cast<std::size_t>(e.name)]
+                             : 0;
+    // slimpack's own export: forward packs blue, backward orange, as in the plan's Gantt.
+    if (e.cat >= 0 && e.cat == pass_cat_[s].first) name_colour = kForwardColour;
+    if (e.cat >= 0 && e.cat == pass_cat_[s].second) name_colour = kBackwardColour;
     lane.bars.push_back({start, start + std::max(0.0, e.dur_us) * kSecondsPerUs,
                          static_cast<std::int32_t>(lane_offset_[static_cast<std::size_t>(k)] +
                                                    static_cast<std::int64_t>(i)),
@@ -232,6 +244,24 @@ TraceEventRef TraceTimeline::locate(std::int32_t id) const {
   const auto it = std::upper_bound(lane_offset_.begin(), lane_offset_.end(), std::int64_t{id});
   const auto k = static_cast<std::size_t>(it - lane_offset_.begin()) - 1;
   return {flat_source_[k], flat_lane_[k], static_cast<std::int32_t>(id - lane_offset_[k])};
+}
+
+std::int32_t TraceTimeline::id_of(TraceEventRef ref) const {
+  if (!ref.valid() || static_cast<std::size_t>(ref.source) >= flat_of_.size()) return -1;
+  const auto& lanes = flat_of_[static_cast<std::size_t>(ref.source)];
+  if (ref.lane < 0 || static_cast<std::size_t>(ref.lane) >= lanes.size()) return -1;
+  const auto k = static_cast<std::size_t>(lanes[static_cast<std::size_t>(ref.lane)]);
+  const std::int64_t id = lane_offset_[k] + ref.index;
+  if (ref.index < 0 || id >= lane_offset_[k + 1]) return -1;
+  return static_cast<std::int32_t>(id);
+}
+
+int TraceTimeline::group_of(int source, int lane) const {
+  for (std::size_t g = 0; g < groups_.size(); ++g)
+    if (groups_[g].source == source &&
+        std::find(groups_[g].lanes.begin(), groups_[g].lanes.end(), lane) != groups_[g].lanes.end())
+      return static_cast<int>(g);
+  return -1;
 }
 
 const TraceEvent* TraceTimeline::event(TraceEventRef ref) const {

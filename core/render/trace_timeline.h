@@ -7,6 +7,8 @@
 // Rows: one group per (rank, process); inside it one lane per thread or GPU stream, and one row
 // per nesting depth of that lane (CPU annotations nest: ProfilerStep > forward > aten::linear).
 // A collapsed group is one row holding the top-level events of all its lanes.
+// Colours: by name (the same in every rank and run); the events of slimpack's own export of a plan
+// (categories "forward" and "backward") take the plan's blue and orange.
 // Times: seconds after the run's origin (TraceRunOptions::origin_us), so that two runs aligned at
 // different events share one axis.
 #include <cstdint>
@@ -14,6 +16,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "render/gantt_model.h"
@@ -34,6 +37,16 @@ struct TraceRowInfo {
   std::int32_t lane = 0;   // index into the source trace's lanes
   std::int32_t depth = 0;  // nesting depth shown by the row
   std::int32_t group = 0;
+};
+
+// Which rows a snapshot shows (the trace view's track list).
+struct TraceRowOptions {
+  std::set<int> collapsed;  // groups folded to one row
+  // Only lanes whose title (lane_title: "rank 1 · python3 / thread 7") contains this text,
+  // case-insensitive; a group none of whose lanes passes is left out (a folded group stays whole).
+  // Empty: every lane.
+  std::string filter;
+  std::vector<int> pinned;  // groups shown first, in this order (the rest keep theirs)
 };
 
 struct TraceGroupInfo {
@@ -75,6 +88,11 @@ class TraceTimeline : public std::enable_shared_from_this<TraceTimeline> {
   // Row i's info is rows(collapsed)[i]; a collapsed group's row has lane -1.
   GanttModel gantt(const std::set<int>& collapsed = {}) const;
   std::vector<TraceRowInfo> rows(const std::set<int>& collapsed = {}) const;
+  // The same with lanes filtered and groups pinned to the top.
+  GanttModel snapshot(const TraceRowOptions& options) const;
+  std::vector<TraceRowInfo> rows_for(const TraceRowOptions& options) const;
+  // A lane's title: its group's label and the thread or stream name.
+  std::string lane_title(int source, int lane) const;
 
   // The event behind a Trace bar of a model this timeline built.
   TraceEventRef locate(std::int32_t id) const;
@@ -85,6 +103,10 @@ class TraceTimeline : public std::enable_shared_from_this<TraceTimeline> {
   // The event's "args" as compact JSON, empty when the importer kept none.
   const std::string& args(TraceEventRef ref) const;
   int depth(std::int32_t id) const { return (*depth_)[static_cast<std::size_t>(id)]; }
+  // The id of an event (what locate() undoes); -1 for an invalid ref.
+  std::int32_t id_of(TraceEventRef ref) const;
+  // The group holding a source lane; -1 when none.
+  int group_of(int source, int lane) const;
 
   // First start (in the file's microseconds) of an event named exactly `name` in any source; for
   // aligning two runs at the same event ("ProfilerStep#3").
@@ -121,6 +143,9 @@ class TraceTimeline : public std::enable_shared_from_this<TraceTimeline> {
   std::shared_ptr<const std::vector<std::uint8_t>> depth_;  // per event id (shared by copies)
   std::vector<std::vector<std::uint8_t>> max_depth_;        // [source][lane]
   std::vector<std::vector<std::int8_t>> colour_;            // [source][name index]
+  // [source]: the name indices of the categories "forward" and "backward" (-1: none), coloured
+  // like the plan's passes.
+  std::vector<std::pair<std::int32_t, std::int32_t>> pass_cat_;
   double origin_us_ = 0.0;
   double first_start_us_ = 0.0;
 };

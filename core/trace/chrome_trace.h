@@ -2,7 +2,9 @@
 // Chrome Trace Event JSON export of a simulation (loadable in Perfetto and chrome://tracing).
 // One process per replica ("replica r"), per stage one compute thread ("stage s", tid 2s) and one
 // comm thread ("stage s p2p", tid 2s+1). F/B packs are "X" events named "F3"/"B2" (1-based) with
-// cat "forward"/"backward" and args {pack (0-based), chunk, tokens, attention_pairs, segments
+// cat "forward"/"backward" (cname "rail_response" / "thread_state_iowait": blue and orange in
+// chrome://tracing, as in the explorer) and args {pack (0-based), chunk, tokens, attention_pairs,
+// segments
 // ["id[begin:end)", ...] (first 64, then segments_total)}; P2P sends and DP syncs are "X" events on
 // the comm thread. For Perfetto: flow events (cat "slice", "s" -> "f") join, on every stage, each
 // forward pack to every backward pack that consumes its slices; a counter track per stage

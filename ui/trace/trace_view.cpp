@@ -39,29 +39,39 @@ TraceView::TraceView(QWidget* parent) : GanttView(parent) {
   o.min_lane_height = 12;
   o.lane_height = 20;
   setPaintOptions(o);
+  connect(this, &GanttView::barClicked, this, [this](int lane, int bar) {
+    if (timeline_ && model()) selectEvent(timeline_->locate(model()->bar(BarRef{lane, bar}).pack));
+  });
 }
 
 void TraceView::setTimeline(std::shared_ptr<const TraceTimeline> timeline,
                             std::shared_ptr<const GanttModel> first) {
   timeline_ = std::move(timeline);
   collapsed_.clear();
+  pinned_.clear();
   marked_.clear();
   mark_ = nullptr;
+  selected_ = {};
+  links_.clear();
   if (selection_) setSelection(std::nullopt);
   if (!timeline_) {
     setModel(nullptr);
     fitMinimumHeight();
     return;
   }
-  setModel(first ? std::move(first) : std::make_shared<const GanttModel>(timeline_->gantt()));
+  // The lane filter stays (a new run of the same job keeps the tracks asked for).
+  if (!filter_.empty()) first = nullptr;
+  setModel(first ? std::move(first)
+                 : std::make_shared<const GanttModel>(timeline_->snapshot(rowOptions())));
   fitMinimumHeight();
 }
 
 void TraceView::rebuild() {
   if (!timeline_) return;
-  setModel(std::make_shared<const GanttModel>(timeline_->gantt(collapsed_)), true);
+  setModel(std::make_shared<const GanttModel>(timeline_->snapshot(rowOptions())), true);
   fitMinimumHeight();
   remark();
+  emit rowsChanged();
 }
 
 void TraceView::setScrollable(bool on) {
@@ -185,11 +195,16 @@ QString TraceView::tooltipFor(BarRef ref) const {
 
 void TraceView::paintEvent(QPaintEvent* event) {
   GanttView::paintEvent(event);
-  if (!model() || (marked_.empty() && !selection_)) return;
+  if (!model()) return;
+  QPainter p(this);
+  if (!marked_.empty() || selection_) paintMarks(p);
+  paintSelected(p);
+}
+
+void TraceView::paintMarks(QPainter& p) {
   const GanttLayout l = currentLayout();
   const TimeScale scale = timeScale();
   const GanttPalette pal = GanttPalette::make(paintOptions().theme);
-  QPainter p(this);
   p.setClipRect(l.plot);
   const TimeRange& range = scale.range();
   const QFontMetrics fm(font());
@@ -294,6 +309,7 @@ void TraceView::mouseReleaseEvent(QMouseEvent* event) {
 }
 
 void TraceView::keyPressEvent(QKeyEvent* event) {
+  if (navigationKey(event)) return;
   if (event->key() == Qt::Key_Escape && selection_) {
     setSelection(std::nullopt);
     event->accept();

@@ -5,6 +5,9 @@
 //    unfolds it; the visible time range stays;
 //  - marked events (search results, a diff-table row) drawn over the bars in the highlight colour;
 //  - Shift+drag selects a time range and shows its duration (Escape or Shift+click clears it);
+//  - click selects an event (outlined; eventSelected), revealEvent() brings one into view; arrows
+//    join it to the events its flows lead to (a CPU launch and its GPU kernel);
+//  - W / S zoom in / out around the mouse (else the centre), A / D pan, as in Perfetto;
 //  - the tooltip names the event: name, category, start, duration, nesting depth, rank and lane,
 //    and its args when the importer kept them.
 #include <optional>
@@ -13,6 +16,7 @@
 
 #include "gantt/gantt_view.h"
 #include "render/trace_timeline.h"
+#include "trace/trace_stats.h"
 
 namespace slimpack::ui {
 
@@ -30,6 +34,15 @@ class TraceView : public GanttView {
 
   const std::set<int>& collapsedGroups() const { return collapsed_; }
   void setGroupCollapsed(int group, bool collapsed);
+  // The track list: fold or unfold every group, show only the lanes whose title ("rank 1 ·
+  // python3 / thread 7") contains a text (case-insensitive), pin groups to the top (also from the
+  // context menu of a group's label).
+  void setAllCollapsed(bool collapsed);
+  void setLaneFilter(const QString& text);
+  QString laneFilter() const { return QString::fromStdString(filter_); }
+  void setGroupPinned(int group, bool pinned);
+  const std::vector<int>& pinnedGroups() const { return pinned_; }
+  TraceRowOptions rowOptions() const;
 
   // Marked bars of the current model (sorted by lane, then bar), e.g. TraceTimeline::find_name.
   void setMarked(std::vector<BarRef> bars);
@@ -49,6 +62,19 @@ class TraceView : public GanttView {
   std::optional<TimeRange> selection() const { return selection_; }
   void setSelection(std::optional<TimeRange> range);
 
+  // The selected event (clicked, or chosen in a list), outlined; invalid when none.
+  TraceEventRef selectedEvent() const { return selected_; }
+  // The flows of the selected event (a launch and its kernels), drawn as arrows between the bars.
+  const std::vector<TraceFlowLink>& selectedLinks() const { return links_; }
+  void selectEvent(TraceEventRef ref);
+  // The bar showing an event in the current model (its group folded: the group's row, when the
+  // event is top-level); invalid when the event has no bar there.
+  BarRef barOf(TraceEventRef ref) const;
+  // Selects the event and brings it into view: unfolds its group, centres it when it is outside
+  // the visible time range (zooming in when it is narrower than a pixel), and asks the scroll
+  // area for its row (rowsToReveal).
+  void revealEvent(TraceEventRef ref);
+
   // Tooltip text of a bar (HTML), empty when `ref` is no trace bar.
   QString tooltipFor(BarRef ref) const;
 
@@ -62,6 +88,10 @@ class TraceView : public GanttView {
  signals:
   void selectionChanged(double t0, double t1);  // t1 < t0 when cleared
   void groupToggled(int group, bool collapsed);
+  void eventSelected(slimpack::TraceEventRef ref);  // invalid when cleared
+  void rowsChanged();  // folded, unfolded, filtered or pinned: other events have bars
+  // Widget y range the view wants shown (a scroll area scrolls it into view).
+  void rowsToReveal(int top, int bottom);
 
  protected:
   void paintEvent(QPaintEvent* event) override;
@@ -69,6 +99,7 @@ class TraceView : public GanttView {
   void mouseMoveEvent(QMouseEvent* event) override;
   void mouseReleaseEvent(QMouseEvent* event) override;
   void keyPressEvent(QKeyEvent* event) override;
+  void contextMenuEvent(QContextMenuEvent* event) override;
   void wheelEvent(QWheelEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
   bool event(QEvent* event) override;
@@ -78,6 +109,9 @@ class TraceView : public GanttView {
   void remark();
   void fitMinimumHeight();
   int groupOfLabelAt(QPoint pos) const;
+  bool navigationKey(QKeyEvent* event);  // W/A/S/D
+  void paintMarks(QPainter& p);
+  void paintSelected(QPainter& p);
 
   std::shared_ptr<const TraceTimeline> timeline_;
   std::set<int> collapsed_;
@@ -86,6 +120,10 @@ class TraceView : public GanttView {
   std::optional<TimeRange> selection_;
   std::optional<double> select_from_;
   bool scrollable_ = false;
+  TraceEventRef selected_;
+  std::vector<TraceFlowLink> links_;
+  std::string filter_;
+  std::vector<int> pinned_;
 };
 
 // "1.234 ms" / "56.7 µs" for a duration in seconds.

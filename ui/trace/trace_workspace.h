@@ -3,6 +3,13 @@
 // optionally a second run ("Compare with…") on a second view under it, on one synced time axis,
 // with the diff table by event name. Files are loaded by a job (progress and cancel in the tab's
 // bar); a file that fails to load is reported through loadFailed and changes nothing shown.
+// Each timeline is titled ("A: file", "B: file"); under them the details area
+// (trace_details_panel.h) describes the selected event, lists the search's matches (Enter /
+// Shift+Enter step through them) and sums up a selected range or the whole run by name. The bar's
+// track filter and Collapse / Expand All act on both runs.
+// The code: layout (trace_workspace_layout.cpp), comparison and alignment
+// (trace_workspace_compare.cpp), search and navigation (trace_workspace_search.cpp), options and
+// session (trace_workspace_session.cpp), loading and the rest here.
 //
 // The main window hands every opened path to offerFile() first: a trace is taken (paths offered
 // in one turn of the event loop - several files dropped or named on the command line - load
@@ -23,15 +30,23 @@ class QLabel;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QHBoxLayout;
 class QSplitter;
 class QTableView;
+class QToolButton;
 QT_END_NAMESPACE
+
+namespace slimpack {
+class GanttView;
+}
 
 namespace slimpack::ui {
 
 class JobTracker;
 class SimCheckPanel;
+class TraceDetailsPanel;
 class TraceDiffModel;
+class TraceScrollArea;
 class TraceSummaryPanel;
 class TraceView;
 
@@ -102,8 +117,22 @@ class TraceWorkspace : public QWidget {
   // The same for any event name (the alignment box's "Align at event…" and the diff table's
   // "Align Both Runs at This Event"); says so in the status when a run lacks the event.
   bool alignAtEvent(const QString& name);
-  // Search by name (case-insensitive substring) in both runs; returns the matches in A.
+  // Search by name (case-insensitive substring) in both runs; returns the matches in A. The
+  // matches of A are listed in the details area (time order) and the first one at or after the
+  // visible range's start becomes the current match.
   int search(const QString& text);
+  // The next / previous match of A (wrapping): selected, shown in the details area and scrolled
+  // into view. Enter and Shift+Enter in the search field, the arrows beside it.
+  void nextMatch();
+  void previousMatch();
+  // Marks the events named exactly `name` in both runs (a statistics row) as the matches.
+  void markName(const QString& name);
+  // The current match (0-based; -1: none) and the number of matches in A.
+  int currentMatch() const { return current_match_; }
+  int matchCount() const;
+  QString matchCountText() const;
+  TraceDetailsPanel* details() const { return details_; }
+  QLineEdit* searchField() const { return search_; }
   // Marks the events of diff-table row `row` (after sorting) in both timelines.
   void highlightDiffRow(int row);
   QString statusText() const;
@@ -118,11 +147,26 @@ class TraceWorkspace : public QWidget {
   void mappingRulesRequested(std::shared_ptr<const TraceTimeline> run);
   void calibrateRequested(std::shared_ptr<const TraceTimeline> run);
   void loadFailed(const QString& path, const QString& message);
-  void loaded(int slot);                  // 0 = A, 1 = B
-  void opened(const QStringList& paths);  // run A's files, once they loaded
-  void idle();                            // busy() turned false
+  void loaded(int slot);                        // 0 = A, 1 = B
+  void opened(const QStringList& paths);        // run A's files, once they loaded
+  void comparedWith(const QStringList& paths);  // run B's files, once they loaded
+  void idle();                                  // busy() turned false
 
  private:
+  void setUpControls();
+  QHBoxLayout* buildActionBar();
+  QHBoxLayout* buildSearchBar();
+  QWidget* buildPanes();
+  void connectJobs();
+  void connectViews();
+  void connectSearch();
+  void connectCompare();
+  void goToMatch(int index);
+  void revealIn(TraceView* view, TraceEventRef ref);
+  void updateTitles();
+  static void showOnOneAxis(GanttView* a, GanttView* b);
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
   void flushOffered();
   void showRun(Slot slot, TraceRunView run);
   void updateCompare();
@@ -164,6 +208,17 @@ class TraceWorkspace : public QWidget {
   SimCheckPanel* sim_check_;
   TraceSummaryPanel* summary_;
   QPushButton* sim_button_;
+  TraceDetailsPanel* details_;
+  QToolButton* prev_;
+  QToolButton* next_;
+  QLabel* match_label_;
+  QLabel* label_a_;  // "A: file": the runs' titles over their timelines
+  QLabel* label_b_;
+  QLineEdit* track_filter_;  // lanes by rank, process, thread or stream
+  QWidget* pane_b_ = nullptr;
+  TraceScrollArea* scroll_a_ = nullptr;
+  TraceScrollArea* scroll_b_ = nullptr;
+  int current_match_ = -1;
   int matches_a_ = 0;
   int matches_b_ = 0;
   QString status_message_;

@@ -54,6 +54,25 @@ void Settings::addRecentFile(const QString& path) {
   emit recentFilesChanged(files);
 }
 
+void Settings::addRecentRun(const QStringList& paths) {
+  if (paths.size() == 1) return addRecentFile(paths.front());
+  if (paths.isEmpty()) return;
+  QStringList abs;
+  for (const QString& p : paths) abs << QFileInfo(p).absoluteFilePath();
+  const QString entry = abs.join(QLatin1Char('\n'));
+  QStringList files = recentFiles();
+  files.removeAll(entry);
+  files.prepend(entry);
+  while (files.size() > kMaxRecentFiles) files.removeLast();
+  store_->setValue(kRecent, files);
+  setLastDirectory(QFileInfo(abs.front()).absolutePath());
+  emit recentFilesChanged(files);
+}
+
+QStringList Settings::recentEntryFiles(const QString& entry) {
+  return entry.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+}
+
 void Settings::clearRecentFiles() {
   store_->remove(kRecent);
   emit recentFilesChanged({});

@@ -27,6 +27,11 @@ class Settings : public QObject {
 
   QStringList recentFiles() const;
   void addRecentFile(const QString& path);  // most recent first, no duplicates, at most kMax
+  // The files of a run (the ranks' traces opened together) as one entry that reopens them all:
+  // their absolute paths joined by newlines; one file is an ordinary entry.
+  void addRecentRun(const QStringList& paths);
+  // The files of an entry of recentFiles() (one for an ordinary entry).
+  static QStringList recentEntryFiles(const QString& entry);
   void clearRecentFiles();
 
   // The column (CSV) or field (JSONL) chosen for a multi-column length file, by absolute path;

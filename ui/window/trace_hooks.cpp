@@ -35,9 +35,11 @@ TraceHooks::TraceHooks(MainWindow& window, ExplorerController& controller, Setti
   connect(&controller, &ExplorerController::snapshotChanged, &traces,
           [this](const SnapshotPtr& snapshot) { traces_.setSimulation(snapshot); });
   if (controller.snapshot()) traces.setSimulation(controller.snapshot());
-  connect(&traces, &TraceWorkspace::opened, &settings, [&settings](const QStringList& paths) {
-    for (const QString& p : paths) settings.addRecentFile(p);
-  });
+  // A run (one file per rank) is one Recent entry that reopens all of it; run B is recorded too.
+  connect(&traces, &TraceWorkspace::opened, &settings,
+          [&settings](const QStringList& paths) { settings.addRecentRun(paths); });
+  connect(&traces, &TraceWorkspace::comparedWith, &settings,
+          [&settings](const QStringList& paths) { settings.addRecentRun(paths); });
   connect(&traces, &TraceWorkspace::calibrateRequested, this, [this] { calibrate(); });
   connect(&traces, &TraceWorkspace::mappingRulesRequested, this,
           [this](const std::shared_ptr<const TraceTimeline>& run) { editRules(run); });

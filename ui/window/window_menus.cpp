@@ -238,9 +238,21 @@ void WindowMenus::setBusy(bool busy) {
 void WindowMenus::rebuildRecent() {
   recent_->clear();
   const QStringList files = window_.settings().recentFiles();
-  for (const QString& f : files)
-    recent_->addAction(QFileInfo(f).fileName(), this, [this, f] { window_.openFile(f); })
-        ->setToolTip(f);
+  for (const QString& f : files) {
+    // A run's entry opens all its files in one turn: they load together as the run's ranks.
+    const QStringList run = Settings::recentEntryFiles(f);
+    if (run.isEmpty()) continue;
+    const QString name =
+        run.size() == 1
+            ? QFileInfo(run.front()).fileName()
+            : tr("%1 + %2 more (run)").arg(QFileInfo(run.front()).fileName()).arg(run.size() - 1);
+    recent_
+        ->addAction(name, this,
+                    [this, run] {
+                      for (const QString& p : run) window_.openFile(p);
+                    })
+        ->setToolTip(run.join(QLatin1Char('\n')));
+  }
   recent_->setEnabled(!files.isEmpty());
   if (!files.isEmpty()) {
     recent_->addSeparator();

@@ -110,6 +110,44 @@ TEST(TraceTimeline, CollapsedGroupIsOneRowOfTopLevelEvents) {
   EXPECT_EQ(m.lane(1).bars.size(), 2u);
 }
 
+TEST(TraceTimeline, OwnExportColoursForwardAndBackwardLikeThePlan) {
+  const char* ours = R"([
+    {"ph": "X", "name": "F1", "cat": "forward", "pid": 0, "tid": 0, "ts": 0, "dur": 5},
+    {"ph": "X", "name": "B1", "cat": "backward", "pid": 0, "tid": 0, "ts": 5, "dur": 9},
+    {"ph": "X", "name": "F2", "cat": "forward", "pid": 0, "tid": 0, "ts": 14, "dur": 5}])";
+  auto tl = TraceTimeline::build({{parse(ours), -1, "plan.trace.json"}});
+  const GanttModel m = tl->gantt();
+  ASSERT_EQ(m.lane(0).bars.size(), 3u);
+  EXPECT_EQ(m.lane(0).bars[0].chunk, 0);  // GanttPalette::trace[0]: blue
+  EXPECT_EQ(m.lane(0).bars[1].chunk, 1);  // trace[1]: orange
+  EXPECT_EQ(m.lane(0).bars[2].chunk, 0);
+}
+
+TEST(TraceTimeline, TrackListFiltersLanesAndPinsGroups) {
+  auto tl = TraceTimeline::build({{parse(kNested), -1, "a.json"}});
+  EXPECT_EQ(tl->lane_title(0, 0), "python3 / main");
+  TraceRowOptions o;
+  o.filter = "STREAM";  // case-insensitive: the GPU stream only
+  GanttModel m = tl->snapshot(o);
+  ASSERT_EQ(m.lane_count(), 1);
+  EXPECT_EQ(m.lane(0).label, "▾ GPU 0 / stream 7");
+  EXPECT_EQ(tl->rows_for(o).size(), 1u);
+  o.filter = "nothing like it";
+  EXPECT_EQ(tl->snapshot(o).lane_count(), 0);
+  // Pinned: the GPU group first, then the rest in their order.
+  o.filter.clear();
+  o.pinned = {1};
+  m = tl->snapshot(o);
+  ASSERT_EQ(m.lane_count(), 4);
+  EXPECT_EQ(m.lane(0).label, "▾ GPU 0 / stream 7");
+  EXPECT_EQ(m.lane(1).label, "▾ python3 / main");
+  EXPECT_EQ(m.lane(3).bars.size(), 2u);  // the CPU thread's deepest row: linear, relu
+  EXPECT_EQ(tl->rows_for(o)[0].group, 1);
+  // Pinned and folded.
+  o.collapsed = {0};
+  EXPECT_EQ(tl->snapshot(o).lane_count(), 2);
+}
+
 TEST(TraceTimeline, RanksOrderSourcesAndNameGroups) {
   const char* one = R"([{"ph": "X", "name": "k", "pid": 5, "tid": 1, "ts": 10, "dur": 5}])";
   const char* two = R"([{"ph": "X", "name": "k", "pid": 5, "tid": 1, "ts": 12, "dur": 5}])";

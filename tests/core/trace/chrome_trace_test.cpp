@@ -41,7 +41,14 @@ TEST(ChromeTrace, EventsAndMetadata) {
       continue;
     }
     ASSERT_EQ(ph, "X");
-    ++by_cat[e["cat"].get<std::string>()];
+    const std::string cat = e["cat"].get<std::string>();
+    ++by_cat[cat];
+    // chrome://tracing colours: forward blue, backward orange; other events keep their own.
+    const std::string cname = e.value("cname", "");
+    const std::string want = cat == "forward"    ? "rail_response"
+                             : cat == "backward" ? "thread_state_iowait"
+                                                 : "";
+    EXPECT_EQ(cname, want) << cat;
   }
   EXPECT_EQ(by_cat["forward"], 4);
   EXPECT_EQ(by_cat["backward"], 4);
