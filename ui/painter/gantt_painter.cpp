@@ -19,6 +19,31 @@ std::pair<int, int> span_px(double x0, double x1) {
   return {a, b};
 }
 
+// A pack label inside its bar: across when it fits, else along a tall narrow bar (turned a quarter
+// turn, in a smaller font when needed), so the tall rows of a slide or of presentation mode name
+// their packs on every stage.
+void draw_bar_label(QPainter& p, const QRect& r, const QString& text, const QFontMetrics& fm) {
+  const int w = fm.horizontalAdvance(text) + 4;
+  if (w <= r.width() && fm.ascent() <= r.height()) {
+    p.drawText(r, Qt::AlignCenter, text);
+    return;
+  }
+  if (w > r.height() || r.width() < 6) return;
+  QFont font = p.font();
+  // Turned, the glyphs need their cap height across the bar (digits and capitals only).
+  if (fm.capHeight() + 2 > r.width()) {
+    if (font.pointSizeF() <= 0) return;
+    font.setPointSizeF(font.pointSizeF() * 0.8);
+    if (QFontMetrics(font).capHeight() + 2 > r.width()) return;
+  }
+  p.save();
+  p.setFont(font);
+  p.translate(r.center().x() + 1, r.center().y() + 1);
+  p.rotate(-90);
+  p.drawText(QRect(-r.height() / 2, -r.width() / 2, r.height(), r.width()), Qt::AlignCenter, text);
+  p.restore();
+}
+
 }  // namespace
 
 QString trace_bar_label(const GanttModel& model, const GanttBar& bar) {
@@ -132,10 +157,8 @@ void GanttPainter::paint_lane(QPainter& p, const GanttLayout& layout, const Gant
                       : bar.kind == BarKind::Backward ? palette_.backward[shade]
                                                       : palette_.sync;
     p.fillRect(r, c);
-    if (labels && r.width() >= min_label_w) {
-      const QString text = bar_label(bar);
-      if (fm.horizontalAdvance(text) + 4 <= r.width()) p.drawText(r, Qt::AlignCenter, text);
-    }
+    if (labels && (r.width() >= min_label_w || r.height() >= min_label_w))
+      draw_bar_label(p, r, bar_label(bar), fm);
   }
 }
 
@@ -210,11 +233,29 @@ void GanttPainter::paint_base(QPainter& p, const GanttLayout& layout,
   if (options_.axis) paint_axis(p, model_, layout, geo.scale, palette_);
   if (!layout.header.isEmpty())
     paint_header(
-        p, layout.header, options_.title, options_.legend, model_.has_sync(),
-        layout.memory_height > 0, palette_,
+        p, layout.header, options_.title, options_.legend, legend_content(layout, geo), palette_,
         options_.title.isEmpty() ? std::min(highlight_name_width(), layout.header.width() / 3) : 0);
   if (!layout.metrics.isEmpty()) paint_metrics(p, layout.metrics, metrics_text(model_), palette_);
   p.restore();
+}
+
+LegendContent GanttPainter::legend_content(const GanttLayout& layout,
+                                           const GanttGeometry& geo) const {
+  LegendContent c;
+  c.forward = c.backward = c.folded = false;
+  for (const GanttLane& lane : model_.lanes())
+    for (const GanttBar& bar : lane.bars) {
+      c.forward = c.forward || bar.kind == BarKind::Forward;
+      c.backward = c.backward || bar.kind == BarKind::Backward;
+      if (c.forward && c.backward) break;
+    }
+  for (const auto& lane : geo.lanes)
+    for (const DrawItem& d : lane) c.folded = c.folded || d.folded();
+  c.bubble = options_.bubble_tint && model_.metrics().bubble_ratio > 0.0;
+  c.sequence = options_.legend_sequence;
+  c.sync = model_.has_sync();
+  c.memory = layout.memory_height > 0;
+  return c;
 }
 
 QRect GanttPainter::bar_rect(const GanttLayout& layout, const GanttGeometry& geo,
@@ -250,10 +291,9 @@ void GanttPainter::paint_overlay(QPainter& p, const GanttLayout& layout, const G
       p.fillRect(r, fill);
     }
     const QString text = bar.kind == BarKind::Trace ? trace_bar_label(model_, bar) : bar_label(bar);
-    if (options_.bar_labels && r.height() >= fm.ascent() &&
-        fm.horizontalAdvance(text) + 4 <= r.width()) {
+    if (options_.bar_labels) {
       p.setPen(palette_.bar_text);
-      p.drawText(r, Qt::AlignCenter, text);
+      draw_bar_label(p, r, text, fm);
     }
   }
   if (highlight >= 0 && highlight < model_.sequence_count() && !layout.header.isEmpty() &&

@@ -10,6 +10,7 @@
 #include <QString>
 #include <vector>
 
+#include "painter/gantt_chrome.h"
 #include "painter/gantt_layout.h"
 #include "painter/gantt_options.h"
 #include "painter/gantt_palette.h"
@@ -50,6 +51,10 @@ class GanttPainter {
                      SeqIndex highlight, BarRef hovered) const;
   // Everything in one call (exports, tests, the benchmark).
   void paint(QPainter& p, const QRect& area, TimeRange range, SeqIndex highlight = -1) const;
+
+  // What the legend lists for this picture: the passes the model has, bubbles when tinted and
+  // present, folded runs when `geo` folds any, sync bars and the memory strip when drawn.
+  LegendContent legend_content(const GanttLayout& layout, const GanttGeometry& geo) const;
 
   // The bar under a point (lane row and +-2 px horizontally), or an invalid ref.
   BarRef hit(const GanttLayout& layout, const GanttGeometry& geo, QPoint pos) const;
