@@ -222,6 +222,11 @@ void GanttView::setHighlightedSequence(int seq) {
   emitHighlightIfChanged();
 }
 
+void GanttView::clearHighlight() {
+  hovered_ = {};
+  setHighlightedSequence(-1);
+}
+
 void GanttView::emitHighlightIfChanged() {
   const SeqIndex now = highlightedSequence();
   if (now == last_emitted_) return;

@@ -43,8 +43,15 @@ std::vector<LegendEntry> legend_entries(const LegendContent& c, const GanttPalet
   if (c.sync)
     entries.push_back(
         {palette.sync, QStringLiteral("DP sync / optimizer"), QStringLiteral("Sync / opt")});
-  if (c.memory)
-    entries.push_back({palette.memory_fill, QStringLiteral("Memory"), QStringLiteral("Memory")});
+  if (c.memory) {
+    const QString text = c.memory_scale.isEmpty()
+                             ? QStringLiteral("Memory")
+                             : QStringLiteral("Memory (strip top %1)").arg(c.memory_scale);
+    const QString short_text = c.memory_scale.isEmpty()
+                                   ? QStringLiteral("Memory")
+                                   : QStringLiteral("Memory ≤ %1").arg(c.memory_scale);
+    entries.push_back({palette.memory_fill, text, short_text});
+  }
   return entries;
 }
 

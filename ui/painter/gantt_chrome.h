@@ -29,6 +29,7 @@ struct LegendContent {
   bool sequence = true;  // the highlighted sequence's forward and backward colours
   bool sync = false;
   bool memory = false;
+  QString memory_scale;  // the memory strips' top ("80.0 GB"), said once here
 };
 // The legend's entries (long labels), in the order they are drawn.
 QStringList legend_labels(const LegendContent& content);

@@ -162,6 +162,11 @@ LegendContent scene_legend(const Scene& s) {
     all.sequence = all.sequence || c.sequence;
     all.sync = all.sync || c.sync;
     all.memory = all.memory || c.memory;
+    // Sections of a comparison with different tops: no one scale to name.
+    if (i == 0)
+      all.memory_scale = c.memory_scale;
+    else if (all.memory_scale != c.memory_scale)
+      all.memory_scale.clear();
   }
   return all;
 }

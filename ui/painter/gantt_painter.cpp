@@ -30,11 +30,21 @@ void draw_bar_label(QPainter& p, const QRect& r, const QString& text, const QFon
   }
   if (w > r.height() || r.width() < 6) return;
   QFont font = p.font();
-  // Turned, the glyphs need their cap height across the bar (digits and capitals only).
+  // Turned, the glyphs need their cap height across the bar (digits and capitals only); a smaller
+  // font (down to two thirds, and not under 7 pt) names a narrower bar.
   if (fm.capHeight() + 2 > r.width()) {
-    if (font.pointSizeF() <= 0) return;
-    font.setPointSizeF(font.pointSizeF() * 0.8);
-    if (QFontMetrics(font).capHeight() + 2 > r.width()) return;
+    const double base = font.pointSizeF();
+    if (base <= 0) return;
+    bool fits = false;
+    for (const double f : {0.8, 0.67}) {
+      if (base * f < 7.0) break;
+      font.setPointSizeF(base * f);
+      const QFontMetrics small(font);
+      if ((fits = small.capHeight() + 2 <= r.width() &&
+                  small.horizontalAdvance(text) + 4 <= r.height()))
+        break;
+    }
+    if (!fits) return;
   }
   p.save();
   p.setFont(font);
@@ -200,9 +210,13 @@ void GanttPainter::paint_memory(QPainter& p, const GanttLayout& layout, const Ga
       p.setClipping(false);
       p.setFont(small);
       p.setPen(palette_.memory_line);
+      // The stage's own peak; the strip's scale (its top) is said once, in the legend.
       const QRect label(layout.labels.left(), band.top(), layout.labels.width() - 4,
                         std::max(h, sfm.height()));
-      p.drawText(label, Qt::AlignRight | Qt::AlignTop, QString::fromStdString(format_bytes(top)));
+      const QString peak = QStringLiteral("peak %1").arg(
+          QString::fromStdString(format_bytes(model_.lane(lane).peak_memory)));
+      p.drawText(label, Qt::AlignRight | Qt::AlignTop,
+                 sfm.elidedText(peak, Qt::ElideLeft, label.width()));
       p.restore();
     }
   }
@@ -255,6 +269,9 @@ LegendContent GanttPainter::legend_content(const GanttLayout& layout,
   c.sequence = options_.legend_sequence;
   c.sync = model_.has_sync();
   c.memory = layout.memory_height > 0;
+  if (c.memory)
+    c.memory_scale = QString::fromStdString(
+        format_bytes(std::max(model_.peak_memory(), options_.memory_cap_bytes)));
   return c;
 }
 

@@ -546,7 +546,12 @@ void MainWindow::applySavedView(const SavedView& v) {
   }
   showView(QStringLiteral("gantt"));
   if (v.t1 > v.t0) gantt_->setViewRange(v.t0, v.t1);
-  if (gantt_->model() && v.selected_sequence < gantt_->model()->sequence_count())
+  // A view without a pinned sequence shows none: the previous view's highlight (pinned or under
+  // the presenter's resting mouse) goes.
+  if (v.selected_sequence < 0 || !gantt_->model() ||
+      v.selected_sequence >= gantt_->model()->sequence_count())
+    gantt_->clearHighlight();
+  else
     gantt_->setHighlightedSequence(v.selected_sequence);
 }
 
@@ -588,7 +593,7 @@ void MainWindow::showView(const QString& name) {
   else if (name == "traces" || name == "measured")
     tabs_->setCurrentWidget(traces_), traces_->setSimCheckVisible(name == "measured");
   else
-    tabs_->setCurrentWidget(gantt_);
+    tabs_->setCurrentWidget(gantt_frame_);  // the tab's page (the Gantt sits inside it)
   if (name == "sweep") sweep_dock_->show(), sweep_dock_->raise();
 }
 
