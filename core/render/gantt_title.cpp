@@ -39,7 +39,8 @@ std::string gantt_title(const GanttTitleFacts& f) {
   std::string text = f.workload;
   if (!f.strategy.empty()) text += (text.empty() ? "" : " \u2014 ") + f.strategy;
   text += (text.empty() ? "" : " \u00b7 ") + shape;
-  text += " \u00b7 " + (f.slice_size > 0 ? "S=" + grouped(f.slice_size) : std::string("no slicing"));
+  text +=
+      " \u00b7 " + (f.slice_size > 0 ? "S=" + grouped(f.slice_size) : std::string("no slicing"));
   if (f.iteration_time > 0)
     text += " \u00b7 iteration " + format_time(f.iteration_time, f.time_unit);
   return text;

@@ -10,11 +10,11 @@
 namespace slimpack {
 
 struct GanttTitleFacts {
-  std::string workload;  // "preset long-sft-128k, seed 42", "plan run.json"; empty = left out
-  std::string strategy;  // empty = left out
-  int pp = 0;            // pipeline stages p
-  int tp = 0;            // tensor-parallel degree t; 0 = unknown, left out
-  int dp = 0;            // data-parallel replicas d
+  std::string workload;   // "preset long-sft-128k, seed 42", "plan run.json"; empty = left out
+  std::string strategy;   // empty = left out
+  int pp = 0;             // pipeline stages p
+  int tp = 0;             // tensor-parallel degree t; 0 = unknown, left out
+  int dp = 0;             // data-parallel replicas d
   Tokens slice_size = 0;  // S; 0 = the plan slices nothing
   double iteration_time = 0.0;
   std::string time_unit = "s";

@@ -38,9 +38,10 @@ TEST(GanttTitle, FactsComeFromThePlanAndItsResult) {
   EXPECT_EQ(f.dp, 1);
   EXPECT_EQ(f.slice_size, 150);
   EXPECT_EQ(f.time_unit, "units");
-  EXPECT_EQ(gantt_title(f), "plan tiny.json \u2014 sliced \u00b7 p=2 d=1 \u00b7 S=150 \u00b7 "
-                            "iteration " +
-                                format_time(pr.result.iteration_time, "units"));
+  EXPECT_EQ(gantt_title(f),
+            "plan tiny.json \u2014 sliced \u00b7 p=2 d=1 \u00b7 S=150 \u00b7 "
+            "iteration " +
+                format_time(pr.result.iteration_time, "units"));
 }
 
 }  // namespace
