@@ -352,6 +352,10 @@ void MainWindow::connectController() {
   });
   connect(&c, &ExplorerController::sweepReady, this, [this](const std::vector<SweepPoint>& pts) {
     sweep_->setPoints(pts, controller_->sweepBasis());
+    // A result that arrived while this sweep ran (Reset to Defaults during a sweep) was not swept:
+    // sweep again rather than leave a sweep of other settings.
+    const SnapshotPtr& now = controller_->snapshot();
+    if (now && sweep_dock_->isVisible() && sweep_->isStale(*now)) controller_->requestSweep();
     states_->refresh();
   });
   connect(&c, &ExplorerController::sweepFailed, sweep_, &SweepPanel::setMessage);
