@@ -127,9 +127,8 @@ class TestPresentation : public QObject {
     const GanttBar& bar = *std::find_if(bars.begin(), bars.end(), [&](const GanttBar& b) {
       return b.kind == BarKind::Backward && b.start > end * 0.7;
     });
-    const QPoint on_bar(
-        static_cast<int>(gantt->timeScale().x_of(0.5 * (bar.start + bar.end))),
-        l.bar_band(0).center().y());
+    const QPoint on_bar(static_cast<int>(gantt->timeScale().x_of(0.5 * (bar.start + bar.end))),
+                        l.bar_band(0).center().y());
     QTest::mouseMove(gantt, on_bar);
     QTRY_VERIFY(gantt->highlightedSequence() >= 0);
     window_->applySavedView(window_->savedViews()[1]);

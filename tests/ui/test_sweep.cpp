@@ -82,14 +82,14 @@ class TestSweep : public QObject {
     other.pp = 2;
     c.setConfig(other);
     // Reset while the sweep for p = 2 still runs: the sweep that stays is the one for the defaults.
-    QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && c.snapshot()->config.pp == 2 && !c.busy() &&
-                                 !c.sweepJobs().busy(),
-                             kResultTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        c.snapshot() && c.snapshot()->config.pp == 2 && !c.busy() && !c.sweepJobs().busy(),
+        kResultTimeoutMs);
     c.resetToDefaults();
     c.requestSweep();  // still for p = 2: the defaults' result arrives while it runs
-    QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && c.snapshot()->config.pp == 4 && !c.busy() &&
-                                 !c.sweepJobs().busy(),
-                             kResultTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        c.snapshot() && c.snapshot()->config.pp == 4 && !c.busy() && !c.sweepJobs().busy(),
+        kResultTimeoutMs);
     QTRY_VERIFY_WITH_TIMEOUT(!c.sweepJobs().busy(), kResultTimeoutMs);
     QVERIFY(sweep->hasPoints());
     QVERIFY(!sweep->isStale(*c.snapshot()));
