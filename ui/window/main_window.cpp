@@ -202,12 +202,15 @@ void MainWindow::arrangeDocks() {
   // The sequence inspector shares the memory chart's place, as a tab behind it.
   tabifyDockWidget(memory, findChild<QDockWidget*>("dock.sequence"));
   memory->raise();
-  resizeDocks({workload, metrics}, {std::clamp(w / 5, 250, 340), std::clamp(w / 5, 250, 360)},
-              Qt::Horizontal);
+  // The metrics dock is wide enough for the per-stage table's five columns (Headroom last)
+  // without a horizontal scroll bar at the default size.
+  resizeDocks({workload, metrics},
+              {std::clamp(w / 5, 250, 340), std::clamp(w * 23 / 100, 250, 380)}, Qt::Horizontal);
   resizeDocks({sweep_dock_}, {std::clamp(h * 3 / 10, 170, 300)}, Qt::Vertical);
   resizeDocks({metrics, memory}, {h * 38 / 100, h * 26 / 100}, Qt::Vertical);
   // The configuration has more rows than the workload: give it the larger share.
-  resizeDocks({workload, findChild<QDockWidget*>("dock.config")}, {h * 28 / 100, h * 36 / 100},
+  // The workload dock keeps its length histogram whole, axis included; the configuration scrolls.
+  resizeDocks({workload, findChild<QDockWidget*>("dock.config")}, {h * 33 / 100, h * 31 / 100},
               Qt::Vertical);
 }
 
