@@ -8,6 +8,7 @@
 
 #include "../core/render/gantt_fixture.h"
 #include "app/explorer_snapshot.h"
+#include "common/format.h"
 #include "painter/gantt_chrome.h"
 #include "painter/gantt_export.h"
 #include "painter/gantt_painter.h"
@@ -103,6 +104,38 @@ class TestExports : public QObject {
     const GanttModel d = GanttModel::build(dense.plan, dense.result);
     QVERIFY(
         gantt_image_legend({{QString(), &d}}, {}).contains(QStringLiteral("Folded packs (×n)")));
+  }
+
+  // A folded run says how many packs it holds, of which pass, and how long it lasts — what a
+  // whole-view Gantt of thousands of sequences shows instead of one bare "×706".
+  void foldedRunsSayWhatTheyHold() {
+    const auto dense = testing::synthetic_plan(4, 5000);
+    const GanttModel m = GanttModel::build(dense.plan, dense.result);
+    const GanttPainter gp(m, GanttPaintOptions{});
+    const GanttLayout l = gp.layout(QRect(0, 0, 1600, 400));
+    const GanttGeometry g = gp.geometry(l, m.time_extent());
+    const DrawItem* widest = nullptr;
+    for (const DrawItem& d : g.lanes[0])
+      if (d.folded() && (!widest || d.x1 - d.x0 > widest->x1 - widest->x0)) widest = &d;
+    QVERIFY(widest != nullptr);
+    const QFontMetrics fm(QFont(QStringLiteral("DejaVu Sans"), 9));
+    const QString full = fold_label(m, 0, *widest, fm, 10000);
+    const auto& bars = m.lane(0).bars;
+    const double span = bars[std::size_t(widest->first + widest->count - 1)].end -
+                        bars[std::size_t(widest->first)].start;
+    QCOMPARE(full, QStringLiteral("%1 packs (%2 F · %3 B) · %4")
+                       .arg(widest->count)
+                       .arg(widest->forward)
+                       .arg(widest->count - widest->forward)
+                       .arg(QString::fromStdString(format_time(span, m.time_unit()))));
+    // Narrower runs fall back to shorter labels.
+    const QString shorter = QStringLiteral("%1 packs · %2")
+                                .arg(widest->count)
+                                .arg(QString::fromStdString(format_time(span, m.time_unit())));
+    QCOMPARE(fold_label(m, 0, *widest, fm, fm.horizontalAdvance(shorter) + 4), shorter);
+    const QString bare = QStringLiteral("×%1").arg(widest->count);
+    QCOMPARE(fold_label(m, 0, *widest, fm, fm.horizontalAdvance(bare) + 4), bare);
+    QVERIFY(fold_label(m, 0, *widest, fm, 5).isEmpty());
   }
 
   // The explorer's picture is titled with the workload, p, t, d, S, strategy and iteration time.

@@ -77,6 +77,31 @@ QString bar_label(const GanttBar& bar) {
   return {};
 }
 
+QString fold_label(const GanttModel& model, int lane, const DrawItem& item, const QFontMetrics& fm,
+                   int width) {
+  const auto& bars = model.lane(lane).bars;
+  const auto first = static_cast<std::size_t>(item.first);
+  const auto last = static_cast<std::size_t>(item.first + item.count - 1);
+  QStringList candidates;
+  if (item.count > 1 && last < bars.size()) {
+    const QString span =
+        QString::fromStdString(format_time(bars[last].end - bars[first].start, model.time_unit()));
+    if (item.kind != BarKind::Trace)
+      candidates << QStringLiteral("%1 packs (%2 F · %3 B) · %4")
+                        .arg(item.count)
+                        .arg(item.forward)
+                        .arg(item.count - item.forward)
+                        .arg(span);
+    const QString what =
+        item.kind == BarKind::Trace ? QStringLiteral("events") : QStringLiteral("packs");
+    candidates << QStringLiteral("%1 %2 · %3").arg(item.count).arg(what, span);
+  }
+  candidates << QStringLiteral("×%1").arg(item.count);
+  for (const QString& text : candidates)
+    if (fm.horizontalAdvance(text) + 4 <= width) return text;
+  return {};
+}
+
 GanttPainter::GanttPainter(const GanttModel& model, GanttPaintOptions options)
     : model_(model), options_(std::move(options)), palette_(GanttPalette::make(options_.theme)) {}
 
@@ -145,8 +170,8 @@ void GanttPainter::paint_lane(QPainter& p, const GanttLayout& layout, const Gant
         paint_fold(p, r, d.count, d.forward, palette_);
       }
       if (labels && r.width() >= min_label_w + 8) {
-        const QString text = QStringLiteral("×%1").arg(d.count);
-        if (fm.horizontalAdvance(text) + 4 <= r.width()) p.drawText(r, Qt::AlignCenter, text);
+        const QString text = fold_label(model_, lane, d, fm, r.width());
+        if (!text.isEmpty()) p.drawText(r, Qt::AlignCenter, text);
       }
       continue;
     }

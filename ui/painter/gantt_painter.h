@@ -33,6 +33,11 @@ QString bar_label(const GanttBar& bar);
 // The event name of a Trace bar of a trace timeline (empty for other bars).
 QString trace_bar_label(const GanttModel& model, const GanttBar& bar);
 
+// The label of a folded run that fits `width`: "706 packs (412 F · 294 B) · 3.21 s" (count, passes,
+// time span), else "706 packs · 3.21 s", else "×706"; empty when not even that fits.
+QString fold_label(const GanttModel& model, int lane, const DrawItem& item, const QFontMetrics& fm,
+                   int width);
+
 class GanttPainter {
  public:
   // The model must outlive the painter.
