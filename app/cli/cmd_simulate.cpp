@@ -7,10 +7,12 @@
 #include "args.h"
 #include "commands.h"
 #include "common/json_util.h"
+#include "cost/cost_model.h"
 #include "image_export.h"
 #include "output.h"
 #include "plan/plan_json.h"
 #include "plan_summary.h"
+#include "render/gantt_title.h"
 #include "schedule_cli.h"
 #include "setup.h"
 #include "sim/result_json.h"
@@ -164,7 +166,11 @@ int cmd_simulate(int argc, char** argv) {
     if (Status s = write_text_output(*csv, ops_csv(plan, sim)); !s)
       return report_error("simulate", s.error());
   }
-  if (Status s = export_images(*args, result->title, {{"", &plan, &sim}}); !s)
+  // The picture names what a slide reader needs: workload, p, t, d, S, strategy, iteration time.
+  const CostModel* cost = result->run->cost.get();
+  const std::string picture_title = gantt_title(
+      gantt_title_facts(plan, sim, result->run->workload_label, cost ? cost->parallel().tp : 0));
+  if (Status s = export_images(*args, picture_title, {{"", &plan, &sim}}); !s)
     return report_error("simulate", s.error());
   // Something written to stdout is the command's output: no summary around it.
   const bool json_to_stdout = *to_stdout;

@@ -90,6 +90,12 @@ Status read_view(const Json& j, const std::string& path, ViewState& v) {
   if (Status s = read_opt(j, "selected_sequence", path, v.selected_sequence, json_util::opt_int);
       !s)
     return s;
+  if (Status s = read_opt(j, "tab", path, v.tab, json_util::opt_string); !s) return s;
+  if (v.tab != "gantt" && v.tab != "compare" && v.tab != "search" && v.tab != "traces")
+    return Error::bad_input(path +
+                            ".tab: expected \"gantt\", \"compare\", \"search\" or "
+                            "\"traces\", got \"" +
+                            v.tab + "\"");
   auto it = j.find("saved_views");
   if (it == j.end()) return {};
   if (!it->is_array()) return Error::bad_input(path + ".saved_views: expected an array");
@@ -190,6 +196,7 @@ std::string session_to_json(const SessionFile& s) {
           {{"t0", s.view.t0},
            {"t1", s.view.t1},
            {"selected_sequence", s.view.selected_sequence},
+           {"tab", s.view.tab},
            {"saved_views", views}}}};
   if (!s.plan_file.empty()) j["plan_file"] = s.plan_file;
   if (!s.traces.files.empty() || s.trace_options != TraceSpec{}) {

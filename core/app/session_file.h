@@ -28,6 +28,8 @@ struct ViewState {
   double t0 = 0.0;  // visible time range of the Gantt; t1 <= t0 means "fit to window"
   double t1 = 0.0;
   int selected_sequence = -1;
+  // The tab in front when saved: "gantt", "compare", "search" or "traces" (reopened on it).
+  std::string tab = "gantt";
   std::vector<SavedView> saved_views;  // stepped through with the arrow keys in presentation mode
   bool operator==(const ViewState&) const = default;
 };

@@ -166,7 +166,9 @@ class TestGanttPainter : public QObject {
       QPainter p(&img);
       p.setFont(QFont(QStringLiteral("DejaVu Sans"), 9));
       const QRect header(20, 5, width, 30);
-      paint_header(p, header, QString(), true, true, true, pal, width / 3);
+      LegendContent all;
+      all.sync = all.memory = true;
+      paint_header(p, header, QString(), true, all, pal, width / 3);
       p.end();
       // Nothing outside the header; the reserved left third stays background.
       QCOMPARE(img.pixel(10, 20), QColor(Qt::black).rgb());
@@ -210,6 +212,7 @@ class TestGanttPainter : public QObject {
     QVERIFY(dir.isValid());
     GanttExportOptions o;
     o.width = 1000;
+    o.max_aspect = 0;  // lanes of lane_height (the slide shape is tested in test_exports)
     o.scale = 2.0;
     const std::string png = dir.filePath("g.png").toStdString();
     QVERIFY(export_gantt_png(pr.plan, pr.result, png, o).ok());

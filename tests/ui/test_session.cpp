@@ -50,6 +50,7 @@ SessionFile sample() {
   s.view.t0 = 0.25;
   s.view.t1 = 1.75;
   s.view.selected_sequence = 3;
+  s.view.tab = "search";
   s.view.saved_views = {{"warm-up", 0.0, 0.5, "gantt", 7}, {"steady", 0.5, 1.5, "compare", -1}};
   return s;
 }
@@ -85,6 +86,13 @@ class TestSession : public QObject {
     QVERIFY(*back == sample());
     // No temp files left next to it.
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
+  }
+
+  void anUnknownTabIsRefused() {
+    const QString e =
+        errorOf(R"({"format":"slimpack-session","version":1,"view":{"tab":"settings"}})");
+    QVERIFY2(e.contains(QStringLiteral("view.tab")) && e.contains(QStringLiteral("settings")),
+             qPrintable(e));
   }
 
   void errorsNameThePath() {
@@ -148,6 +156,8 @@ class TestSession : public QObject {
     const double end = a.ganttView()->model()->time_extent().t1;
     a.ganttView()->setViewRange(end * 0.25, end * 0.5);
     a.saveCurrentView();
+    a.showView(QStringLiteral("compare"));  // the tab in front comes back with the session
+    QCOMPARE(a.currentTabName(), QStringLiteral("compare"));
     const QString path = dir.filePath("round.slimpack");
     QVERIFY(a.saveSession(path));
 
@@ -159,6 +169,7 @@ class TestSession : public QObject {
                                  !b.controller().pipelineJobs().busy(),
                              60000);
     QCOMPARE(errors.count(), 0);
+    QCOMPARE(b.currentTabName(), QStringLiteral("compare"));
     const SessionFile sa = a.currentSession();
     const SessionFile sb = b.currentSession();
     QVERIFY(sb.workload == w);

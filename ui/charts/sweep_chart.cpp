@@ -10,6 +10,7 @@
 #include <QScatterSeries>
 #include <QToolTip>
 #include <QValueAxis>
+#include <algorithm>
 #include <cmath>
 
 #include "charts/chart_style.h"
@@ -117,14 +118,19 @@ void SweepChart::buildSeries() {
         static_cast<QXYSeries*>(time_), static_cast<QXYSeries*>(bubble_)})
     connect(s, &QXYSeries::clicked, this, pick);
   // Hovering a point says what it is, including why an infeasible S failed.
-  for (QXYSeries* s :
-       {static_cast<QXYSeries*>(time_points_), static_cast<QXYSeries*>(bubble_points_),
-        static_cast<QXYSeries*>(infeasible_)})
+  // The current-S marker is drawn over its point, so it answers too.
+  for (QScatterSeries* s : {time_points_, bubble_points_, current_point_, infeasible_}) {
+    with_tooltips_.push_back(s);
     connect(s, &QXYSeries::hovered, this, [this](const QPointF& p, bool state) {
       if (!state) return QToolTip::hideText();
       const int i = pointAt(points_, p.x());
       if (i >= 0) QToolTip::showText(QCursor::pos(), pointText(points_[std::size_t(i)]), this);
     });
+  }
+}
+
+bool SweepChart::hasTooltip(const QScatterSeries* series) const {
+  return std::find(with_tooltips_.begin(), with_tooltips_.end(), series) != with_tooltips_.end();
 }
 
 int SweepChart::pointAt(const std::vector<SweepPoint>& points, double s) {
@@ -215,9 +221,15 @@ void SweepChart::updateSeries() {
 
 void SweepChart::updateCurrent() {
   QList<QPointF> current;
-  for (const auto& p : points_)
+  const SweepPoint* last = nullptr;  // the largest S swept (the longest sample)
+  for (const auto& p : points_) {
+    if (!last || p.slice_size > last->slice_size) last = &p;
     if (p.ok && p.slice_size == current_)
       current.append({static_cast<double>(p.slice_size), p.iteration_time * 1e3});
+  }
+  // An S at or past the longest sample slices nothing, as the last point does: marked there.
+  if (current.isEmpty() && last && last->ok && current_ > last->slice_size)
+    current.append({static_cast<double>(last->slice_size), last->iteration_time * 1e3});
   current_point_->replace(current);
 }
 

@@ -33,6 +33,9 @@ class SweepChart : public QWidget {
   static int pointAt(const std::vector<SweepPoint>& points, double s);
   static QString pointText(const SweepPoint& point);
   QScatterSeries* infeasibleSeries() const { return infeasible_; }
+  QScatterSeries* currentSeries() const { return current_point_; }
+  // Whether hovering a point of `series` shows its tooltip (S, iteration time, bubble).
+  bool hasTooltip(const QScatterSeries* series) const;
 
  signals:
   void sliceSelected(slimpack::Tokens s);
@@ -54,6 +57,7 @@ class SweepChart : public QWidget {
   QValueAxis* time_axis_ = nullptr;
   QValueAxis* bubble_axis_ = nullptr;
   std::vector<SweepPoint> points_;
+  std::vector<const QScatterSeries*> with_tooltips_;
   Tokens current_ = 0;
   bool dark_ = false;
 };

@@ -38,6 +38,11 @@ GanttPane::GanttPane(GanttView* view, QWidget* parent)
   sync();
 }
 
+void GanttPane::setChromeVisible(bool visible) {
+  zoom_->setVisible(visible);
+  scroll_->setVisible(visible);
+}
+
 void GanttPane::sync() {
   syncing_ = true;
   const auto& model = view_->model();

@@ -23,6 +23,8 @@ class GanttPane : public QWidget {
   GanttView* view() const { return view_; }
   QScrollBar* scrollBar() const { return scroll_; }
   QLabel* zoomLabel() const { return zoom_; }
+  // The scroll bar and the "Whole iteration" / "Zoomed:" line; presentation mode hides them.
+  void setChromeVisible(bool visible);
 
  private:
   void sync();  // view range or model changed: move the bar, rewrite the line

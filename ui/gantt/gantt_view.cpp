@@ -19,8 +19,7 @@ constexpr double kWheelZoomPerNotch = 1.25;
 constexpr double kKeyZoom = 1.5;
 constexpr double kPanFraction = 0.1;
 constexpr int kDragThresholdPx = 3;
-// Taller than an export's rows: on screen the rows share the window's height, and the memory
-// strip under the bars needs room to be read.
+// Taller than an export's rows: on screen the memory strip under the bars needs room.
 constexpr int kWidgetMaxLaneHeight = 160;
 
 }  // namespace

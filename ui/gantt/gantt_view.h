@@ -82,6 +82,11 @@ class GanttView : public QWidget {
   void zoomBy(double factor, double anchor);
   // Pins a highlight (-1 clears), e.g. to mirror another view's selection.
   void setHighlightedSequence(int seq);
+  // No highlight at all: unpins, and forgets the hovered bar (a saved view without a sequence).
+  void clearHighlight() {
+    hovered_ = {};
+    setHighlightedSequence(-1);
+  }
 
  signals:
   void viewChanged(double t0, double t1);

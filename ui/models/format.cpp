@@ -1,5 +1,7 @@
 #include "models/format.h"
 
+#include <QObject>
+
 #include <QLocale>
 #include <QRegularExpression>
 #include <cmath>
@@ -20,6 +22,15 @@ QString formatBytes(double bytes) {
 
 QString formatPercent(double fraction) {
   return QString::fromStdString(format_percent(fraction));
+}
+
+QString formatChange(double now, double before) {
+  if (!(before > 0) || !std::isfinite(now)) return {};
+  const double change = now / before - 1.0;
+  if (std::fabs(change) < 0.0005) return QObject::tr("same as previous");
+  // A real minus sign, as the figures elsewhere; the magnitude through the one formatter.
+  const QString sign = change < 0 ? QStringLiteral("\u2212") : QStringLiteral("+");
+  return QObject::tr("%1%2 vs previous").arg(sign, formatPercent(std::fabs(change)));
 }
 
 QString formatTokens(double tokens) {

@@ -44,6 +44,38 @@ QString interleavedFallback(const ExplorerSnapshot& s) {
       .arg(who);
 }
 
+namespace {
+
+// "9.31 s (−2.1 % vs previous)", with the previous value in the tooltip.
+void addChange(MetricRow& row, double now, double before, const QString& before_text) {
+  const QString change = formatChange(now, before);
+  if (change.isEmpty()) return;
+  row.value += QStringLiteral(" (%1)").arg(change);
+  row.tooltip += (row.tooltip.isEmpty() ? QString() : QStringLiteral("\n")) +
+                 QObject::tr("Previous result: %1").arg(before_text);
+}
+
+}  // namespace
+
+std::vector<MetricRow> metric_rows(const ExplorerSnapshot& s, const ExplorerSnapshot* previous) {
+  std::vector<MetricRow> rows = metric_rows(s);
+  if (!previous || previous == &s || previous->sim.time_unit != s.sim.time_unit) return rows;
+  const SimResult& r = s.sim;
+  const SimResult& p = previous->sim;
+  const QString unit = QString::fromStdString(r.time_unit);
+  for (MetricRow& row : rows) {
+    if (row.name == QObject::tr("Iteration time"))
+      addChange(row, r.iteration_time, p.iteration_time, formatTime(p.iteration_time, unit));
+    else if (row.name == QObject::tr("Throughput") && r.tokens_per_second > 0)
+      addChange(row, r.tokens_per_second, p.tokens_per_second, formatRate(p.tokens_per_second));
+    else if (row.name == QObject::tr("Bubble ratio"))
+      addChange(row, r.bubble_ratio, p.bubble_ratio, formatPercent(p.bubble_ratio));
+    else if (row.name == QObject::tr("Peak memory") && r.peak_memory_bytes > 0)
+      addChange(row, r.peak_memory_bytes, p.peak_memory_bytes, formatBytes(p.peak_memory_bytes));
+  }
+  return rows;
+}
+
 std::vector<MetricRow> metric_rows(const ExplorerSnapshot& s) {
   const SimResult& r = s.sim;
   const QString unit = QString::fromStdString(r.time_unit);
@@ -122,8 +154,12 @@ std::vector<MetricRow> metric_rows(const ExplorerSnapshot& s) {
 MetricsModel::MetricsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void MetricsModel::setSnapshot(const SnapshotPtr& snapshot) {
+  if (snapshot != current_) {
+    if (current_ && snapshot) previous_ = current_;
+    current_ = snapshot;
+  }
   beginResetModel();
-  rows_ = snapshot ? metric_rows(*snapshot) : std::vector<MetricRow>{};
+  rows_ = snapshot ? metric_rows(*snapshot, previous_.get()) : std::vector<MetricRow>{};
   endResetModel();
 }
 

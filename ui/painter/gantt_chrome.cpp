@@ -13,6 +13,48 @@ QString q(const std::string& s) {
   return QString::fromStdString(s);
 }
 
+struct LegendEntry {
+  QColor color;
+  QString text;
+  QString short_text;
+  bool folded = false;
+};
+
+std::vector<LegendEntry> legend_entries(const LegendContent& c, const GanttPalette& palette) {
+  std::vector<LegendEntry> entries;
+  if (c.forward)
+    entries.push_back(
+        {palette.forward[0], QStringLiteral("Forward pack"), QStringLiteral("Forward")});
+  if (c.backward)
+    entries.push_back(
+        {palette.backward[0], QStringLiteral("Backward pack"), QStringLiteral("Backward")});
+  if (c.bubble)
+    entries.push_back(
+        {palette.bubble_tint, QStringLiteral("Bubble (idle)"), QStringLiteral("Bubble")});
+  if (c.folded)
+    entries.push_back(
+        {QColor(), QStringLiteral("Folded packs (×n)"), QStringLiteral("Folded ×n"), true});
+  if (c.sequence) {
+    entries.push_back(
+        {palette.highlight, QStringLiteral("Sequence, forward"), QStringLiteral("Seq F")});
+    entries.push_back({palette.highlight_backward, QStringLiteral("Sequence, backward"),
+                       QStringLiteral("Seq B")});
+  }
+  if (c.sync)
+    entries.push_back(
+        {palette.sync, QStringLiteral("DP sync / optimizer"), QStringLiteral("Sync / opt")});
+  if (c.memory) {
+    const QString text = c.memory_scale.isEmpty()
+                             ? QStringLiteral("Memory")
+                             : QStringLiteral("Memory (strip top %1)").arg(c.memory_scale);
+    const QString short_text = c.memory_scale.isEmpty()
+                                   ? QStringLiteral("Memory")
+                                   : QStringLiteral("Memory ≤ %1").arg(c.memory_scale);
+    entries.push_back({palette.memory_fill, text, short_text});
+  }
+  return entries;
+}
+
 }  // namespace
 
 void paint_fold(QPainter& p, const QRect& r, int count, int forward, const GanttPalette& palette) {
@@ -94,31 +136,20 @@ void paint_axis(QPainter& p, const GanttModel& model, const GanttLayout& layout,
   }
 }
 
+QStringList legend_labels(const LegendContent& content) {
+  QStringList out;
+  for (const auto& e : legend_entries(content, GanttPalette::make(GanttTheme::Light)))
+    out << e.text;
+  return out;
+}
+
 void paint_header(QPainter& p, const QRect& header, const QString& title, bool legend,
-                  bool with_sync, bool with_memory, const GanttPalette& palette, int reserve_left) {
+                  const LegendContent& content, const GanttPalette& palette, int reserve_left) {
   p.fillRect(header, palette.background);
   const QFontMetrics fm(p.font());
   int legend_left = header.right();
   if (legend) {
-    struct Entry {
-      QColor color;
-      QString text;
-      QString short_text;
-      bool folded = false;
-    };
-    std::vector<Entry> entries = {
-        {palette.forward[0], QStringLiteral("Forward pack"), QStringLiteral("Forward")},
-        {palette.backward[0], QStringLiteral("Backward pack"), QStringLiteral("Backward")},
-        {palette.bubble_tint, QStringLiteral("Bubble (idle)"), QStringLiteral("Bubble")},
-        {QColor(), QStringLiteral("Folded packs (×n)"), QStringLiteral("Folded ×n"), true},
-        {palette.highlight, QStringLiteral("Sequence, forward"), QStringLiteral("Seq F")},
-        {palette.highlight_backward, QStringLiteral("Sequence, backward"),
-         QStringLiteral("Seq B")}};
-    if (with_sync)
-      entries.push_back(
-          {palette.sync, QStringLiteral("DP sync / optimizer"), QStringLiteral("Sync / opt")});
-    if (with_memory)
-      entries.push_back({palette.memory_fill, QStringLiteral("Memory"), QStringLiteral("Memory")});
+    std::vector<LegendEntry> entries = legend_entries(content, palette);
     const int sw = fm.height();
     // Right-aligned with the plot, which keeps half a tick label of room on its right.
     const int right =
@@ -129,12 +160,12 @@ void paint_header(QPainter& p, const QRect& header, const QString& title, bool l
     bool use_short = false;
     auto width_of = [&](bool short_labels) {
       int w = 0;
-      for (const Entry& e : entries)
+      for (const LegendEntry& e : entries)
         w += fm.horizontalAdvance(short_labels ? e.short_text : e.text) + sw + 4 + 14;
       return w;
     };
     if (width_of(false) > room) use_short = true;
-    while (entries.size() > 2 && width_of(true) > room) entries.pop_back();
+    while (entries.size() > 1 && width_of(true) > room) entries.pop_back();
     int x = right;
     const int y = header.bottom() + 1 - fm.height() - 4;
     for (auto it = entries.rbegin(); it != entries.rend(); ++it) {
@@ -169,6 +200,27 @@ void paint_header(QPainter& p, const QRect& header, const QString& title, bool l
   }
 }
 
+QString pack_count_text(const GanttModel& model) {
+  if (model.trace()) return {};
+  // Per replica, the highest pack number of each pass (stage 0 runs every pack; an interleaved
+  // schedule runs each pack once per chunk there).
+  long long forward = 0;
+  long long backward = 0;
+  for (const GanttLane& lane : model.lanes()) {
+    if (lane.stage != 0) continue;
+    int f = -1;
+    int b = -1;
+    for (const GanttBar& bar : lane.bars) {
+      if (bar.kind == BarKind::Forward) f = std::max(f, static_cast<int>(bar.pack));
+      if (bar.kind == BarKind::Backward) b = std::max(b, static_cast<int>(bar.pack));
+    }
+    forward += f + 1;
+    backward += b + 1;
+  }
+  if (forward == 0 && backward == 0) return {};
+  return QStringLiteral("%1 forward · %2 backward packs").arg(forward).arg(backward);
+}
+
 QString metrics_text(const GanttModel& model) {
   const SimResult& m = model.metrics();
   const std::string& unit = model.time_unit();
@@ -184,7 +236,7 @@ QString metrics_text(const GanttModel& model) {
   if (m.mfu > 0) parts << QStringLiteral("MFU %1%").arg(m.mfu * 100.0, 0, 'f', 1);
   if (m.peak_memory_bytes > 0)
     parts << QStringLiteral("Peak memory %1").arg(q(format_bytes(m.peak_memory_bytes)));
-  parts << QStringLiteral("%1 bars").arg(model.bar_count());
+  if (const QString packs = pack_count_text(model); !packs.isEmpty()) parts << packs;
   if (!m.legal) parts << QStringLiteral("ILLEGAL: %1").arg(q(m.legality_message));
   return parts.join(QStringLiteral("   ·   "));
 }

@@ -19,13 +19,30 @@ void paint_grid(QPainter& p, const GanttModel& model, const GanttLayout& layout,
                 const TimeScale& scale, const GanttPalette& palette);
 void paint_axis(QPainter& p, const GanttModel& model, const GanttLayout& layout,
                 const TimeScale& scale, const GanttPalette& palette);
+// What the legend lists: only what the picture can show, so a reader never looks for a colour
+// that is not there.
+struct LegendContent {
+  bool forward = true;
+  bool backward = true;
+  bool bubble = true;
+  bool folded = true;
+  bool sequence = true;  // the highlighted sequence's forward and backward colours
+  bool sync = false;
+  bool memory = false;
+  QString memory_scale;  // the memory strips' top ("80.0 GB"), said once here
+};
+// The legend's entries (long labels), in the order they are drawn.
+QStringList legend_labels(const LegendContent& content);
 // Title on the left of `header`, legend on the right (when `legend`). The legend keeps clear of
 // the leftmost `reserve_left` pixels (where the widget names the highlighted sequence) and
 // shortens its labels, then leaves out its last entries, when it does not fit.
 void paint_header(QPainter& p, const QRect& header, const QString& title, bool legend,
-                  bool with_sync, bool with_memory, const GanttPalette& palette,
-                  int reserve_left = 0);
-// One line: iteration time, makespan, bubble ratio, tokens/s, MFU (when modelled), peak memory.
+                  const LegendContent& content, const GanttPalette& palette, int reserve_left = 0);
+// Forward and backward packs of all replicas: "118 forward · 96 backward packs" (empty for a
+// trace timeline).
+QString pack_count_text(const GanttModel& model);
+// One line: iteration time, makespan, bubble ratio, tokens/s, MFU (when modelled), peak memory,
+// and how many forward and backward packs the picture shows.
 QString metrics_text(const GanttModel& model);
 void paint_metrics(QPainter& p, const QRect& box, const QString& text, const GanttPalette& palette);
 // A folded run of `count` bars, `forward` of them forward: striped in the forward (blue) and/or

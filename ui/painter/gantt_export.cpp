@@ -8,6 +8,7 @@
 #include <QPdfWriter>
 #include <QSvgGenerator>
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include "common/output_file.h"
@@ -37,6 +38,7 @@ struct Scene {
   QFont font;
   TimeRange range;
   int label_w = 0;
+  int lane_h = 0;  // lane height with a free height (0 = share opt.height)
   bool single = true;
   int header_h = 0;
   std::vector<int> section_h;  // compare: height of each section including its label line
@@ -50,9 +52,7 @@ GanttPaintOptions section_options(const Scene& s) {
   o.bubble_tint = s.opt.bubble_tint;
   o.memory_strip = s.opt.memory_strip;
   o.memory_cap_bytes = s.opt.memory_cap_bytes;
-  // The memory strip shares the row with the bars: give rows more room so both stay readable.
-  const int lane_h = s.opt.memory_strip ? s.opt.lane_height * 3 / 2 : s.opt.lane_height;
-  o.lane_height = s.opt.height > 0 ? 0 : lane_h;
+  o.lane_height = s.opt.height > 0 ? 0 : s.lane_h;
   o.max_lane_height = s.opt.height > 0 ? 400 : o.max_lane_height;
   o.label_width = s.label_w;
   if (s.single) {
@@ -60,6 +60,7 @@ GanttPaintOptions section_options(const Scene& s) {
     o.legend = s.opt.legend;
     o.metrics = s.opt.metrics;
   }
+  o.legend_sequence = s.opt.highlight >= 0;
   return o;
 }
 
@@ -69,6 +70,33 @@ int used_height(const GanttLayout& l) {
   if (!l.axis.isEmpty()) bottom = std::max(bottom, l.axis.bottom());
   if (!l.metrics.isEmpty()) bottom = std::max(bottom, l.metrics.bottom());
   return bottom - l.area.top() + 1 + 4;
+}
+
+// Sets s.size (and the sections' heights) for the lane height s.lane_h.
+void size_scene(Scene& s, int w) {
+  const GanttExportOptions& opt = s.opt;
+  const int tall = 1 << 20;
+  if (s.single) {
+    const GanttPainter gp(*s.items.front().model, section_options(s));
+    const int h = opt.height > 0 ? opt.height : used_height(gp.layout(QRect(0, 0, w, tall)));
+    s.size = QSize(w, h);
+    return;
+  }
+  const int label_line = QFontMetrics(s.font).height() + 10;
+  int total = s.header_h;
+  s.section_h.clear();
+  for (const auto& it : s.items) {
+    const GanttPainter gp(*it.model, section_options(s));
+    const int h = label_line + used_height(gp.layout(QRect(0, 0, w, tall)));
+    s.section_h.push_back(h);
+    total += h;
+  }
+  if (opt.height > 0) {  // share a fixed height equally
+    const int each = std::max(40, (opt.height - s.header_h) / static_cast<int>(s.items.size()));
+    std::fill(s.section_h.begin(), s.section_h.end(), each);
+    total = opt.height;
+  }
+  s.size = QSize(w, total + kMargin);
 }
 
 Scene make_scene(const std::vector<GanttCompareModel>& items, const GanttExportOptions& opt) {
@@ -85,29 +113,22 @@ Scene make_scene(const std::vector<GanttCompareModel>& items, const GanttExportO
     s.label_w = std::max(s.label_w, natural_label_width(*it.model, fm));
   }
   s.range = opt.range ? *opt.range : TimeRange{0.0, end};
+  // The memory strip shares the row with the bars: give rows more room so both stay readable.
+  s.lane_h = opt.memory_strip ? opt.lane_height * 3 / 2 : opt.lane_height;
   const int w = std::max(200, opt.width);
-  const int tall = 1 << 20;
-  if (s.single) {
-    const GanttPainter gp(*items.front().model, section_options(s));
-    const int h = opt.height > 0 ? opt.height : used_height(gp.layout(QRect(0, 0, w, tall)));
-    s.size = QSize(w, h);
-    return s;
+  if (!s.single) s.header_h = (fm.height() + 4) * 2 + 8;
+  int lanes = 0;
+  for (const auto& it : items) lanes += it.model->lane_count();
+  size_scene(s, w);
+  if (opt.height <= 0 && opt.max_aspect > 0 && lanes > 0) {
+    // Presentation shape: lanes share the height a slide-shaped picture leaves; a plan whose
+    // lanes already need more keeps its natural height.
+    const int target = static_cast<int>(std::ceil(w / opt.max_aspect));
+    if (s.size.height() < target) {
+      s.lane_h += (target - s.size.height()) / lanes;
+      size_scene(s, w);
+    }
   }
-  s.header_h = (fm.height() + 4) * 2 + 8;
-  const int label_line = fm.height() + 10;
-  int total = s.header_h;
-  for (const auto& it : items) {
-    const GanttPainter gp(*it.model, section_options(s));
-    const int h = label_line + used_height(gp.layout(QRect(0, 0, w, tall)));
-    s.section_h.push_back(h);
-    total += h;
-  }
-  if (opt.height > 0) {  // share a fixed height equally
-    const int each = std::max(40, (opt.height - s.header_h) / static_cast<int>(items.size()));
-    std::fill(s.section_h.begin(), s.section_h.end(), each);
-    total = opt.height;
-  }
-  s.size = QSize(w, total + kMargin);
   return s;
 }
 
@@ -123,6 +144,31 @@ QString section_summary(const GanttModel& m, const GanttModel& first) {
     text += QStringLiteral(" · peak memory %1")
                 .arg(QString::fromStdString(format_bytes(r.peak_memory_bytes)));
   return text;
+}
+
+// What the picture's legend lists: the union over its sections.
+LegendContent scene_legend(const Scene& s) {
+  LegendContent all;
+  all.forward = all.backward = all.bubble = all.folded = all.sequence = false;
+  for (std::size_t i = 0; i < s.items.size(); ++i) {
+    const GanttPainter gp(*s.items[i].model, section_options(s));
+    const int h = s.single ? s.size.height() : s.section_h[i];
+    const GanttLayout l = gp.layout(QRect(0, 0, s.size.width(), h));
+    const LegendContent c = gp.legend_content(l, gp.geometry(l, s.range));
+    all.forward = all.forward || c.forward;
+    all.backward = all.backward || c.backward;
+    all.bubble = all.bubble || c.bubble;
+    all.folded = all.folded || c.folded;
+    all.sequence = all.sequence || c.sequence;
+    all.sync = all.sync || c.sync;
+    all.memory = all.memory || c.memory;
+    // Sections of a comparison with different tops: no one scale to name.
+    if (i == 0)
+      all.memory_scale = c.memory_scale;
+    else if (all.memory_scale != c.memory_scale)
+      all.memory_scale.clear();
+  }
+  return all;
 }
 
 void paint_scene(QPainter& p, const Scene& s) {
@@ -143,8 +189,8 @@ void paint_scene(QPainter& p, const Scene& s) {
     for (const auto& it : s.items) labels << it.label;
     title = QStringLiteral("Comparison: %1").arg(labels.join(QStringLiteral(" vs ")));
   }
-  paint_header(p, QRect(0, 0, s.size.width(), s.header_h), title, s.opt.legend, false,
-               s.opt.memory_strip, palette);
+  paint_header(p, QRect(0, 0, s.size.width(), s.header_h), title, s.opt.legend, scene_legend(s),
+               palette);
   const QFontMetrics fm(s.font);
   int y = s.header_h;
   for (std::size_t i = 0; i < s.items.size(); ++i) {
@@ -333,6 +379,22 @@ QImage render_gantt_image(const std::vector<GanttCompareModel>& items,
   QPainter p(&image);
   paint_scene(p, s);
   return image;
+}
+
+QSize gantt_image_size(const std::vector<GanttCompareModel>& items,
+                       const GanttExportOptions& options) {
+  if (items.empty() || !have_gui_app()) return {};
+  for (const auto& it : items)
+    if (!it.model) return {};
+  return make_scene(items, options).size;
+}
+
+QStringList gantt_image_legend(const std::vector<GanttCompareModel>& items,
+                               const GanttExportOptions& options) {
+  if (items.empty() || !have_gui_app() || !options.legend) return {};
+  for (const auto& it : items)
+    if (!it.model) return {};
+  return legend_labels(scene_legend(make_scene(items, options)));
 }
 
 }  // namespace slimpack

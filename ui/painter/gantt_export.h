@@ -8,7 +8,9 @@
 // regular file is replaced atomically (a failed export leaves no partial file), a pipe or device is
 // written in place, "-" is stdout.
 #include <QImage>
+#include <QSize>
 #include <QString>
+#include <QStringList>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,16 +29,22 @@ namespace slimpack {
 enum class GanttImageFormat { FromExtension, Png, Svg, Pdf };
 
 struct GanttExportOptions {
-  int width = 1600;    // logical pixels (SVG/PDF: 96 per inch)
-  int height = 0;      // 0 = as tall as the lanes need
+  int width = 1600;  // logical pixels (SVG/PDF: 96 per inch)
+  int height = 0;    // 0 = as tall as the lanes need, and at least width / max_aspect
+  // With height 0, lanes grow until the picture is no wider than this (16:9, a slide's shape);
+  // a plan with many stages is taller. 0 = lanes keep lane_height.
+  double max_aspect = 16.0 / 9.0;
   double scale = 1.0;  // PNG device pixel ratio, e.g. 2 for slides; SVG/PDF are vector
   GanttTheme theme = GanttTheme::Light;
-  QString title;  // empty = "<strategy> · <schedule> · p=<stages> d=<replicas>"
+  // Empty = "<strategy> · <schedule> · p=<stages> d=<replicas>"; the GUI and the CLI pass
+  // gantt_title() of render/gantt_title.h (workload, p, t, d, S, strategy, iteration time).
+  QString title;
   bool legend = true;
   bool metrics = true;
   bool memory_strip = false;
   bool bubble_tint = true;
-  SeqIndex highlight = -1;         // sequence whose slices are highlighted, -1 = none
+  SeqIndex highlight =
+      -1;  // sequence whose slices are highlighted, -1 = none (and no legend entry)
   std::optional<TimeRange> range;  // default: the whole iteration (of the longest plan)
   int lane_height = 26;
   double font_point_size = 9.0;
@@ -78,5 +86,11 @@ Status export_gantt_models(const std::vector<GanttCompareModel>& items, const st
 // The picture as an image (clipboard, previews). One item = a single Gantt, more = a comparison.
 QImage render_gantt_image(const std::vector<GanttCompareModel>& items,
                           const GanttExportOptions& options = {});
+// The size in logical pixels the picture of `items` gets, and its legend's entries (for tests and
+// the export dialog).
+QSize gantt_image_size(const std::vector<GanttCompareModel>& items,
+                       const GanttExportOptions& options = {});
+QStringList gantt_image_legend(const std::vector<GanttCompareModel>& items,
+                               const GanttExportOptions& options = {});
 
 }  // namespace slimpack

@@ -70,8 +70,12 @@ GanttLayout compute_layout(const GanttModel& model, const QRect& area,
     bottom -= h;
   }
 
-  const int label_w =
-      options.label_width > 0 ? options.label_width : natural_label_width(model, fm);
+  int label_w = options.label_width > 0 ? options.label_width : natural_label_width(model, fm);
+  if (options.label_width <= 0 && options.memory_strip && model.has_memory()) {
+    // Room for each strip's "peak 42.3 GB" (drawn at 0.8 of the base font).
+    const int peak_w = fm.horizontalAdvance(QStringLiteral("peak 000.0 GB")) * 4 / 5;
+    label_w = std::max(label_w, peak_w + 2 * fm.averageCharWidth());
+  }
   const int lanes = model.lane_count();
   const int group_gap = model.replicas() > 1 ? std::max(4, line / 2) : 0;
   const int gaps = group_gap * std::max(0, model.replicas() - 1);

@@ -18,6 +18,9 @@ struct GanttPaintOptions {
       true;  // "F3" / "B2" (1-based pack numbers, as F_1..F_M in docs/design.md) when they fit
   bool axis = true;
   bool legend = false;
+  // The legend lists the highlighted sequence's colours (the widget: hovering can highlight any
+  // time; an export: only when it draws a highlighted sequence).
+  bool legend_sequence = true;
   bool metrics = false;  // key metrics box (iteration time, bubble, tokens/s, memory)
   QString title;         // empty = no title row
   int lane_height = 0;   // 0 = share the available height (clamped to [min, max])

@@ -19,6 +19,41 @@ std::pair<int, int> span_px(double x0, double x1) {
   return {a, b};
 }
 
+// A pack label inside its bar: across when it fits, else along a tall narrow bar (turned a quarter
+// turn, in a smaller font when needed), so the tall rows of a slide or of presentation mode name
+// their packs on every stage.
+void draw_bar_label(QPainter& p, const QRect& r, const QString& text, const QFontMetrics& fm) {
+  const int w = fm.horizontalAdvance(text) + 4;
+  if (w <= r.width() && fm.ascent() <= r.height()) {
+    p.drawText(r, Qt::AlignCenter, text);
+    return;
+  }
+  if (w > r.height() || r.width() < 6) return;
+  QFont font = p.font();
+  // Turned, the glyphs need their cap height across the bar (digits and capitals only); a smaller
+  // font (down to two thirds, and not under 7 pt) names a narrower bar.
+  if (fm.capHeight() + 2 > r.width()) {
+    const double base = font.pointSizeF();
+    if (base <= 0) return;
+    bool fits = false;
+    for (const double f : {0.8, 0.67}) {
+      if (base * f < 7.0) break;
+      font.setPointSizeF(base * f);
+      const QFontMetrics small(font);
+      if ((fits = small.capHeight() + 2 <= r.width() &&
+                  small.horizontalAdvance(text) + 4 <= r.height()))
+        break;
+    }
+    if (!fits) return;
+  }
+  p.save();
+  p.setFont(font);
+  p.translate(r.center().x() + 1, r.center().y() + 1);
+  p.rotate(-90);
+  p.drawText(QRect(-r.height() / 2, -r.width() / 2, r.height(), r.width()), Qt::AlignCenter, text);
+  p.restore();
+}
+
 }  // namespace
 
 QString trace_bar_label(const GanttModel& model, const GanttBar& bar) {
@@ -39,6 +74,31 @@ QString bar_label(const GanttBar& bar) {
     case BarKind::Trace:
       return {};  // the event's name: trace_bar_label
   }
+  return {};
+}
+
+QString fold_label(const GanttModel& model, int lane, const DrawItem& item, const QFontMetrics& fm,
+                   int width) {
+  const auto& bars = model.lane(lane).bars;
+  const auto first = static_cast<std::size_t>(item.first);
+  const auto last = static_cast<std::size_t>(item.first + item.count - 1);
+  QStringList candidates;
+  if (item.count > 1 && last < bars.size()) {
+    const QString span =
+        QString::fromStdString(format_time(bars[last].end - bars[first].start, model.time_unit()));
+    if (item.kind != BarKind::Trace)
+      candidates << QStringLiteral("%1 packs (%2 F · %3 B) · %4")
+                        .arg(item.count)
+                        .arg(item.forward)
+                        .arg(item.count - item.forward)
+                        .arg(span);
+    const QString what =
+        item.kind == BarKind::Trace ? QStringLiteral("events") : QStringLiteral("packs");
+    candidates << QStringLiteral("%1 %2 · %3").arg(item.count).arg(what, span);
+  }
+  candidates << QStringLiteral("×%1").arg(item.count);
+  for (const QString& text : candidates)
+    if (fm.horizontalAdvance(text) + 4 <= width) return text;
   return {};
 }
 
@@ -110,8 +170,8 @@ void GanttPainter::paint_lane(QPainter& p, const GanttLayout& layout, const Gant
         paint_fold(p, r, d.count, d.forward, palette_);
       }
       if (labels && r.width() >= min_label_w + 8) {
-        const QString text = QStringLiteral("×%1").arg(d.count);
-        if (fm.horizontalAdvance(text) + 4 <= r.width()) p.drawText(r, Qt::AlignCenter, text);
+        const QString text = fold_label(model_, lane, d, fm, r.width());
+        if (!text.isEmpty()) p.drawText(r, Qt::AlignCenter, text);
       }
       continue;
     }
@@ -132,10 +192,8 @@ void GanttPainter::paint_lane(QPainter& p, const GanttLayout& layout, const Gant
                       : bar.kind == BarKind::Backward ? palette_.backward[shade]
                                                       : palette_.sync;
     p.fillRect(r, c);
-    if (labels && r.width() >= min_label_w) {
-      const QString text = bar_label(bar);
-      if (fm.horizontalAdvance(text) + 4 <= r.width()) p.drawText(r, Qt::AlignCenter, text);
-    }
+    if (labels && (r.width() >= min_label_w || r.height() >= min_label_w))
+      draw_bar_label(p, r, bar_label(bar), fm);
   }
 }
 
@@ -177,9 +235,13 @@ void GanttPainter::paint_memory(QPainter& p, const GanttLayout& layout, const Ga
       p.setClipping(false);
       p.setFont(small);
       p.setPen(palette_.memory_line);
+      // The stage's own peak; the strip's scale (its top) is said once, in the legend.
       const QRect label(layout.labels.left(), band.top(), layout.labels.width() - 4,
                         std::max(h, sfm.height()));
-      p.drawText(label, Qt::AlignRight | Qt::AlignTop, QString::fromStdString(format_bytes(top)));
+      const QString peak = QStringLiteral("peak %1").arg(
+          QString::fromStdString(format_bytes(model_.lane(lane).peak_memory)));
+      p.drawText(label, Qt::AlignRight | Qt::AlignTop,
+                 sfm.elidedText(peak, Qt::ElideLeft, label.width()));
       p.restore();
     }
   }
@@ -210,11 +272,32 @@ void GanttPainter::paint_base(QPainter& p, const GanttLayout& layout,
   if (options_.axis) paint_axis(p, model_, layout, geo.scale, palette_);
   if (!layout.header.isEmpty())
     paint_header(
-        p, layout.header, options_.title, options_.legend, model_.has_sync(),
-        layout.memory_height > 0, palette_,
+        p, layout.header, options_.title, options_.legend, legend_content(layout, geo), palette_,
         options_.title.isEmpty() ? std::min(highlight_name_width(), layout.header.width() / 3) : 0);
   if (!layout.metrics.isEmpty()) paint_metrics(p, layout.metrics, metrics_text(model_), palette_);
   p.restore();
+}
+
+LegendContent GanttPainter::legend_content(const GanttLayout& layout,
+                                           const GanttGeometry& geo) const {
+  LegendContent c;
+  c.forward = c.backward = c.folded = false;
+  for (const GanttLane& lane : model_.lanes())
+    for (const GanttBar& bar : lane.bars) {
+      c.forward = c.forward || bar.kind == BarKind::Forward;
+      c.backward = c.backward || bar.kind == BarKind::Backward;
+      if (c.forward && c.backward) break;
+    }
+  for (const auto& lane : geo.lanes)
+    for (const DrawItem& d : lane) c.folded = c.folded || d.folded();
+  c.bubble = options_.bubble_tint && model_.metrics().bubble_ratio > 0.0;
+  c.sequence = options_.legend_sequence;
+  c.sync = model_.has_sync();
+  c.memory = layout.memory_height > 0;
+  if (c.memory)
+    c.memory_scale = QString::fromStdString(
+        format_bytes(std::max(model_.peak_memory(), options_.memory_cap_bytes)));
+  return c;
 }
 
 QRect GanttPainter::bar_rect(const GanttLayout& layout, const GanttGeometry& geo,
@@ -250,10 +333,9 @@ void GanttPainter::paint_overlay(QPainter& p, const GanttLayout& layout, const G
       p.fillRect(r, fill);
     }
     const QString text = bar.kind == BarKind::Trace ? trace_bar_label(model_, bar) : bar_label(bar);
-    if (options_.bar_labels && r.height() >= fm.ascent() &&
-        fm.horizontalAdvance(text) + 4 <= r.width()) {
+    if (options_.bar_labels) {
       p.setPen(palette_.bar_text);
-      p.drawText(r, Qt::AlignCenter, text);
+      draw_bar_label(p, r, text, fm);
     }
   }
   if (highlight >= 0 && highlight < model_.sequence_count() && !layout.header.isEmpty() &&

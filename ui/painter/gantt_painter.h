@@ -10,6 +10,7 @@
 #include <QString>
 #include <vector>
 
+#include "painter/gantt_chrome.h"
 #include "painter/gantt_layout.h"
 #include "painter/gantt_options.h"
 #include "painter/gantt_palette.h"
@@ -32,6 +33,11 @@ QString bar_label(const GanttBar& bar);
 // The event name of a Trace bar of a trace timeline (empty for other bars).
 QString trace_bar_label(const GanttModel& model, const GanttBar& bar);
 
+// The label of a folded run that fits `width`: "706 packs (412 F · 294 B) · 3.21 s" (count, passes,
+// time span), else "706 packs · 3.21 s", else "×706"; empty when not even that fits.
+QString fold_label(const GanttModel& model, int lane, const DrawItem& item, const QFontMetrics& fm,
+                   int width);
+
 class GanttPainter {
  public:
   // The model must outlive the painter.
@@ -50,6 +56,10 @@ class GanttPainter {
                      SeqIndex highlight, BarRef hovered) const;
   // Everything in one call (exports, tests, the benchmark).
   void paint(QPainter& p, const QRect& area, TimeRange range, SeqIndex highlight = -1) const;
+
+  // What the legend lists for this picture: the passes the model has, bubbles when tinted and
+  // present, folded runs when `geo` folds any, sync bars and the memory strip when drawn.
+  LegendContent legend_content(const GanttLayout& layout, const GanttGeometry& geo) const;
 
   // The bar under a point (lane row and +-2 px horizontally), or an invalid ref.
   BarRef hit(const GanttLayout& layout, const GanttGeometry& geo, QPoint pos) const;

@@ -28,6 +28,9 @@ MetricsPanel::MetricsPanel(QWidget* parent)
     : QWidget(parent), metrics_(new MetricsModel(this)), stages_(new StageModel(this)) {
   metrics_view_ = makeTable(metrics_);
   stage_view_ = makeTable(stages_);
+  // Columns as wide as their contents (the last one takes the rest), so Headroom shows whole.
+  stage_view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  stage_view_->horizontalHeader()->setStretchLastSection(true);
   auto* split = new QSplitter(Qt::Vertical);
   split->addWidget(metrics_view_);
   split->addWidget(stage_view_);

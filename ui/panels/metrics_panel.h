@@ -22,6 +22,7 @@ class MetricsPanel : public QWidget {
   void setSnapshot(const SnapshotPtr& snapshot);
   MetricsModel* metricsModel() const { return metrics_; }
   StageModel* stageModel() const { return stages_; }
+  QTableView* stageView() const { return stage_view_; }
 
  private:
   MetricsModel* metrics_;

@@ -5,6 +5,8 @@
 
 #include "app/ops_csv.h"
 #include "common/output_file.h"
+#include "cost/cost_model.h"
+#include "render/gantt_title.h"
 #include "trace/chrome_trace.h"
 
 namespace slimpack::ui {
@@ -26,7 +28,22 @@ struct ImageSource {
   }
 };
 
+// The picture's title: workload, p, t, d, S, strategy and iteration time of the snapshot.
+QString snapshotTitle(const ExplorerSnapshot& s) {
+  if (!s.plan) return {};
+  const int tp = s.cost ? s.cost->parallel().tp : s.config.tp;
+  return QString::fromStdString(
+      gantt_title(gantt_title_facts(*s.plan, s.sim, s.workload_label, tp)));
+}
+
 }  // namespace
+
+GanttExportOptions Exporter::optionsFor(bool comparison) const {
+  GanttExportOptions options = image_options_;
+  options.memory_cap_bytes = snapshot_->memory_cap_bytes;
+  if (!comparison && options.title.isEmpty()) options.title = snapshotTitle(*snapshot_);
+  return options;
+}
 
 Exporter::Exporter(QObject* parent) : QObject(parent), jobs_(this) {}
 
@@ -44,8 +61,7 @@ void Exporter::exportTo(Kind kind, const QString& path) {
                                  ? comparison_
                                  : std::vector<CompareEntry>{}};
   const std::string file = path.toStdString();
-  GanttExportOptions options = image_options_;
-  options.memory_cap_bytes = snapshot_->memory_cap_bytes;
+  const GanttExportOptions options = optionsFor(!src.comparison.empty());
   jobs_.start(
       tr("Exporting"),
       [src, file, kind, options](const CancelToken& cancel, ProgressSink& progress) -> Status {
@@ -73,8 +89,7 @@ void Exporter::exportTo(Kind kind, const QString& path) {
 void Exporter::copyImageToClipboard() {
   if (!snapshot_) return;
   ImageSource src{snapshot_, comparisonActive() ? comparison_ : std::vector<CompareEntry>{}};
-  GanttExportOptions options = image_options_;
-  options.memory_cap_bytes = snapshot_->memory_cap_bytes;
+  const GanttExportOptions options = optionsFor(!src.comparison.empty());
   jobs_.start(
       tr("Rendering"),
       [src, options](const CancelToken&, ProgressSink&) -> Expected<QImage> {

@@ -28,6 +28,9 @@ class Exporter : public QObject {
   void setComparisonActive(bool on) { comparison_active_ = on; }
   bool comparisonActive() const { return comparison_active_ && !comparison_.empty(); }
   void setImageOptions(const GanttExportOptions& options) { image_options_ = options; }
+  // The options an image export of the current sources uses: the memory cap, and (a single Gantt
+  // without a title of its own) the title naming workload, p, t, d, S, strategy and iteration.
+  GanttExportOptions optionsFor(bool comparison) const;
 
   // Image kind from the extension (.png/.svg/.pdf).
   void exportTo(Kind kind, const QString& path);

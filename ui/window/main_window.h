@@ -77,6 +77,8 @@ class MainWindow : public QMainWindow {
   // Adds ".slimpack" when the name has no suffix; returns false (after showError) on failure.
   bool saveSession(const QString& path);
   SessionFile currentSession() const;
+  // The tab in front: "gantt", "compare", "search" or "traces" (what a session remembers).
+  QString currentTabName() const;
   void applySession(const SessionFile& session);
   QString sessionPath() const { return session_path_; }
 
@@ -111,6 +113,11 @@ class MainWindow : public QMainWindow {
  private:
   QDockWidget* addDock(const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea a);
   void connectController();
+  // Parts of the constructor: the central tabs, the docks, the status bar, the first size.
+  void buildTabs();
+  void buildDocks();
+  void buildStatusBar();
+  void sizeFirstWindow();
   void onSnapshot();
   void onBusy();
   void updateTitle();

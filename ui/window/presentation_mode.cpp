@@ -7,10 +7,13 @@
 #include <QMainWindow>
 #include <QMenuBar>
 #include <QStatusBar>
+#include <QTabBar>
+#include <QTabWidget>
 #include <QToolBar>
 #include <algorithm>
 #include <limits>
 
+#include "gantt/gantt_pane.h"
 #include "gantt/gantt_view.h"
 
 namespace slimpack::ui {
@@ -46,6 +49,7 @@ void PresentationMode::enter() {
   for (QToolBar* bar : window_->findChildren<QToolBar*>()) bar->hide();
   window_->menuBar()->hide();
   window_->statusBar()->hide();
+  setChromeVisible(false);
   QFont big = saved_font_;
   big.setPointSizeF(std::max(14.0, saved_font_.pointSizeF() * 1.7));
   gantt_->setFont(big);
@@ -68,9 +72,21 @@ void PresentationMode::leave() {
   gantt_->setMaxLaneHeight(saved_max_lane_height_);
   window_->menuBar()->setVisible(saved_menu_visible_);
   window_->statusBar()->setVisible(saved_status_visible_);
+  setChromeVisible(true);
   window_->restoreState(saved_state_);
   window_->setWindowState(saved_window_state_);
   emit activeChanged(false);  // the window re-applies its own theme to the Gantt
+}
+
+void PresentationMode::setChromeVisible(bool visible) {
+  // The tab bar and the Gantt's scroll bar and "Zoomed:" line are for working, not for an
+  // audience.
+  if (auto* tabs = qobject_cast<QTabWidget*>(window_->centralWidget())) {
+    if (!visible) saved_tabs_visible_ = tabs->tabBar()->isVisible();
+    tabs->tabBar()->setVisible(visible && saved_tabs_visible_);
+  }
+  if (auto* pane = qobject_cast<GanttPane*>(gantt_->parentWidget()))
+    pane->setChromeVisible(visible);
 }
 
 bool PresentationMode::showView(int index) {

@@ -55,6 +55,7 @@ class PresentationMode : public QObject {
   QMainWindow* window_;
   GanttView* gantt_;
   void showCaption(const QString& text);
+  void setChromeVisible(bool visible);
 
   std::vector<SavedView> views_;
   std::function<void(const SavedView&)> apply_;
@@ -68,6 +69,7 @@ class PresentationMode : public QObject {
   int saved_max_lane_height_ = 0;
   bool saved_menu_visible_ = true;
   bool saved_status_visible_ = true;
+  bool saved_tabs_visible_ = true;
 };
 
 }  // namespace slimpack::ui

@@ -2,6 +2,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QStandardPaths>
 
 #include "window/data_paths.h"
 
@@ -11,6 +12,7 @@ constexpr auto kTheme = "view/theme";
 constexpr auto kRecent = "files/recent";
 constexpr auto kLastDir = "files/lastDirectory";
 constexpr auto kLengthColumns = "files/lengthColumns";
+constexpr auto kSaveDir = "files/saveDirectory";
 constexpr auto kExportScale = "export/scale";
 constexpr auto kGeometry = "window/geometry";
 constexpr auto kState = "window/state";
@@ -101,6 +103,22 @@ QString Settings::lastDirectory() const {
 
 void Settings::setLastDirectory(const QString& dir) {
   store_->setValue(kLastDir, dir);
+}
+
+QString Settings::saveDirectory() const {
+  const auto writable = [](const QString& dir) {
+    const QFileInfo fi(dir);
+    return !dir.isEmpty() && fi.isDir() && fi.isWritable();
+  };
+  const QString last = store_->value(kSaveDir).toString();
+  if (writable(last)) return last;
+  const QString pictures = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+  if (writable(pictures)) return pictures;
+  return QDir::homePath();
+}
+
+void Settings::setSaveDirectory(const QString& dir) {
+  store_->setValue(kSaveDir, dir);
 }
 
 double Settings::exportScale() const {

@@ -42,6 +42,12 @@ class Settings : public QObject {
   QString lastDirectory() const;
   void setLastDirectory(const QString& dir);
 
+  // Where save dialogs (exports, sessions) open: the last folder something was saved to, else
+  // Pictures, else home — never a folder that cannot be written to (the bundled samples, which
+  // open dialogs start in, are read-only when installed).
+  QString saveDirectory() const;
+  void setSaveDirectory(const QString& dir);
+
   double exportScale() const;  // PNG export scale factor (2 = slides)
   void setExportScale(double scale);
 

@@ -300,12 +300,12 @@ void WindowMenus::saveSessionAs() {
 
 QString WindowMenus::askSavePath(const QString& title, const QString& suggested,
                                  const QString& filter) {
-  const QString dir = window_.settings().lastDirectory();
+  const QString dir = window_.settings().saveDirectory();
   QString path = QFileDialog::getSaveFileName(&window_, title, dir + "/" + suggested, filter);
   if (path.isEmpty()) return path;
   // A name typed without a suffix gets the one of the suggested file (".slimpack", ".png").
   if (QFileInfo(path).suffix().isEmpty()) path += '.' + QFileInfo(suggested).suffix();
-  window_.settings().setLastDirectory(QFileInfo(path).absolutePath());
+  window_.settings().setSaveDirectory(QFileInfo(path).absolutePath());
   return path;
 }
 

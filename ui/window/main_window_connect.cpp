@@ -1,0 +1,162 @@
+// MainWindow: the wiring between the panels, the controller and the jobs.
+#include "window/main_window.h"
+
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QToolButton>
+
+#include <QAbstractSpinBox>
+#include <QApplication>
+#include <QComboBox>
+#include <QKeyEvent>
+#include <QScreen>
+#include <QScrollArea>
+#include <QSlider>
+#include <QToolBar>
+#include <QUndoStack>
+
+#include "app/input_file.h"
+#include "charts/memory_chart.h"
+#include "common/json_util.h"
+#include "common/output_file.h"
+#include "gantt/gantt_pane.h"
+#include "gantt/gantt_view.h"
+#include "gantt/sequence_inspector.h"
+#include "models/format.h"
+#include "models/metrics_model.h"
+#include "panels/compare_view.h"
+#include "panels/config_panel.h"
+#include "panels/metrics_panel.h"
+#include "panels/search_panel.h"
+#include "panels/state_frame.h"
+#include "panels/sweep_panel.h"
+#include "panels/workload_panel.h"
+#include "trace/trace_workspace.h"
+#include "window/column_chooser.h"
+#include "window/edit_history.h"
+#include "window/explorer_controller.h"
+#include "window/exporter.h"
+#include "window/presentation_mode.h"
+#include "window/session_check.h"
+#include "window/settings.h"
+#include "window/theme.h"
+#include "window/trace_hooks.h"
+#include "window/view_states.h"
+#include "window/window_menus.h"
+
+namespace slimpack::ui {
+
+void MainWindow::connectController() {
+  ExplorerController& c = *controller_;
+  connect(workload_, &WorkloadPanel::workloadEdited, &c, &ExplorerController::setWorkload);
+  connect(config_, &ConfigPanel::configEdited, &c, &ExplorerController::setConfig);
+  connect(sweep_, &SweepPanel::sweepRequested, &c, &ExplorerController::requestSweep);
+  connect(sweep_, &SweepPanel::sliceSelected, this, [this](Tokens s) {
+    ConfigSpec spec = controller_->config();
+    spec.slice_size = s;
+    config_->setSpec(spec);
+    controller_->setConfig(spec);
+  });
+  // One Ctrl+Z undoes a whole slider drag.
+  connect(config_->sliceSlider(), &QSlider::sliderPressed, this,
+          [this] { history_->setMerging(true); });
+  connect(config_->sliceSlider(), &QSlider::sliderReleased, this,
+          [this] { history_->setMerging(false); });
+  connect(compare_, &CompareView::compareRequested, &c, &ExplorerController::requestCompare);
+  // A configuration picked in the Search tab becomes the explorer's configuration.
+  connect(search_, &SearchPanel::configurationChosen, this, [this](const ConfigSpec& spec) {
+    config_->setSpec(spec);
+    controller_->setConfig(spec);
+    tabs_->setCurrentWidget(gantt_frame_);
+  });
+  connect(config_, &ConfigPanel::costFileRequested, menus_, &WindowMenus::costFileDialog);
+  connect(&c, &ExplorerController::inputsChanged, this, [this] {
+    search_->setBasis(controller_->workload(), controller_->config());
+    workload_->setSpec(controller_->workload());
+    workload_->setPlanFile(controller_->planFile());
+    config_->setSpec(controller_->config());
+    config_->setPlanFile(controller_->planFile());
+    updateTitle();
+    states_->refresh();
+  });
+  connect(&c, &ExplorerController::snapshotChanged, this, &MainWindow::onSnapshot);
+  connect(&c, &ExplorerController::resultStateChanged, this, [this] {
+    states_->refresh();
+    updateStatusText();
+    // A solve that failed on one option marks its field in the panel (typed, Error::field).
+    const bool failed = controller_->resultState() == ResultState::Failed;
+    config_->showOptionError(failed ? controller_->resultError().field : std::string(),
+                             controller_->resultMessage());
+  });
+  connect(&c, &ExplorerController::loadFailed, this, [this](const QString& path, const QString& m) {
+    showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), m);
+  });
+  // A length file of several columns: ask which (cancelled: the reader's reason, as for any file
+  // that cannot be opened). With dialogs off (tests, screenshots) there is nobody to ask.
+  connect(&c, &ExplorerController::columnNeeded, this,
+          [this](const QString& path, const QStringList& columns, const QString& reason) {
+            const QString title = tr("Cannot open %1").arg(QFileInfo(path).fileName());
+            if (!error_dialogs_) {
+              showError(title, reason);
+              return;
+            }
+            askLengthColumn(
+                this, path, columns,
+                [this, path](const QString& column) { controller_->openInputFile(path, column); },
+                [this, title, reason] { showError(title, reason); });
+          });
+  connect(&c, &ExplorerController::inputLoaded, this, [this](const QString& path) {
+    settings_.addRecentFile(path);
+    // The column a multi-column file opened with is remembered for it.
+    const WorkloadSpec& w = controller_->workload();
+    if (w.file == path.toStdString() && !w.column.empty())
+      settings_.setLengthColumn(path, QString::fromStdString(w.column));
+  });
+  connect(&c, &ExplorerController::sweepReady, this, [this](const std::vector<SweepPoint>& pts) {
+    sweep_->setPoints(pts, controller_->sweepBasis());
+    // A result that arrived while this sweep ran (Reset to Defaults during a sweep) was not swept:
+    // sweep again rather than leave a sweep of other settings.
+    const SnapshotPtr& now = controller_->snapshot();
+    if (now && sweep_dock_->isVisible() && sweep_->isStale(*now)) controller_->requestSweep();
+    states_->refresh();
+  });
+  connect(&c, &ExplorerController::sweepFailed, sweep_, &SweepPanel::setMessage);
+  connect(&c, &ExplorerController::compareReady, this,
+          [this](const std::vector<CompareEntry>& entries) {
+            compare_->setEntries(entries);
+            states_->setCompareBasis(controller_->compareBasis());
+            states_->refresh();
+            exporter_->setSources(controller_->snapshot(), entries);
+          });
+  connect(&c, &ExplorerController::compareFailed, compare_, &CompareView::setMessage);
+  connect(exporter_, &Exporter::exported, this, [this](const QString& path) {
+    statusBar()->showMessage(tr("Exported to %1").arg(path), 5000);
+  });
+  connect(exporter_, &Exporter::failed, this,
+          [this](const QString& m) { showError(tr("Export failed"), m); });
+  for (JobTracker* jobs : {&c.pipelineJobs(), &c.sweepJobs(), &c.compareJobs(), &c.loadJobs(),
+                           &exporter_->jobs(), &search_->jobs()}) {
+    connect(jobs, &JobTracker::busyChanged, this, &MainWindow::onBusy);
+    connect(jobs, &JobTracker::progress, this, [this](const QString& stage, double f) {
+      status_stage_->setText(stage);
+      status_progress_->setValue(static_cast<int>(f * 1000));
+    });
+  }
+  connect(&c.sweepJobs(), &JobTracker::busyChanged, sweep_, &SweepPanel::setRunning);
+  connect(&c.compareJobs(), &JobTracker::busyChanged, compare_, &CompareView::setRunning);
+  for (JobTracker* jobs : {&c.sweepJobs(), &c.compareJobs()})
+    connect(jobs, &JobTracker::busyChanged, states_, &ViewStates::refresh);
+  connect(status_cancel_, &QToolButton::clicked, this, &MainWindow::cancelJobs);
+}
+
+}  // namespace slimpack::ui
