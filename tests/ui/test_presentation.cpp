@@ -10,6 +10,7 @@
 
 #include "gantt/gantt_pane.h"
 #include "gantt/gantt_view.h"
+#include "open_window.h"
 #include "painter/gantt_palette.h"
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
@@ -53,11 +54,7 @@ class TestPresentation : public QObject {
 
  private slots:
   void initTestCase() {
-    settings_ = Settings::fromFile(dir_.filePath("settings.ini"));
-    window_ = std::make_unique<MainWindow>(*settings_);
-    window_->setErrorDialogsEnabled(false);
-    window_->resize(1400, 900);
-    window_->show();
+    window_ = openTestWindow(dir_, settings_);
     ExplorerController& c = window_->controller();
     QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && !c.busy(), kResultTimeoutMs);
   }

@@ -34,6 +34,7 @@
 
 #include "gantt/gantt_view.h"
 #include "jobs/job_tracker.h"
+#include "open_window.h"
 #include "panels/compare_view.h"
 #include "panels/config_panel.h"
 #include "sim/simulator.h"
@@ -85,13 +86,7 @@ class TestWindow : public QObject {
   std::unique_ptr<MainWindow> window_;
 
  private slots:
-  void initTestCase() {
-    settings_ = Settings::fromFile(dir_.filePath("settings.ini"));
-    window_ = std::make_unique<MainWindow>(*settings_);
-    window_->setErrorDialogsEnabled(false);
-    window_->resize(1400, 900);
-    window_->show();
-  }
+  void initTestCase() { window_ = openTestWindow(dir_, settings_); }
   void cleanupTestCase() { window_.reset(); }
 
   void opensOnTheDefaultWorkload() {
