@@ -71,7 +71,7 @@ golden_case(infeasible_memory EXIT 2 STDERR "does not fit stage 0 memory" ARGS s
 golden_case(trace_missing EXIT 2 STDERR "nope.json" ARGS trace info nope.json)
 golden_case(sweep_infeasible_row ARGS sweep --preset short-heavy-tail --tp 2 --recompute none --memory-cap 68 --batch-tokens 524288 --slice 2048,16384 --json -)
 
-# long context (issue 11): context window, recompute, context parallelism, stage split, variants
+# long context: context window, recompute, context parallelism, stage split, variants
 golden_case(compare_long_256k_variants ARGS compare --preset long-256k --tp 2 --pp 4 --dp 2 --batch-tokens 1048576 --context 262144
   --strategies fixed,fixed:recompute=full,fixed:cp=2,fixed:cp=4,balanced,sliced,slimpack --json -)
 golden_case(simulate_cp2_stage_layers ARGS simulate --preset long-sft-128k --batch-tokens 524288 --tp 2 --cp 2 --stage-layers 7,8,8,9 --recompute 2 --strategy sliced --json -)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every `slimpack ...` command of the fenced `sh` blocks of the given Markdown files exactly as
 # written, so an example in the README or the user guide cannot drift from the program again
-# (issue 23: a sample path and a preset name in the README had). Each command must exit 0.
+# (a sample path and a preset name in the README had). Each command must exit 0.
 #   doc_commands.sh SLIMPACK SOURCE_DIR DOC.md...
 # SLIMPACK_NO_IMAGES=1 (a build without QtGui): commands with --png/--svg/--pdf are listed, not run.
 # The commands run in a scratch folder where `slimpack` and `./build/app/cli/slimpack` are the

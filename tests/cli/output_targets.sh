@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The output-file rule seen from the command line (issue 23: `slimpack simulate --json /dev/null`
+# The output-file rule seen from the command line (`slimpack simulate --json /dev/null`
 # as root replaced /dev/null with a regular file). Each case writes slimpack's outputs to one kind of
 # target made under a temporary folder (never the machine's own /dev/null) and checks that the
 # target is the same kind of file afterwards and got the bytes.

@@ -1,6 +1,6 @@
-// The explorer keeps the open session on every file of the malformed-input corpus (tests/cli/bad,
-// issue 12), opened with File > Open (MainWindow::openFile) or dropped on the window: one error
-// naming the file, no crash, and the workload, configuration, plan file, view and result that
+// The explorer keeps the open session on every file of the malformed-input corpus
+// (tests/cli/bad), opened with File > Open (MainWindow::openFile) or dropped on the window: one
+// error naming the file, no crash, and the workload, configuration, plan file, view and result that
 // were there before are still there.
 #include <QDir>
 #include <QDirIterator>

@@ -1,4 +1,4 @@
-// The explorer as a new user meets it (issue 13), driven through the real widgets with QTest key
+// The explorer as a new user meets it, driven through the real widgets with QTest key
 // and mouse events: infeasible settings show a banner over the greyed previous picture and no
 // stale numbers; a new result re-fits a fitted view and keeps a zoomed one; Ctrl+Z restores the
 // previous configuration and picture; Escape cancels a running job from anywhere; the window at

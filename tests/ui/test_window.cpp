@@ -397,7 +397,7 @@ class TestWindow : public QObject {
     ex.exportTo(Exporter::Kind::ChromeTrace, trace);
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 3, kResultTimeoutMs);
     QVERIFY(QFileInfo(trace).size() > 0);
-    // Into a FIFO (issue 23): written in place through the output-file rule, never replaced.
+    // Into a FIFO: written in place through the output-file rule, never replaced.
     const std::string fifo = dir_.filePath("ops.fifo").toStdString();
     QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
     QByteArray piped;

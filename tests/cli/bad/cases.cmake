@@ -1,4 +1,4 @@
-# The malformed-input corpus (issue 12): every file under tests/cli/bad/<kind>/ must make the CLI
+# The malformed-input corpus: every file under tests/cli/bad/<kind>/ must make the CLI
 # exit 2 with one line naming the file and the line, event or JSON path (or, for a whole-file
 # problem such as UTF-16 or an empty file, the reason). Files are made by make_corpus.py.
 # Sessions (sessions/) are read by the explorer only: tests/ui/test_corpus.cpp opens and drops

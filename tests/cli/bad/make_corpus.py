@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the malformed-input corpus of tests/cli/bad/ (issue 12). The files are committed; run this
+"""Writes the malformed-input corpus of tests/cli/bad/. The files are committed; run this
 again only to change them: python3 tests/cli/bad/make_corpus.py. Each file is one way a file of its
 kind can be wrong (or a valid edge case, under valid/); cases.cmake says what the CLI must answer."""
 import copy
@@ -163,7 +163,7 @@ write("traces/end-before-begin.json", trace_text.replace('"ts": 9', '"ts": 1'))
 compressed = gzip.compress(trace_text.encode(), mtime=0)
 write("traces/truncated.json.gz", compressed[: len(compressed) // 2])
 write("traces/not-gzip.json.gz", b"\x1f\x8b" + BINARY)
-# 20 MiB of whitespace in 20 KiB: inflates ~1000x, past the reader's first buffer (issue 10's crash)
+# 20 MiB of whitespace in 20 KiB: inflates ~1000x, past the reader's first buffer (a crash a user reported)
 write("traces/compressible-cut.json.gz",
       gzip.compress((trace_text[:-3] + " " * (20 << 20) + trace_text[-3:]).encode(), 9, mtime=0)[:12000])
 write("traces/garbage-after.json", trace_text + "xyz")

@@ -1,5 +1,5 @@
-// Issue 11's acceptance on the seeded long-256k preset, through the same scenario functions the
-// CLI and the GUI use: a 256K tail, Llama-3-8B, H100, --context 262144, recompute auto.
+// The long-context acceptance on the seeded long-256k preset, through the same scenario functions
+// the CLI and the GUI use: a 256K tail, Llama-3-8B, H100, --context 262144, recompute auto.
 #include <gtest/gtest.h>
 
 #include <algorithm>
