@@ -16,6 +16,23 @@ std::string grouped(long long v) {
   return v < 0 ? "-" + out : out;
 }
 
+// "/home/me/data/lengths.csv, seed 3" -> "lengths.csv, seed 3": a slide names the file, and a
+// home directory's path is neither readable at that size nor the reader's business.
+std::string without_directories(const std::string& text) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(' ', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    const std::size_t slash = word.find_last_of('/');
+    out += slash != std::string::npos && slash + 1 < word.size() ? word.substr(slash + 1) : word;
+    if (end < text.size()) out += ' ';
+    start = end + 1;
+  }
+  return out;
+}
+
 }  // namespace
 
 GanttTitleFacts gantt_title_facts(const Plan& plan, const SimResult& result,
@@ -36,7 +53,7 @@ std::string gantt_title(const GanttTitleFacts& f) {
   std::string shape = "p=" + std::to_string(f.pp);
   if (f.tp > 0) shape += " t=" + std::to_string(f.tp);
   shape += " d=" + std::to_string(f.dp);
-  std::string text = f.workload;
+  std::string text = without_directories(f.workload);
   if (!f.strategy.empty()) text += (text.empty() ? "" : " \u2014 ") + f.strategy;
   text += (text.empty() ? "" : " \u00b7 ") + shape;
   text +=

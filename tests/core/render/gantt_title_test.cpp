@@ -22,6 +22,15 @@ TEST(GanttTitle, NamesWorkloadShapeSliceStrategyAndIterationTime) {
             "\u00b7 iteration 9.31 s");
 }
 
+// A length file's path is shortened to its name: the title is read on a slide.
+TEST(GanttTitle, NamesALengthFileWithoutItsDirectories) {
+  GanttTitleFacts f;
+  f.workload = "/home/me/data/sft_records.jsonl, seed 3";
+  f.pp = 4;
+  f.dp = 1;
+  EXPECT_EQ(gantt_title(f), "sft_records.jsonl, seed 3 \u00b7 p=4 d=1 \u00b7 no slicing");
+}
+
 TEST(GanttTitle, LeavesOutWhatIsUnknown) {
   GanttTitleFacts f;
   f.pp = 2;
