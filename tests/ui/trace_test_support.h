@@ -1,0 +1,44 @@
+#pragma once
+// What the Traces-tab tests share: the sample traces, writing a trace of a test's own, waiting for
+// a load (and the diff it starts) to finish, and the guide's screenshots when asked for.
+#include <QDir>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QWidget>
+
+#include "trace/trace_workspace.h"
+
+namespace trace_test {
+
+constexpr int kTimeoutMs = 30000;
+
+inline QString sample(const char* name) {
+  return QStringLiteral(SLIMPACK_SAMPLES_DIR "/traces/") + QString::fromLatin1(name);
+}
+
+inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
+  const QString path = dir.filePath(name);
+  QFile f(path);
+  f.open(QIODevice::WriteOnly);
+  f.write(text);
+  return path;
+}
+
+// `count` loads seen by `spy`, and no load or diff job still running.
+inline void waitLoaded(slimpack::ui::TraceWorkspace& ws, QSignalSpy& spy, int count) {
+  QTRY_COMPARE_WITH_TIMEOUT(spy.count(), count, kTimeoutMs);
+  QTRY_VERIFY_WITH_TIMEOUT(!ws.loadJobs().busy(), kTimeoutMs);
+  QTRY_VERIFY_WITH_TIMEOUT(!ws.diffJobs().busy(), kTimeoutMs);
+}
+
+// The guide's pictures: saved only when SLIMPACK_SCREENSHOT_DIR names a folder.
+inline void shoot(QWidget* w, const char* name) {
+  const QByteArray dir = qgetenv("SLIMPACK_SCREENSHOT_DIR");
+  if (dir.isEmpty()) return;
+  QTest::qWait(50);
+  QVERIFY(w->grab().save(QDir(QString::fromLocal8Bit(dir)).filePath(name)));
+}
+
+}  // namespace trace_test
