@@ -6,8 +6,12 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QMimeData>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -16,13 +20,10 @@
 #include <QUndoStack>
 #include <QUrl>
 #include <QtTest>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QStandardPaths>
 #include "app/session_file.h"
 #include "gantt/gantt_view.h"
 #include "jobs/job_tracker.h"
+#include "open_window.h"
 #include "render/trace_timeline.h"
 #include "trace/chrome_trace.h"
 #include "trace/sim_check_model.h"
@@ -31,13 +32,12 @@
 #include "trace/trace_rules_dialog.h"
 #include "trace/trace_view.h"
 #include "trace/trace_workspace.h"
+#include "trace_test_support.h"
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
 #include "window/screenshot.h"
 #include "window/settings.h"
 #include "window/trace_hooks.h"
-#include "open_window.h"
-#include "trace_test_support.h"
 
 using namespace slimpack;
 using namespace slimpack::ui;
