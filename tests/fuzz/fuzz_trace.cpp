@@ -11,7 +11,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string text = fuzz::as_text(data, size);
   auto trace = import_chrome_trace_text(text, "fuzz.json");
   fuzz::require_message(trace, "trace: error without message");
+  // Args are checked three ways (kept, walked unkept, skipped with the events by `trace info`):
+  // a file is accepted or refused the same by all of them.
+  TraceImportOptions count_only, no_args;
+  count_only.keep_events = false;
+  no_args.keep_args = false;
+  auto counted = import_chrome_trace_text(text, "fuzz.json", count_only);
+  auto unkept = import_chrome_trace_text(text, "fuzz.json", no_args);
+  fuzz::require(counted.ok() == trace.ok() && unkept.ok() == trace.ok(),
+                "trace: import modes disagree on whether the file is well-formed");
   if (!trace) return 0;
+  fuzz::require(counted->events == trace->events && unkept->events == trace->events,
+                "trace: import modes count different events");
   std::int64_t kept = 0;
   for (const TraceLane& lane : trace->lanes) {
     kept += static_cast<std::int64_t>(lane.events.size());
@@ -34,9 +45,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const MeasuredUnit& u : mapped->units)
       fuzz::require(u.dur_us >= 0.0 && u.stage == 1 && u.event < trace->events && u.kernels >= 0,
                     "trace: unit out of range");
-  TraceImportOptions count_only;
-  count_only.keep_events = false;
-  auto counted = import_chrome_trace_text(text, "fuzz.json", count_only);
-  fuzz::require(counted.ok() && counted->events == trace->events, "trace: count-only differs");
   return 0;
 }
