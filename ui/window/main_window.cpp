@@ -31,6 +31,7 @@
 #include "gantt/gantt_pane.h"
 #include "gantt/gantt_view.h"
 #include "gantt/sequence_inspector.h"
+#include "jobs/job_board.h"
 #include "models/format.h"
 #include "models/metrics_model.h"
 #include "panels/compare_view.h"
@@ -88,6 +89,7 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
       search_(new SearchPanel),
       exporter_(new Exporter(this)),
       presentation_(new PresentationMode(this, gantt_, this)),
+      job_board_(new JobBoard(this)),
       status_stage_(new QLabel),
       status_progress_(new QProgressBar),
       status_cancel_(new QToolButton),
@@ -231,10 +233,8 @@ void MainWindow::resetLayout() {
 }
 
 void MainWindow::cancelJobs() {
-  controller_->cancelAll();
-  exporter_->jobs().cancel();
-  search_->jobs().cancel();
-  traces_->cancelLoad();
+  controller_->cancelAll();  // also a change still waiting for its debounce, which no job holds
+  job_board_->cancelAll();
 }
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
@@ -263,7 +263,7 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
       static_cast<QKeyEvent*>(event)->key() == Qt::Key_Escape &&
       static_cast<QWidget*>(watched)->window() == this && !presentation_->active()) {
     if (type == QEvent::ShortcutOverride) {
-      if (controller_->busy() || exporter_->jobs().busy()) {
+      if (controller_->busy() || job_board_->busy()) {
         cancelJobs();
         swallow_escape_ = true;
         event->accept();

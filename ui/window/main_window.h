@@ -33,6 +33,7 @@ class EditHistory;
 class StateFrame;
 class ViewStates;
 class ExplorerController;
+class JobBoard;
 class Exporter;
 class MemoryChart;
 class MetricsPanel;
@@ -69,6 +70,8 @@ class MainWindow : public QMainWindow {
   Exporter& exporter() const { return *exporter_; }
   PresentationMode& presentation() const { return *presentation_; }
   TraceWorkspace* traceWorkspace() const { return traces_; }
+  // Every job of the window (Escape, Run > Cancel and the status bar cover them all).
+  JobBoard& jobBoard() const { return *job_board_; }
 
   // A session (.slimpack), length file or plan. Errors go to showError; the session is kept.
   // A length file opens with `column`, else the column remembered for it (a multi-column file
@@ -147,6 +150,7 @@ class MainWindow : public QMainWindow {
   WindowMenus* menus_ = nullptr;
   EditHistory* history_ = nullptr;
   ViewStates* states_ = nullptr;
+  JobBoard* job_board_;
   bool swallow_escape_ = false;  // Escape cancelled a job: its key press goes nowhere else
   QLabel* status_stage_;
   QProgressBar* status_progress_;

@@ -32,6 +32,7 @@
 #include "gantt/gantt_pane.h"
 #include "gantt/gantt_view.h"
 #include "gantt/sequence_inspector.h"
+#include "jobs/job_board.h"
 #include "models/format.h"
 #include "models/metrics_model.h"
 #include "panels/compare_view.h"
@@ -144,14 +145,19 @@ void MainWindow::connectController() {
   });
   connect(exporter_, &Exporter::failed, this,
           [this](const QString& m) { showError(tr("Export failed"), m); });
-  for (JobTracker* jobs : {&c.pipelineJobs(), &c.sweepJobs(), &c.compareJobs(), &c.loadJobs(),
-                           &exporter_->jobs(), &search_->jobs()}) {
-    connect(jobs, &JobTracker::busyChanged, this, &MainWindow::onBusy);
-    connect(jobs, &JobTracker::progress, this, [this](const QString& stage, double f) {
-      status_stage_->setText(stage);
-      status_progress_->setValue(static_cast<int>(f * 1000));
-    });
-  }
+  // Every job of the window on one board: the controller's four with its own cancel (which also
+  // marks a cancelled solve's result), then every other tracker the window's widgets own (the
+  // export, the search, each trace job).
+  for (JobTracker* jobs : {&c.pipelineJobs(), &c.sweepJobs(), &c.compareJobs(), &c.loadJobs()})
+    job_board_->add(jobs, [this] { controller_->cancelAll(); });
+  job_board_->addChildrenOf(this);
+  connect(job_board_, &JobBoard::busyChanged, this, &MainWindow::onBusy);
+  connect(job_board_, &JobBoard::progress, this,
+          [this](const QString& job, const QString& stage, double f) {
+            status_stage_->setText(stage.isEmpty() ? job : stage);
+            status_progress_->setValue(static_cast<int>(f * 1000));
+            onBusy();  // the list of running jobs in the Cancel button's tooltip
+          });
   connect(&c.sweepJobs(), &JobTracker::busyChanged, sweep_, &SweepPanel::setRunning);
   connect(&c.compareJobs(), &JobTracker::busyChanged, compare_, &CompareView::setRunning);
   for (JobTracker* jobs : {&c.sweepJobs(), &c.compareJobs()})

@@ -32,6 +32,7 @@
 #include "gantt/gantt_pane.h"
 #include "gantt/gantt_view.h"
 #include "gantt/sequence_inspector.h"
+#include "jobs/job_board.h"
 #include "models/format.h"
 #include "models/metrics_model.h"
 #include "panels/compare_view.h"
@@ -57,11 +58,15 @@
 namespace slimpack::ui {
 
 void MainWindow::onBusy() {
-  const bool busy = controller_->busy() || exporter_->jobs().busy() || search_->jobs().busy();
+  const bool busy = controller_->busy() || job_board_->busy();
   status_stage_->setVisible(busy);
   status_progress_->setVisible(busy);
   status_cancel_->setVisible(busy);
   if (!busy) status_stage_->clear();
+  const QStringList running = job_board_->running();
+  status_cancel_->setToolTip(running.isEmpty()
+                                 ? tr("Cancel the running job (Esc)")
+                                 : tr("Cancel (Esc): %1").arg(running.join(QStringLiteral(", "))));
   if (menus_) menus_->setBusy(busy);
 }
 

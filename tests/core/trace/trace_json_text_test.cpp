@@ -12,7 +12,9 @@
 namespace slimpack {
 namespace {
 
-bool ok(std::string_view s) { return trace_json::JsonValueCheck(s).ok(); }
+bool ok(std::string_view s) {
+  return trace_json::JsonValueCheck(s).ok();
+}
 
 std::string minified(std::string_view s) {
   std::string out(s.size(), '\0');
@@ -39,9 +41,9 @@ TEST(JsonValueCheck, RefusesWhatSimdjsonSkipsUnseen) {
   EXPECT_FALSE(ok(R"({"k": 1,})"));       // a trailing comma
   EXPECT_FALSE(ok(R"([1,])"));
   EXPECT_FALSE(ok(R"([,1])"));
-  EXPECT_FALSE(ok(R"({"k" 1})"));  // no colon
-  EXPECT_FALSE(ok(R"({"k": })"));  // no value
-  EXPECT_FALSE(ok(R"({k: 1})"));   // a key that is not a string
+  EXPECT_FALSE(ok(R"({"k" 1})"));   // no colon
+  EXPECT_FALSE(ok(R"({"k": })"));   // no value
+  EXPECT_FALSE(ok(R"({k: 1})"));    // a key that is not a string
   EXPECT_FALSE(ok(R"({"k": 1])"));  // the wrong closing bracket
   EXPECT_FALSE(ok(R"([1})"));
   EXPECT_FALSE(ok(R"({"k": "open)"));  // an unterminated string
@@ -86,14 +88,35 @@ TEST(JsonValueCheck, MinifiesOutsideStringsOnly) {
 TEST(JsonValueCheck, EveryImportModeAgreesOnEveryArgsText) {
   const std::vector<std::string> args = {
       R"({"External id": 7, "Input Dims": [[8, 4096], []], "x": null, "f": -0.5e-3})",
-      R"({})", R"([])", R"({"a": {}, "b": [[], {"e": [true, false]}]})", R"("s \" q")", "0", "-12",
-      R"({0071, "k": 1})", R"({"k": 0071})", R"({"k": 1,})", R"([1,])", R"([,1])", R"({"k" 1})",
-      R"({"k": })", R"({k: 1})", R"({"k": 1])", R"([1})", R"({"k": tru})", R"({"k": -})",
-      R"({"k": .5})", R"({"k": [1 2]})", R"({"k": 1 "j": 2})", R"({"k": [01]})", R"([-01])",
-      R"({"k": nul})", R"({"k": truex})", R"({"k": 1}})"};
+      R"({})",
+      R"([])",
+      R"({"a": {}, "b": [[], {"e": [true, false]}]})",
+      R"("s \" q")",
+      "0",
+      "-12",
+      R"({0071, "k": 1})",
+      R"({"k": 0071})",
+      R"({"k": 1,})",
+      R"([1,])",
+      R"([,1])",
+      R"({"k" 1})",
+      R"({"k": })",
+      R"({k: 1})",
+      R"({"k": 1])",
+      R"([1})",
+      R"({"k": tru})",
+      R"({"k": -})",
+      R"({"k": .5})",
+      R"({"k": [1 2]})",
+      R"({"k": 1 "j": 2})",
+      R"({"k": [01]})",
+      R"([-01])",
+      R"({"k": nul})",
+      R"({"k": truex})",
+      R"({"k": 1}})"};
   for (const std::string& a : args) {
-    const std::string json = R"([{"ph": "X", "name": "k", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": )" +
-                             a + "}]";
+    const std::string json =
+        R"([{"ph": "X", "name": "k", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": )" + a + "}]";
     const bool expected = trace_json::JsonValueCheck(a).ok();
     TraceImportOptions kept, not_kept, counted;
     not_kept.keep_args = false;
