@@ -66,13 +66,34 @@ std::vector<OrderedOp> stage_order(ScheduleKind kind, int stages, int stage, int
     case ScheduleKind::GPipe:
       return gpipe(mf, mb);
     case ScheduleKind::Interleaved:
-      if (vchunks > 1 && mf == mb && mf % stages == 0)
+      if (interleaved_fallback(stages, mf, mb, vchunks) == InterleavedFallback::None)
         return interleaved(stages, stage, mf, vchunks);
       return one_f_one_b(stages, stage, mf, mb, warmup_extra);
     case ScheduleKind::OneFOneB:
       break;
   }
   return one_f_one_b(stages, stage, mf, mb, warmup_extra);
+}
+
+InterleavedFallback interleaved_fallback(int stages, int mf, int mb, int vchunks) {
+  if (vchunks <= 1) return InterleavedFallback::OneChunk;
+  if (mf != mb) return InterleavedFallback::UnequalPacks;
+  if (stages <= 0 || mf % stages != 0) return InterleavedFallback::NotMultipleOfStages;
+  return InterleavedFallback::None;
+}
+
+const char* interleaved_fallback_rule(InterleavedFallback why) {
+  switch (why) {
+    case InterleavedFallback::None:
+      break;
+    case InterleavedFallback::OneChunk:
+      return "interleaved needs at least 2 virtual chunks per stage";
+    case InterleavedFallback::UnequalPacks:
+      return "interleaved needs as many backward packs as forward packs";
+    case InterleavedFallback::NotMultipleOfStages:
+      return "interleaved needs a pack count that is a multiple of pp";
+  }
+  return "";
 }
 
 int forwards_before_backward(ScheduleKind kind, int mf, int b, int warmup_extra) {

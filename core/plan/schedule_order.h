@@ -14,6 +14,19 @@ struct OrderedOp {
   std::int32_t chunk = 0;  // virtual chunk (interleaved only), 0 otherwise
 };
 
+// Whether Megatron's interleaved order can run for one replica's pack counts, and if not, the rule
+// it breaks: stage_order() then issues 1F1B. The explorer and the solvers' notes name this reason
+// rather than re-deriving the rule.
+enum class InterleavedFallback {
+  None,                 // runs interleaved
+  OneChunk,             // v < 2 virtual chunks per stage
+  UnequalPacks,         // Mf != Mb (asymmetric packing)
+  NotMultipleOfStages,  // Mf is not a multiple of p
+};
+InterleavedFallback interleaved_fallback(int stages, int mf, int mb, int vchunks);
+// The rule in words: "interleaved needs a pack count that is a multiple of pp", ...
+const char* interleaved_fallback_rule(InterleavedFallback why);
+
 // Ops of one stage in issue order.
 // 1F1B: W_s = min(Mf, p - s - 1 + w); for b = 1..Mb issue forwards until min(Mf, W_s + b) have
 // been issued, then B_b; then any remaining forwards. GPipe: all forwards then all backwards.

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <numeric>
 
+#include "plan/schedule_order.h"
 #include "solver/pack_builder.h"
 #include "solver/strategies.h"
 #include "workload/rng.h"
@@ -134,9 +135,11 @@ Expected<SolveResult> solve_fixed(const SolveInput& in, const CancelToken& cance
   }
   if (plan.schedule == ScheduleKind::Interleaved) {
     for (const auto& rp : plan.replicas) {
-      if (rp.forward.size() % static_cast<std::size_t>(plan.stages) != 0) {
-        notes +=
-            "interleaved needs a pack count that is a multiple of pp; that replica runs 1F1B; ";
+      const InterleavedFallback why =
+          interleaved_fallback(plan.stages, static_cast<int>(rp.forward.size()),
+                               static_cast<int>(rp.backward.size()), plan.vchunks);
+      if (why != InterleavedFallback::None) {
+        notes += std::string(interleaved_fallback_rule(why)) + "; that replica runs 1F1B; ";
         break;
       }
     }

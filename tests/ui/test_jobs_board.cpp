@@ -28,7 +28,8 @@ constexpr int kTimeoutMs = 60000;
 // Starts a job on `jobs` that waits on `gate` (or its cancel) and returns a Status.
 void startGated(JobTracker& jobs, const QString& name, std::shared_ptr<Gate> gate) {
   jobs.start(
-      name, [gate](const CancelToken& c, ProgressSink&) -> Status {
+      name,
+      [gate](const CancelToken& c, ProgressSink&) -> Status {
         gate->wait(c);
         return {};
       },
@@ -109,8 +110,7 @@ class TestJobsBoard : public QObject {
     std::unique_ptr<Settings> settings;
     auto window = openTestWindow(dir, settings);
     ExplorerController& c = window->controller();
-    QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && !c.busy() && !window->jobBoard().busy(),
-                             kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && !c.busy() && !window->jobBoard().busy(), kTimeoutMs);
     // Every tracker of the window is on the board: the controller's four and the trace jobs.
     TraceWorkspace* ws = window->traceWorkspace();
     QVERIFY(window->jobBoard().trackers() >= 10);

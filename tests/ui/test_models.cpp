@@ -202,9 +202,11 @@ class TestModels : public QObject {
     ExplorerSnapshot s;
     auto plan = std::make_shared<Plan>();
     plan->stages = 4;
+    plan->vchunks = 2;
     plan->schedule = ScheduleKind::Interleaved;
     plan->replicas.resize(1);
     plan->replicas[0].forward.resize(6);  // not a multiple of p = 4: runs 1F1B
+    plan->replicas[0].backward.resize(6);
     s.plan = plan;
     const QString why = interleavedFallback(s);
     QVERIFY2(why.startsWith("Interleaved fell back to 1F1B") && why.contains("p = 4") &&
@@ -215,7 +217,16 @@ class TestModels : public QObject {
       if (r.name == "Schedule") row = r.warning && r.value.contains("1F1B") && r.tooltip == why;
     QVERIFY(row);
     plan->replicas[0].forward.resize(8);
+    plan->replicas[0].backward.resize(8);
     QVERIFY(interleavedFallback(s).isEmpty());
+    // Asymmetric packing: as many packs as p would allow, but Mf != Mb (the old check missed it,
+    // while the simulator ran 1F1B).
+    plan->replicas[0].backward.resize(12);
+    QVERIFY2(interleavedFallback(s).contains("8 forward and 12 backward packs"),
+             qPrintable(interleavedFallback(s)));
+    plan->replicas[0].backward.resize(8);
+    plan->vchunks = 1;
+    QVERIFY(interleavedFallback(s).contains("v = 1"));
   }
 
   // The automatic S is explained by the strategy's properties and the typed chosen candidate,

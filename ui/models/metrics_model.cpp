@@ -4,6 +4,7 @@
 #include <QColor>
 
 #include "models/format.h"
+#include "plan/schedule_order.h"
 #include "solver/strategy.h"
 
 namespace slimpack::ui {
@@ -23,25 +24,51 @@ QString autoSliceReason(const ExplorerSnapshot& s) {
 }
 
 QString interleavedFallback(const ExplorerSnapshot& s) {
-  if (!s.plan || s.plan->schedule != ScheduleKind::Interleaved || s.plan->stages <= 1) return {};
+  if (!s.plan || s.plan->schedule != ScheduleKind::Interleaved) return {};
+  const Plan& plan = *s.plan;
+  // The rule is core's (plan/schedule_order.h), the one the simulator's stage order follows.
   QStringList replicas;
-  std::size_t example = 0;
-  for (std::size_t r = 0; r < s.plan->replicas.size(); ++r) {
-    const std::size_t m = s.plan->replicas[r].forward.size();
-    if (m % static_cast<std::size_t>(s.plan->stages) != 0) {
-      if (replicas.isEmpty()) example = m;
-      replicas << QString::number(r);
+  InterleavedFallback why = InterleavedFallback::None;
+  int mf = 0, mb = 0;
+  for (std::size_t r = 0; r < plan.replicas.size(); ++r) {
+    const int f = static_cast<int>(plan.replicas[r].forward.size());
+    const int b = static_cast<int>(plan.replicas[r].backward.size());
+    const InterleavedFallback w = interleaved_fallback(plan.stages, f, b, plan.vchunks);
+    if (w == InterleavedFallback::None) continue;
+    if (replicas.isEmpty()) {
+      why = w;
+      mf = f;
+      mb = b;
     }
+    replicas << QString::number(r);
   }
   if (replicas.isEmpty()) return {};
-  const QString who = s.plan->replicas.size() == 1
-                          ? QObject::tr("the plan has %1 forward packs").arg(example)
-                          : QObject::tr("replica %1 (%2 forward packs, e.g.)")
-                                .arg(replicas.join(QStringLiteral(", ")))
-                                .arg(example);
-  return QObject::tr("Interleaved fell back to 1F1B: it needs a multiple of p = %1 packs; %2")
-      .arg(s.plan->stages)
-      .arg(who);
+  const QString who = plan.replicas.size() == 1
+                          ? QObject::tr("the plan")
+                          : QObject::tr("replica %1").arg(replicas.join(QStringLiteral(", ")));
+  QString rule;
+  switch (why) {
+    case InterleavedFallback::None:
+      break;
+    case InterleavedFallback::OneChunk:
+      rule = QObject::tr("it needs v ≥ 2 virtual chunks per stage; v = %1").arg(plan.vchunks);
+      break;
+    case InterleavedFallback::UnequalPacks:
+      rule = QObject::tr(
+                 "it needs as many backward packs as forward packs; %1 has %2 forward and "
+                 "%3 backward packs")
+                 .arg(who)
+                 .arg(mf)
+                 .arg(mb);
+      break;
+    case InterleavedFallback::NotMultipleOfStages:
+      rule = QObject::tr("it needs a multiple of p = %1 packs; %2 has %3 forward packs")
+                 .arg(plan.stages)
+                 .arg(who)
+                 .arg(mf);
+      break;
+  }
+  return QObject::tr("Interleaved fell back to 1F1B: %1").arg(rule);
 }
 
 namespace {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <set>
 #include <string>
 #include <utility>
@@ -134,6 +136,28 @@ TEST(ScheduleOrder, InterleavedFallsBackToOneFOneBWhenPacksDoNotDivide) {
   // M not a multiple of p: Megatron's interleaving is undefined, the plain 1F1B order is used.
   const auto ops = stage_order(ScheduleKind::Interleaved, 4, 0, 6, 6, 0, 2);
   EXPECT_EQ(render(ops), render(stage_order(ScheduleKind::OneFOneB, 4, 0, 6, 6, 0, 1)));
+}
+
+// The reason names the rule stage_order() applies, for every shape: the order is interleaved
+// exactly when there is no fallback reason.
+TEST(ScheduleOrder, InterleavedFallbackReasonMatchesTheOrderIssued) {
+  EXPECT_EQ(interleaved_fallback(4, 8, 8, 2), InterleavedFallback::None);
+  EXPECT_EQ(interleaved_fallback(4, 8, 8, 1), InterleavedFallback::OneChunk);
+  EXPECT_EQ(interleaved_fallback(4, 8, 12, 2), InterleavedFallback::UnequalPacks);
+  EXPECT_EQ(interleaved_fallback(4, 6, 6, 2), InterleavedFallback::NotMultipleOfStages);
+  for (int p = 1; p <= 4; ++p)
+    for (int mf = 1; mf <= 9; ++mf)
+      for (int mb : {mf, mf + 1})
+        for (int v : {1, 2, 3}) {
+          const auto order = stage_order(ScheduleKind::Interleaved, p, 0, mf, mb, 0, v);
+          const bool chunked = std::any_of(order.begin(), order.end(),
+                                           [](const OrderedOp& op) { return op.chunk > 0; });
+          EXPECT_EQ(chunked, interleaved_fallback(p, mf, mb, v) == InterleavedFallback::None)
+              << "p=" << p << " mf=" << mf << " mb=" << mb << " v=" << v;
+          EXPECT_EQ(
+              std::string(interleaved_fallback_rule(interleaved_fallback(p, mf, mb, v))).empty(),
+              chunked);
+        }
 }
 
 }  // namespace
