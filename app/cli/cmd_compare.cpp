@@ -22,7 +22,7 @@ std::vector<std::string> table_cells(const nlohmann::json& row) {
   // Four digits: rows of one comparison often differ by a few per cent.
   c[1] = format_time_digits(row["iteration_time"].get<double>(), 4);
   if (row["speedup"].is_number()) {
-    c[2] = format_fixed(row["speedup"].get<double>(), 2) + "x";
+    c[2] = format_ratio(row["speedup"].get<double>());
   }
   c[3] = format_percent(row["bubble_ratio"].get<double>());
   c[7] = format_percent(row["gap_to_bound"].get<double>());

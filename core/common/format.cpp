@@ -99,6 +99,11 @@ std::string format_count(double n) {
   return format_fixed(s.value, three_significant(s.value)) + " " + s.suffix;
 }
 
+std::string format_ratio(double ratio) {
+  if (!std::isfinite(ratio)) return "-";
+  return format_fixed(ratio, 2) + "x";
+}
+
 std::string format_rate(double tokens_per_second) {
   return format_count(tokens_per_second) + " tok/s";
 }

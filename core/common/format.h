@@ -29,6 +29,9 @@ std::string format_count(double n);
 // Tokens per second: format_count + " tok/s" ("412 k tok/s").
 std::string format_rate(double tokens_per_second);
 
+// A ratio such as a speed-up, with two decimals: 1.4237 -> "1.42x".
+std::string format_ratio(double ratio);
+
 // A number with `decimals` decimals and no "-0" ("-0.00" reads "0.00").
 std::string format_fixed(double v, int decimals);
 

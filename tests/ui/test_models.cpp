@@ -334,7 +334,7 @@ class TestModels : public QObject {
     QCOMPARE(formatBytes(7.5e9), QStringLiteral("7.50 GB"));
     QCOMPARE(QString::fromStdString(slimpack::format_bytes(7.5e9)), formatBytes(7.5e9));
     QCOMPARE(formatPercent(0.125), QStringLiteral("12.5 %"));
-    QCOMPARE(formatTokens(1048576), QStringLiteral("1.05M"));
+    QCOMPARE(formatTokens(1048576), QStringLiteral("1.05 M"));
     QCOMPARE(formatTokens(65536), QStringLiteral("65,536"));
   }
 

@@ -11,6 +11,7 @@
 #include <QValueAxis>
 
 #include "charts/chart_style.h"
+#include "models/format.h"
 
 namespace slimpack::ui {
 namespace {
@@ -122,14 +123,14 @@ void MemoryChart::fill(const ExplorerSnapshot& snapshot) {
   if (auto* y = vertical.isEmpty() ? nullptr : qobject_cast<QValueAxis*>(vertical.front())) {
     const bool modelled = top > 0;
     y->setTitleText(!modelled ? QString()
-                    : cap_    ? tr("GB (cap %1)").arg(cap, 0, 'f', 0)
+                    : cap_    ? tr("GB (cap %1)").arg(formatBytes(cap * 1e9))
                               : tr("GB"));
     // A plan with explicit times has no memory model: say so instead of an empty 0..1 scale.
     chart_->setTitle(modelled ? QString() : tr("Not modelled (explicit times)"));
     y->setLabelsVisible(modelled);
   }
   if (cap_) {
-    cap_->setName(tr("cap %1 GB").arg(cap, 0, 'f', 0));
+    cap_->setName(tr("cap %1").arg(formatBytes(cap * 1e9)));
     cap_->replace({QPointF(-0.5, cap), QPointF(shape_.stages - 0.5, cap)});
   }
 }

@@ -95,8 +95,7 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
       case IterationTime:
         return formatTime(row.iteration_time, unit_);
       case Speedup:
-        return QString::number(row.speedup, 'f', 2) + QStringLiteral("x") +
-               (row.baseline ? tr(" (baseline)") : QString());
+        return formatRatio(row.speedup) + (row.baseline ? tr(" (baseline)") : QString());
       case Bubble:
         return formatPercent(row.bubble_ratio);
       case PeakMemory:

@@ -34,7 +34,7 @@ QString formatChange(double now, double before) {
 }
 
 QString formatTokens(double tokens) {
-  if (std::fabs(tokens) >= 1e6) return QString::number(tokens / 1e6, 'f', 2) + QStringLiteral("M");
+  if (std::fabs(tokens) >= 1e6) return QString::fromStdString(format_count(tokens));
   // The C locale with thousands separators: the same output whatever the user's locale.
   QLocale c = QLocale::c();
   c.setNumberOptions(QLocale::DefaultNumberOptions);
@@ -43,6 +43,10 @@ QString formatTokens(double tokens) {
 
 QString formatRate(double tps) {
   return QString::fromStdString(format_rate(tps));
+}
+
+QString formatRatio(double ratio) {
+  return QString::fromStdString(format_ratio(ratio));
 }
 
 }  // namespace slimpack::ui

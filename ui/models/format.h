@@ -16,6 +16,7 @@ QString formatBytes(double bytes);           // "61.3 GB" (decimal units, like G
 QString formatPercent(double fraction);      // "12.5 %"
 QString formatTokens(double tokens);         // "1,048,576", "1.05M" when large
 QString formatRate(double tokensPerSecond);  // "412 k tok/s"
+QString formatRatio(double ratio);           // "1.42x" (a speed-up)
 // The relative change from `before` to `now`: "−2.1 % vs previous", "+0.4 % vs previous",
 // "same as previous" (under 0.05 %); empty when `before` is not positive.
 QString formatChange(double now, double before);

@@ -227,13 +227,9 @@ QString metrics_text(const GanttModel& model) {
   QStringList parts;
   parts << QStringLiteral("Iteration %1").arg(q(format_time(m.iteration_time, unit)));
   parts << QStringLiteral("Makespan %1").arg(q(format_time(m.makespan, unit)));
-  parts << QStringLiteral("Bubble %1%").arg(m.bubble_ratio * 100.0, 0, 'f', 1);
-  if (m.tokens_per_second > 0) {
-    const double k = m.tokens_per_second;
-    parts << (k >= 1e6 ? QStringLiteral("%1 M tokens/s").arg(k / 1e6, 0, 'f', 2)
-                       : QStringLiteral("%1 k tokens/s").arg(k / 1e3, 0, 'f', 1));
-  }
-  if (m.mfu > 0) parts << QStringLiteral("MFU %1%").arg(m.mfu * 100.0, 0, 'f', 1);
+  parts << QStringLiteral("Bubble %1").arg(q(format_percent(m.bubble_ratio)));
+  if (m.tokens_per_second > 0) parts << q(format_rate(m.tokens_per_second));
+  if (m.mfu > 0) parts << QStringLiteral("MFU %1").arg(q(format_percent(m.mfu)));
   if (m.peak_memory_bytes > 0)
     parts << QStringLiteral("Peak memory %1").arg(q(format_bytes(m.peak_memory_bytes)));
   if (const QString packs = pack_count_text(model); !packs.isEmpty()) parts << packs;

@@ -134,12 +134,13 @@ Scene make_scene(const std::vector<GanttCompareModel>& items, const GanttExportO
 
 QString section_summary(const GanttModel& m, const GanttModel& first) {
   const SimResult& r = m.metrics();
-  QString text = QStringLiteral("iteration %1 · bubble %2%")
-                     .arg(QString::fromStdString(format_time(r.iteration_time, m.time_unit())))
-                     .arg(r.bubble_ratio * 100.0, 0, 'f', 1);
+  QString text = QStringLiteral("iteration %1 · bubble %2")
+                     .arg(QString::fromStdString(format_time(r.iteration_time, m.time_unit())),
+                          QString::fromStdString(format_percent(r.bubble_ratio)));
   if (&m != &first && r.iteration_time > 0)
-    text += QStringLiteral(" · speed-up %1× vs first")
-                .arg(first.metrics().iteration_time / r.iteration_time, 0, 'f', 2);
+    text += QStringLiteral(" · speed-up %1 vs first")
+                .arg(QString::fromStdString(
+                    format_ratio(first.metrics().iteration_time / r.iteration_time)));
   if (r.peak_memory_bytes > 0)
     text += QStringLiteral(" · peak memory %1")
                 .arg(QString::fromStdString(format_bytes(r.peak_memory_bytes)));

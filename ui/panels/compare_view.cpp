@@ -68,10 +68,10 @@ CompareView::~CompareView() {
 QString CompareView::titleText(const CompareRow& row, const QString& unit) {
   // The headline numbers beside each Gantt, so the picture reads without the table.
   return QStringLiteral(
-             "<b>%1</b> &middot; iteration %2 &middot; %3&times;%4 &middot; bubble %5 "
+             "<b>%1</b> &middot; iteration %2 &middot; %3%4 &middot; bubble %5 "
              "&middot; peak %6")
       .arg(row.strategy.toHtmlEscaped(), formatTime(row.iteration_time, unit),
-           QString::number(row.speedup, 'f', 2), row.baseline ? tr(" (baseline)") : QString(),
+           formatRatio(row.speedup), row.baseline ? tr(" (baseline)") : QString(),
            formatPercent(row.bubble_ratio), formatBytes(row.peak_memory));
 }
 

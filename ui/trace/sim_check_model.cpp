@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "app/trace_report.h"
+#include "models/format.h"
 #include "trace/trace_view.h"
 
 namespace slimpack::ui {
@@ -71,7 +72,7 @@ QVariant SimCheckModel::data(const QModelIndex& index, int role) const {
     case Measured:
       return trace_duration_text(u.measured_us * 1e-6);
     case Error:
-      return QStringLiteral("%1 %").arg(100.0 * u.error, 0, 'f', 1);
+      return formatPercent(u.error);
     default:
       return raw(u, c);
   }

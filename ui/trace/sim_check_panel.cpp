@@ -15,6 +15,7 @@
 
 #include "gantt/gantt_view.h"
 #include "jobs/job_tracker.h"
+#include "models/format.h"
 #include "trace/chrome_trace.h"
 #include "trace/sim_check_model.h"
 #include "trace/trace_units.h"
@@ -302,11 +303,11 @@ void SimCheckPanel::recheck() {
         }
         QStringList lanes;
         for (const auto& [key, v] : per_stage)
-          lanes << tr("r%1 s%2 busy %3 (idle %4 %)")
+          lanes << tr("r%1 s%2 busy %3 (idle %4)")
                        .arg(key.first)
                        .arg(key.second)
                        .arg(trace_duration_text(v.first * 1e-6))
-                       .arg(v.second > 0 ? 100.0 * (1.0 - v.first / v.second) : 0.0, 0, 'f', 1);
+                       .arg(formatPercent(v.second > 0 ? 1.0 - v.first / v.second : 0.0));
         lanes_text_ = lanes.join(QStringLiteral(" · "));
         model_->setUnits(result->check);
         model_->sort(SimCheckModel::Error, Qt::DescendingOrder);
@@ -343,24 +344,23 @@ void SimCheckPanel::showSummary() {
     summary_->setToolTip(lanes_text_);
     return;
   }
-  QString text = tr("%1 units matched · MAPE %2 % · makespan simulated %3, measured %4 (%5 %)")
-                     .arg(c.units.size())
-                     .arg(100.0 * c.mape, 0, 'f', 2)
-                     .arg(trace_duration_text(c.simulated_makespan_us * 1e-6),
-                          trace_duration_text(c.measured_makespan_us * 1e-6))
-                     .arg(100.0 * c.makespan_error, 0, 'f', 2);
+  QString text =
+      tr("%1 units matched · MAPE %2 · makespan simulated %3, measured %4 (%5)")
+          .arg(c.units.size())
+          .arg(formatPercent(c.mape), trace_duration_text(c.simulated_makespan_us * 1e-6),
+               trace_duration_text(c.measured_makespan_us * 1e-6), formatPercent(c.makespan_error));
   if (c.only_simulated > 0 || c.only_measured > 0)
     text += tr(" · unmatched: %1 only simulated, %2 only measured")
                 .arg(c.only_simulated)
                 .arg(c.only_measured);
   if (!c.units.empty()) {
     const UnitComparison& w = c.units.front();
-    text += tr(" · worst: r%1 s%2 %3 pack %4 (%5 %)")
+    text += tr(" · worst: r%1 s%2 %3 pack %4 (%5)")
                 .arg(w.replica)
                 .arg(w.stage)
                 .arg(w.pass == Pass::Forward ? tr("forward") : tr("backward"))
                 .arg(w.pack + 1)
-                .arg(100.0 * w.error, 0, 'f', 1);
+                .arg(formatPercent(w.error));
   }
   summary_->setText(text);
   summary_->setToolTip(lanes_text_);
