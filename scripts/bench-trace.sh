@@ -4,18 +4,18 @@
 #   kineto     a real-shaped PyTorch profiler trace (scripts/make-kineto-trace.py, ~50 MB: args-heavy
 #              cpu_op and kernel events as Kineto writes them, ac2g flows, instants, metadata).
 # Each plain and gzipped (gzip -6). Times /usr/bin/python3's json.loads (through gzip.open for the
-# .gz; CPU time of the load in the process) and `slimpack trace info` (CPU time of the process),
-# best of RUNS, and prints MB/s of JSON text and the ratio; peak RSS of each (/usr/bin/time -v, one
-# run: Python loading the file, slimpack importing it). Then the limit: what libdeflate, zlib and
+# .gz; CPU time of the load in the process) and `slimpack trace info` (CPU time of the process,
+# from its rusage), best of RUNS, and prints MB/s of JSON text and the ratio; peak RSS of each
+# (/usr/bin/time; one run: Python loading the file, slimpack importing it). Then the limit: what libdeflate, zlib and
 # simdjson alone reach on the kineto files (tests/bench/trace_limits.cpp), so the gap is known.
 # Usage: scripts/bench-trace.sh [SLIMPACK_BINARY] [RUNS]   (default build-bench/app/cli/slimpack, 3)
 # The limit program is taken from the same build directory (tests/bench/slimpack_trace_limits).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+[ -x /usr/bin/time ] || { echo "bench-trace: /usr/bin/time is missing (apt-get install time)" >&2; exit 2; }
 cli=${1:-build-bench/app/cli/slimpack}
 runs=${2:-3}
 [ -x "$cli" ] || { echo "bench-trace: no slimpack binary at $cli (build it first)" >&2; exit 2; }
-[ -x /usr/bin/time ] || { echo "bench-trace: /usr/bin/time is missing (apt-get install time)" >&2; exit 2; }
 limits=$(dirname "$(dirname "$(dirname "$cli")")")/tests/bench/slimpack_trace_limits
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
@@ -79,14 +79,19 @@ def python_load(path):
     return cpu, wall
 
 def timed(cmd):
-    """CPU seconds (user + sys), wall seconds and peak RSS (KiB) of one run, by /usr/bin/time -v."""
+    """CPU seconds (user + sys), wall seconds and peak RSS (KiB) of one run. CPU from rusage
+    (os.wait4, microseconds: /usr/bin/time prints hundredths, a 13 % step on an 80 ms run); the
+    peak from /usr/bin/time, whose child starts clean (a child forked from this Python process
+    would count this process's pages)."""
     wall0 = time.perf_counter()
-    r = subprocess.run(["/usr/bin/time", "-v"] + cmd, stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, text=True, check=True)
+    proc = subprocess.Popen(["/usr/bin/time", "-f", "%M"] + cmd, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    err = proc.stderr.read()
+    _, status, ru = os.wait4(proc.pid, 0)  # includes what /usr/bin/time waited for
     wall = time.perf_counter() - wall0
-    field = lambda key: float(re.search(re.escape(key) + r": ([0-9.]+)", r.stderr).group(1))
-    return (field("User time (seconds)") + field("System time (seconds)"), wall,
-            field("Maximum resident set size (kbytes)"))
+    if os.waitstatus_to_exitcode(status) != 0:
+        sys.exit("bench-trace: %s failed: %s" % (" ".join(cmd), err.strip()))
+    return ru.ru_utime + ru.ru_stime, wall, float(err.strip().splitlines()[-1])
 
 def best(fn, path):
     times = [fn(path) for _ in range(runs)]

@@ -10,7 +10,7 @@ bash scripts/deps.sh >/dev/null
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DSLIMPACK_BUILD_TESTS=ON \
   -DSLIMPACK_BUILD_BENCH=ON >/dev/null
 cmake --build "$build" -j"$(nproc)" --target slimpack slimpack_bench
-cmake --build "$build" -j"$(nproc)" --target slimpack_gantt_bench 2>/dev/null || true
+cmake --build "$build" -j"$(nproc)" --target slimpack_gantt_bench slimpack_slider_bench 2>/dev/null || true
 export QT_QPA_PLATFORM=offscreen
 min_time=0.5
 [ "$quick" = "--quick" ] && min_time=0.05
@@ -21,6 +21,11 @@ taskset -c 0 "$build/tests/bench/slimpack_bench" --benchmark_min_time="$min_time
 if [ -x "$build/tests/bench/slimpack_gantt_bench" ]; then
   echo "== Gantt paint"
   "$build/tests/bench/slimpack_gantt_bench" --benchmark_min_time="$min_time"
+fi
+
+if [ -x "$build/tests/bench/slimpack_slider_bench" ]; then
+  echo "== slider to painted Gantt (the real window, offscreen)"
+  "$build/tests/bench/slimpack_slider_bench" 30 2>/dev/null
 fi
 
 echo "== end to end: slimpack simulate on the default workload (best of 5)"

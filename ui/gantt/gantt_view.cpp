@@ -276,6 +276,7 @@ void GanttView::paintEvent(QPaintEvent*) {
   p.drawPixmap(0, 0, base_);
   painter_->paint_overlay(p, layout_, geometry_, highlightedSequence(), hovered_);
   last_frame_ms_ = static_cast<double>(timer.nsecsElapsed()) / 1e6;
+  painted_model_ = model_.get();
 }
 
 void GanttView::resizeEvent(QResizeEvent*) {

@@ -70,6 +70,8 @@ class GanttView : public QWidget {
 
   // Diagnostics: paint time of the last frame and how often geometry was rebuilt.
   double lastFrameMs() const { return last_frame_ms_; }
+  // The model the last frame painted (null before any), for the slider-to-paint benchmark.
+  const GanttModel* paintedModel() const { return painted_model_; }
   int geometryBuilds() const { return geometry_builds_; }
 
   QSize sizeHint() const override;
@@ -140,6 +142,7 @@ class GanttView : public QWidget {
   mutable bool base_valid_ = false;
   mutable int geometry_builds_ = 0;
   double last_frame_ms_ = 0.0;
+  const GanttModel* painted_model_ = nullptr;
 };
 
 }  // namespace slimpack
