@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Renders the user guide's screenshots into docs/images/ with slimpack-explorer --screenshot.
 # Usage: scripts/screenshots.sh [BUILD_DIR]   (default: build; the explorer must be built there)
-# Runs on the offscreen platform (no display needed); set SCREENSHOT_PLATFORM=xvfb to render
-# under xvfb-run instead (real X11 fonts and styles).
+# Runs as a user sees it: under Xvfb with a window manager (openbox), so real X11 fonts, styles
+# and repaints (offscreen rendering once hid a missing repaint). Without xvfb-run or openbox
+# (apt-get install xvfb xauth openbox) it says so and renders offscreen; SCREENSHOT_PLATFORM=offscreen
+# asks for that.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${1:-$root/build}"
@@ -13,9 +15,16 @@ if [[ ! -x "$exe" ]]; then
   exit 2
 fi
 mkdir -p "$out"
+platform=${SCREENSHOT_PLATFORM:-xvfb}
+if [[ $platform == xvfb ]] && ! { command -v xvfb-run >/dev/null && command -v openbox >/dev/null; }; then
+  echo "screenshots.sh: xvfb-run or openbox missing; rendering offscreen instead" >&2
+  platform=offscreen
+fi
 run() {
-  if [[ "${SCREENSHOT_PLATFORM:-offscreen}" == "xvfb" ]]; then
-    xvfb-run -a -s "-screen 0 2800x1800x24" "$exe" "$@"
+  if [[ $platform == xvfb ]]; then
+    # One X server and window manager per picture: each window opens as on a fresh desktop.
+    xvfb-run -a -s "-screen 0 2800x1800x24" bash -c \
+      'openbox >/dev/null 2>&1 & sleep 0.5; "$@"; rc=$?; kill %1 2>/dev/null; exit $rc' _ "$exe" "$@"
   else
     QT_QPA_PLATFORM=offscreen "$exe" "$@"
   fi
@@ -34,4 +43,4 @@ run --screenshot "$out/explorer-laptop-1280x720.png" --size 1280x720
 run --screenshot "$out/explorer-laptop-1366x768.png" --size 1366x768
 QT_SCALE_FACTOR=2 run --screenshot "$out/explorer-hidpi-x2.png" --size 1366x768
 run --screenshot "$out/explorer-guide.png" --size 1600x1000 --view guide
-echo "screenshots written to $out"
+echo "screenshots written to $out ($platform)"

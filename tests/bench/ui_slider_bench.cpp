@@ -57,7 +57,8 @@ int main(int argc, char** argv) {
   ExplorerController& c = window.controller();
   GanttView* gantt = window.ganttView();
   const auto idle_and_painted = [&] {
-    return c.snapshot() && !c.busy() && gantt->model() && gantt->paintedModel() == gantt->model().get();
+    return c.snapshot() && !c.busy() && gantt->model() &&
+           gantt->paintedModel() == gantt->model().get();
   };
   if (!QTest::qWaitForWindowExposed(&window) || !spin_until(idle_and_painted, 60000)) {
     std::fprintf(stderr, "slider bench: the first result never painted\n");
@@ -86,8 +87,8 @@ int main(int argc, char** argv) {
       QElapsedTimer t;
       t.start();
       QTest::keyClick(slider, i % 2 == 0 ? Qt::Key_Right : Qt::Key_Left);
-      const bool ok = spin_until(
-          [&] { return idle_and_painted() && gantt->model().get() != before; }, 60000);
+      const bool ok =
+          spin_until([&] { return idle_and_painted() && gantt->model().get() != before; }, 60000);
       if (!ok) {
         std::fprintf(stderr, "slider bench: move %d never painted a new result\n", i);
         return 1;
@@ -101,11 +102,12 @@ int main(int argc, char** argv) {
               moves, s0, s1);
   for (const Run& run : runs) {
     const double total = median(run.total_ms);
-    std::printf("  %-24s median %6.1f ms  worst %6.1f ms  (solve %.1f ms = %.0f %%, simulate "
-                "%.1f ms = %.0f %%)\n",
-                run.what, total, *std::max_element(run.total_ms.begin(), run.total_ms.end()),
-                median(run.solve_ms), 100.0 * median(run.solve_ms) / total, median(run.sim_ms),
-                100.0 * median(run.sim_ms) / total);
+    std::printf(
+        "  %-24s median %6.1f ms  worst %6.1f ms  (solve %.1f ms = %.0f %%, simulate "
+        "%.1f ms = %.0f %%)\n",
+        run.what, total, *std::max_element(run.total_ms.begin(), run.total_ms.end()),
+        median(run.solve_ms), 100.0 * median(run.solve_ms) / total, median(run.sim_ms),
+        100.0 * median(run.sim_ms) / total);
   }
   return 0;
 }

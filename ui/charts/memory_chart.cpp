@@ -122,9 +122,9 @@ void MemoryChart::fill(const ExplorerSnapshot& snapshot) {
   }
   if (auto* y = vertical.isEmpty() ? nullptr : qobject_cast<QValueAxis*>(vertical.front())) {
     const bool modelled = top > 0;
-    y->setTitleText(!modelled ? QString()
-                    : cap_    ? tr("GB (cap %1)").arg(formatBytes(cap * 1e9))
-                              : tr("GB"));
+    // The cap is the dashed line (its value in the line's name and the Peak memory metric): the
+    // axis title stays short enough for the dock's narrow chart.
+    y->setTitleText(modelled ? tr("GB") : QString());
     // A plan with explicit times has no memory model: say so instead of an empty 0..1 scale.
     chart_->setTitle(modelled ? QString() : tr("Not modelled (explicit times)"));
     y->setLabelsVisible(modelled);
