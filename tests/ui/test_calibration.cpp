@@ -3,9 +3,6 @@
 // time divided by 4: the communication the model prices does not shrink with it, so the refit is
 // poor, and it would make the GPUs faster than they can be) is not applied: the cost profile stays,
 // the tab's note gives the reason and the error.
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -14,10 +11,12 @@
 #include "app/trace_run.h"
 #include "gantt/gantt_view.h"
 #include "jobs/job_tracker.h"
+#include "open_window.h"
 #include "trace/chrome_trace.h"
 #include "trace/sim_check_panel.h"
 #include "trace/trace_view.h"
 #include "trace/trace_workspace.h"
+#include "trace_test_support.h"
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
 #include "window/settings.h"
@@ -42,11 +41,7 @@ class TestCalibration : public QObject {
  private slots:
   void initTestCase() {
     QStandardPaths::setTestModeEnabled(true);  // calibrated profiles go to a test folder
-    settings_ = Settings::fromFile(dir_.filePath("settings.ini"));
-    window_ = std::make_unique<MainWindow>(*settings_);
-    window_->setErrorDialogsEnabled(false);
-    window_->resize(1400, 900);
-    window_->show();
+    window_ = openTestWindow(dir_, settings_);
     QTRY_VERIFY_WITH_TIMEOUT(c().snapshot() && !c().busy(), kTimeoutMs);
   }
   void cleanupTestCase() { window_.reset(); }
@@ -64,22 +59,9 @@ class TestCalibration : public QObject {
     const SnapshotPtr snap = c().snapshot();
     const QString exported = dir_.filePath("plan.trace.json");
     QVERIFY(write_chrome_trace(exported.toStdString(), *snap->plan, snap->sim).ok());
-    QFile in(exported);
-    QVERIFY(in.open(QIODevice::ReadOnly));
-    QJsonObject doc = QJsonDocument::fromJson(in.readAll()).object();
-    QJsonArray events = doc.value("traceEvents").toArray();
-    for (qsizetype i = 0; i < events.size(); ++i) {
-      QJsonObject e = events[i].toObject();
-      if (e.contains("ts")) e.insert("ts", 0.25 * e.value("ts").toDouble());
-      if (e.contains("dur")) e.insert("dur", 0.25 * e.value("dur").toDouble());
-      events[i] = e;
-    }
-    doc.insert("traceEvents", events);
-    const QString path = dir_.filePath("impossible.trace.json");
-    QFile out(path);
-    QVERIFY(out.open(QIODevice::WriteOnly));
-    out.write(QJsonDocument(doc).toJson());
-    out.close();
+    const QString path =
+        trace_test::writeScaledTrace(exported, dir_, "impossible.trace.json", 0.25);
+    QVERIFY(!path.isEmpty());
 
     QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
     ws().setSimCheckVisible(true);

@@ -169,7 +169,6 @@ class TestTraceSimCheck : public QObject {
   // One forward unit measured twice as long as simulated: error (sim - meas) / meas = -50 %, it
   // is the worst unit, and MAPE is 50 % over the unit count.
   void oneSlowUnitIsTheWorst() {
-    const SnapshotPtr snap = window_->controller().snapshot();
     QFile in(dir_.filePath("current-plan.trace.json"));
     QVERIFY(in.open(QIODevice::ReadOnly));
     QJsonObject doc = QJsonDocument::fromJson(in.readAll()).object();
@@ -200,25 +199,15 @@ class TestTraceSimCheck : public QObject {
     QCOMPARE(panel->model()->index(0, SimCheckModel::Error).data().toString(),
              QStringLiteral("-50.0 %"));
     QVERIFY(panel->summaryText().contains(QStringLiteral("worst: r0 s0 forward pack 1 (-50.0 %)")));
-    Q_UNUSED(snap);
   }
 
   // Calibrate from Trace: a trace of this plan on a machine twice as slow in every unit is
   // fitted, the profile becomes the configuration's cost profile and the plan re-solves slower.
   void calibrateFromTraceAppliesTheProfile() {
     const SnapshotPtr before = window_->controller().snapshot();
-    QFile in(dir_.filePath("current-plan.trace.json"));
-    QVERIFY(in.open(QIODevice::ReadOnly));
-    QJsonObject doc = QJsonDocument::fromJson(in.readAll()).object();
-    QJsonArray events = doc.value("traceEvents").toArray();
-    for (qsizetype i = 0; i < events.size(); ++i) {
-      QJsonObject e = events[i].toObject();
-      if (e.contains("ts")) e.insert("ts", 2.0 * e.value("ts").toDouble());
-      if (e.contains("dur")) e.insert("dur", 2.0 * e.value("dur").toDouble());
-      events[i] = e;
-    }
-    doc.insert("traceEvents", events);
-    const QString path = writeFile(dir_, "slow-machine.trace.json", QJsonDocument(doc).toJson());
+    const QString path = writeScaledTrace(dir_.filePath("current-plan.trace.json"), dir_,
+                                          "slow-machine.trace.json", 2.0);
+    QVERIFY(!path.isEmpty());
     QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
     ws().openTraces({path});
     waitLoaded(loaded, 1);

@@ -26,6 +26,7 @@
 #include "app/session_file.h"
 #include "gantt/gantt_view.h"
 #include "jobs/job_tracker.h"
+#include "open_window.h"
 #include "render/trace_timeline.h"
 #include "trace/chrome_trace.h"
 #include "trace/sim_check_model.h"
@@ -83,11 +84,7 @@ class TestTraces : public QObject {
  private slots:
   void initTestCase() {
     QStandardPaths::setTestModeEnabled(true);  // calibrated profiles go to a test folder
-    settings_ = Settings::fromFile(dir_.filePath("settings.ini"));
-    window_ = std::make_unique<MainWindow>(*settings_);
-    window_->setErrorDialogsEnabled(false);
-    window_->resize(1400, 900);
-    window_->show();
+    window_ = openTestWindow(dir_, settings_);
     QTRY_VERIFY_WITH_TIMEOUT(window_->controller().snapshot() != nullptr, kTimeoutMs);
   }
   void cleanupTestCase() { window_.reset(); }

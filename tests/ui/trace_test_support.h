@@ -3,6 +3,9 @@
 // a load (and the diff it starts) to finish, and the guide's screenshots when asked for.
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -24,6 +27,24 @@ inline QString writeFile(const QTemporaryDir& dir, const QString& name, const QB
   f.open(QIODevice::WriteOnly);
   f.write(text);
   return path;
+}
+
+// A copy of the Chrome trace `from` as on a machine `factor` times as slow: every "ts" and "dur"
+// multiplied. Written to `dir`/`name`; returns its path (empty when `from` cannot be read).
+inline QString writeScaledTrace(const QString& from, const QTemporaryDir& dir, const QString& name,
+                                double factor) {
+  QFile in(from);
+  if (!in.open(QIODevice::ReadOnly)) return {};
+  QJsonObject doc = QJsonDocument::fromJson(in.readAll()).object();
+  QJsonArray events = doc.value("traceEvents").toArray();
+  for (qsizetype i = 0; i < events.size(); ++i) {
+    QJsonObject e = events[i].toObject();
+    for (const char* key : {"ts", "dur"})
+      if (e.contains(key)) e.insert(key, factor * e.value(key).toDouble());
+    events[i] = e;
+  }
+  doc.insert("traceEvents", events);
+  return writeFile(dir, name, QJsonDocument(doc).toJson());
 }
 
 // `count` loads seen by `spy`, and no load or diff job still running.
