@@ -188,6 +188,10 @@ void MainWindow::sizeFirstWindow() {
 
 MainWindow::~MainWindow() {
   qApp->removeEventFilter(this);
+  // Children are deleted by ~QWidget, when this is no longer a MainWindow; one that signals on its
+  // way out (the job board, when a busy tracker goes) must not reach a MainWindow slot then.
+  for (QObject* child : findChildren<QObject*>())
+    QObject::disconnect(child, nullptr, this, nullptr);
 }
 
 QUndoStack* MainWindow::undoStack() const {
