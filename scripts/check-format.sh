@@ -9,7 +9,8 @@ if ! command -v clang-format >/dev/null; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends clang-format >/dev/null
 fi
-mapfile -t files < <(git ls-files -- '*.cpp' '*.h' '*.cu' '*.cuh')
+# Untracked files too (not ignored ones): a new file checked only once committed slipped through.
+mapfile -t files < <(git ls-files --cached --others --exclude-standard -- '*.cpp' '*.h' '*.cu' '*.cuh')
 if [ "${1:-}" = "--fix" ]; then
   clang-format -i "${files[@]}"
   echo "check-format: formatted ${#files[@]} files"

@@ -189,8 +189,11 @@ GanttModel TraceTimeline::snapshot(const TraceRowOptions& options) const {
     const TraceLane& tl = sources_[static_cast<std::size_t>(ri.source)]
                               .trace->lanes[static_cast<std::size_t>(ri.lane)];
     if (ri.depth == 0) {
-      const bool group_head = r == 0 || info[r - 1].group != ri.group;
-      lane.label = (group_head ? "▾ " + g.label + " / " : "   ") + lane_name(tl);
+      // A pinned lane names its group, and is no group's head (a click on it folds nothing).
+      const bool group_head =
+          !ri.pinned_lane && (r == 0 || info[r - 1].group != ri.group || info[r - 1].pinned_lane);
+      lane.label = ri.pinned_lane ? "● " + g.label + " / " + lane_name(tl)
+                                  : (group_head ? "▾ " + g.label + " / " : "   ") + lane_name(tl);
       first_row[flat_of_[static_cast<std::size_t>(ri.source)][static_cast<std::size_t>(ri.lane)]] =
           r;
     }

@@ -37,6 +37,7 @@ struct TraceRowInfo {
   std::int32_t lane = 0;   // index into the source trace's lanes
   std::int32_t depth = 0;  // nesting depth shown by the row
   std::int32_t group = 0;
+  bool pinned_lane = false;  // a lane pinned on its own, shown above every group
 };
 
 // Which rows a snapshot shows (the trace view's track list).
@@ -47,6 +48,9 @@ struct TraceRowOptions {
   // Empty: every lane.
   std::string filter;
   std::vector<int> pinned;  // groups shown first, in this order (the rest keep theirs)
+  // Single lanes (source, lane) shown above everything, in this order, whatever the filter and
+  // their group's folding, as Perfetto pins one track; an unfolded group no longer shows them.
+  std::vector<std::pair<int, int>> pinned_lanes;
 };
 
 struct TraceGroupInfo {

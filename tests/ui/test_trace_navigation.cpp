@@ -259,7 +259,7 @@ class TestTraceNavigation : public QObject {
     TraceView* v = f.ws.viewA();
     const GanttLayout l = v->currentLayout();
     const TimeScale s = v->timeScale();
-    const int y = l.lane_top[0] + l.lane_height / 2;
+    const int y = l.lane_top[1] + l.lane_height / 2;  // the CPU thread (row 0: the GPU stream)
     const QPoint from(static_cast<int>(s.x_of(45e-6)), y);
     const QPoint to(static_cast<int>(s.x_of(99e-6)), y);
     QTest::mousePress(v, Qt::LeftButton, Qt::ShiftModifier, from);
@@ -361,8 +361,10 @@ class TestTraceNavigation : public QObject {
     QCoreApplication::sendEvent(v, &menu_event);
     auto* menu = v->findChild<QMenu*>(QStringLiteral("traceTrackMenu"));
     QVERIFY(menu);
-    QAction* pin = menu->actions().first();
-    QCOMPARE(pin->text(), QStringLiteral("Pin to Top"));
+    QAction* pin = nullptr;
+    for (QAction* a : menu->actions())
+      if (a->text() == QStringLiteral("Pin Group to Top")) pin = a;
+    QVERIFY(pin);
     pin->trigger();
     menu->close();
     QCOMPARE(v->pinnedGroups(), std::vector<int>{group});
@@ -374,6 +376,101 @@ class TestTraceNavigation : public QObject {
     const BarRef bar = v->barOf(v->selectedEvent());
     QVERIFY(bar.valid());
     QCOMPARE(v->model()->bar(bar).pack, v->timeline()->id_of(v->selectedEvent()));
+  }
+
+  void oneLanePinnedOnItsOwn() {
+    Fixture f;
+    QVERIFY(f.open({write_trace(f.dir, QStringLiteral("hand.json"), 3)}));
+    TraceView* v = f.ws.viewA();
+    QCOMPARE(v->model()->lane_count(), 8);
+    // Thread 102, the last of the CPU process's lanes (row 7, below the GPU stream's row and the
+    // CPU thread's four), pinned from its label's menu.
+    const int row = 7;
+    QCOMPARE(v->rows()[row].lane >= 0, true);
+    const auto lane = std::pair(int(v->rows()[row].source), int(v->rows()[row].lane));
+    GanttLayout l = v->currentLayout();
+    const QPoint at(l.labels.left() + 5, l.lane_top[row] + l.lane_height / 2);
+    QContextMenuEvent menu_event(QContextMenuEvent::Mouse, at, v->mapToGlobal(at));
+    QCoreApplication::sendEvent(v, &menu_event);
+    auto* menu = v->findChild<QMenu*>(QStringLiteral("traceTrackMenu"));
+    QVERIFY(menu);
+    QCOMPARE(menu->actions().first()->text(), QStringLiteral("Pin Lane to Top"));
+    menu->actions().first()->trigger();
+    menu->close();
+    QCOMPARE(v->pinnedLanes(), (std::vector<std::pair<int, int>>{lane}));
+    // Only that lane moves: the same 8 rows, the pinned one first and marked, its group whole
+    // below it and headed by its own label.
+    QCOMPARE(v->model()->lane_count(), 8);
+    QVERIFY(v->rows()[0].pinned_lane);
+    QCOMPARE(std::pair(int(v->rows()[0].source), int(v->rows()[0].lane)), lane);
+    const QString pinned_label = QString::fromStdString(v->model()->lane(0).label);
+    QVERIFY2(pinned_label.startsWith(QStringLiteral("● ")) && pinned_label.endsWith("102"),
+             qPrintable(pinned_label));
+    QVERIFY(QString::fromStdString(v->model()->lane(1).label).startsWith(QStringLiteral("▾ ")));
+    QCOMPARE(v->model()->lane(0).bars.size(), size_t(1));  // its one "idle" event
+    // A click on the pinned lane's label folds nothing.
+    l = v->currentLayout();
+    QTest::mouseClick(v, Qt::LeftButton, {},
+                      QPoint(l.labels.left() + 10, l.lane_top[0] + l.lane_height / 2));
+    QVERIFY(v->collapsedGroups().empty());
+    // Folding its group keeps the pinned lane above the folded row.
+    v->setGroupCollapsed(v->rows()[1].group, true);
+    QVERIFY(v->rows()[0].pinned_lane);
+    QCOMPARE(v->rows()[1].lane, -1);
+    v->setLanePinned(lane.first, lane.second, false);
+    QVERIFY(v->pinnedLanes().empty());
+    QVERIFY(!v->rows()[0].pinned_lane);
+  }
+
+  void shiftDragOverLanesSummarisesOnlyThem() {
+    Fixture f;
+    QVERIFY(f.open({write_trace(f.dir, QStringLiteral("hand.json"), 3)}));
+    TraceView* v = f.ws.viewA();
+    const GanttLayout l = v->currentLayout();
+    const TimeScale s = v->timeScale();
+    // Row 0 is the GPU stream, rows 1-4 the CPU thread's nesting, rows 5 and 6 threads 100 and
+    // 101 ("idle" [0, 100) each): a drag from row 5 to row 6.
+    QCOMPARE(v->rows()[5].depth, 0);
+    const QPoint from(static_cast<int>(s.x_of(45e-6)), l.lane_top[5] + l.lane_height / 2);
+    const QPoint to(static_cast<int>(s.x_of(99e-6)), l.lane_top[6] + l.lane_height / 2);
+    auto drag = [v](QPoint a, QPoint b) {
+      QTest::mousePress(v, Qt::LeftButton, Qt::ShiftModifier, a);
+      QMouseEvent move(QEvent::MouseMove, QPointF(b), v->mapToGlobal(QPointF(b)), Qt::NoButton,
+                       Qt::LeftButton, Qt::ShiftModifier);
+      QCoreApplication::sendEvent(v, &move);
+      QTest::mouseRelease(v, Qt::LeftButton, Qt::ShiftModifier, b);
+    };
+    drag(from, to);
+    QCOMPARE(v->selectionLanes().size(), size_t(2));
+    TraceDetailsPanel* d = f.ws.details();
+    QTRY_VERIFY_WITH_TIMEOUT(!d->busy() && d->selectionStats()->rowCount() > 0, kTimeoutMs);
+    const TraceStatsModel& m = *d->selectionStats();
+    QCOMPARE(m.rowCount(), 1);  // not the CPU thread's step, bwd and mm
+    QVERIFY(d->findChild<QLabel*>(QStringLiteral("traceSelectionLabel"))
+                ->text()
+                .contains(QStringLiteral("on 2 lanes")));
+    QCOMPARE(row_named(m, "idle")->count, 2);
+    QCOMPARE(row_named(m, "idle")->total_us, 200.0);
+    // The shaded area covers only those rows: inside the range, a pixel of row 6 is tinted and
+    // one of row 1 (the CPU thread's step) is as without a selection.
+    const int mid_x = (from.x() + to.x()) / 2;
+    const QImage shot = v->grab().toImage();
+    v->setSelection(std::nullopt);
+    const QImage plain = v->grab().toImage();
+    const int y6 = l.lane_top[6] + 1, y1 = l.lane_top[1] + 1;
+    QVERIFY(shot.pixelColor(mid_x, y6) != plain.pixelColor(mid_x, y6));
+    QCOMPARE(shot.pixelColor(mid_x, y1), plain.pixelColor(mid_x, y1));
+    // A drag from the time axis: every lane.
+    const QPoint axis_from(from.x(), l.axis.center().y());
+    drag(axis_from, QPoint(to.x(), l.axis.center().y()));
+    QVERIFY(v->selection().has_value());
+    QVERIFY(v->selectionLanes().empty());
+    QTRY_VERIFY_WITH_TIMEOUT(!d->busy(), kTimeoutMs);
+    // step, bwd and mm of the CPU thread, "idle" twice and "tail" (thread 102); not gemm.
+    QCOMPARE(m.rowCount(), 5);
+    QCOMPARE(row_named(m, "idle")->count, 2);
+    QCOMPARE(row_named(m, "tail")->count, 1);
+    QVERIFY(!row_named(m, "gemm"));
   }
 
   void runsAreTitledAAndB() {

@@ -61,7 +61,8 @@ TraceDetailsPanel::TraceDetailsPanel(QWidget* parent)
   auto* selection = new QWidget;
   auto* sl = new QVBoxLayout(selection);
   sl->setContentsMargins(2, 2, 2, 2);
-  selection_label_->setText(tr("Shift+drag over the trace to select a time range."));
+  selection_label_->setObjectName(QStringLiteral("traceSelectionLabel"));
+  setSelectionRange(std::nullopt);  // the hint
   sl->addWidget(selection_label_);
   sl->addWidget(selection_table_, 1);
   addTab(selection, tr("Selection"));
@@ -175,20 +176,32 @@ void TraceDetailsPanel::setMatches(std::vector<TraceEventRef> matches) {
                                                   : tr("Matches"));
 }
 
-void TraceDetailsPanel::setSelectionRange(std::optional<std::pair<double, double>> range) {
+void TraceDetailsPanel::setSelectionRange(std::optional<std::pair<double, double>> range,
+                                          std::vector<std::pair<int, int>> lanes) {
   if (!range || !timeline_) {
     jobs_->cancel();
     selection_stats_->setRows({});
-    selection_label_->setText(tr("Shift+drag over the trace to select a time range."));
+    selection_label_->setText(
+        tr("Shift+drag over lanes to select an area (from the time axis: every lane)."));
     return;
   }
   TraceStatsScope scope;
   scope.t0_us = range->first * 1e6 + timeline_->origin_us();
   scope.t1_us = range->second * 1e6 + timeline_->origin_us();
-  selection_label_->setText(tr("Events overlapping %1 … %2 (%3), by name")
+  const QString where = lanes.empty() ? tr("every lane")
+                        : lanes.size() == 1
+                            ? q(timeline_->lane_title(lanes[0].first, lanes[0].second))
+                            : tr("%1 lanes").arg(lanes.size());
+  if (!lanes.empty()) {
+    std::sort(lanes.begin(), lanes.end());
+    scope.lanes = [lanes](int source, int lane) {
+      return std::binary_search(lanes.begin(), lanes.end(), std::pair(source, lane));
+    };
+  }
+  selection_label_->setText(tr("Events overlapping %1 … %2 (%3) on %4, by name")
                                 .arg(trace_duration_text(range->first),
                                      trace_duration_text(range->second),
-                                     trace_duration_text(range->second - range->first)));
+                                     trace_duration_text(range->second - range->first), where));
   jobs_->start(
       tr("Selection summary"),
       [t = timeline_, scope](const CancelToken& cancel, ProgressSink&) {

@@ -44,7 +44,9 @@ class TraceDetailsPanel : public QTabWidget {
   void describeEvent(std::shared_ptr<const TraceTimeline> timeline, TraceEventRef ref);
   void setMatches(std::vector<TraceEventRef> matches);
   // The selected range of run A (timeline seconds); empty clears the Selection tab.
-  void setSelectionRange(std::optional<std::pair<double, double>> range);
+  // `lanes` (source, lane): only those lanes' events; empty: every lane.
+  void setSelectionRange(std::optional<std::pair<double, double>> range,
+                         std::vector<std::pair<int, int>> lanes = {});
 
   TraceMatchModel* matches() const { return matches_; }
   QTableView* matchTable() const { return match_table_; }

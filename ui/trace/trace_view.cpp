@@ -49,16 +49,19 @@ void TraceView::setTimeline(std::shared_ptr<const TraceTimeline> timeline,
   timeline_ = std::move(timeline);
   collapsed_.clear();
   pinned_.clear();
+  pinned_lanes_.clear();
   marked_.clear();
   mark_ = nullptr;
   selected_ = {};
   links_.clear();
   if (selection_) setSelection(std::nullopt);
+  rows_.clear();
   if (!timeline_) {
     setModel(nullptr);
     fitMinimumHeight();
     return;
   }
+  rows_ = timeline_->rows_for(rowOptions());
   // The lane filter stays (a new run of the same job keeps the tracks asked for).
   if (!filter_.empty()) first = nullptr;
   setModel(first ? std::move(first)
@@ -68,6 +71,7 @@ void TraceView::setTimeline(std::shared_ptr<const TraceTimeline> timeline,
 
 void TraceView::rebuild() {
   if (!timeline_) return;
+  rows_ = timeline_->rows_for(rowOptions());
   setModel(std::make_shared<const GanttModel>(timeline_->snapshot(rowOptions())), true);
   fitMinimumHeight();
   remark();
@@ -140,25 +144,18 @@ void TraceView::remark() {
   update();
 }
 
-void TraceView::setSelection(std::optional<TimeRange> range) {
-  if (range && range->t1 < range->t0) std::swap(range->t0, range->t1);
-  selection_ = range;
-  update();
-  if (selection_)
-    emit selectionChanged(selection_->t0, selection_->t1);
-  else
-    emit selectionChanged(1.0, 0.0);
-}
-
 int TraceView::groupOfLabelAt(QPoint pos) const {
   if (!model() || !timeline_) return -1;
   const GanttLayout l = currentLayout();
   if (!l.labels.contains(pos)) return -1;
   const int lane = l.lane_at(pos.y());
-  if (lane < 0) return -1;
-  // Only a group's first row carries its name (and the ▾ / ▸ sign).
-  if (lane > 0 && model()->lane(lane - 1).replica == model()->lane(lane).replica) return -1;
-  return model()->lane(lane).replica;
+  if (lane < 0 || lane >= static_cast<int>(rows_.size())) return -1;
+  // Only a group's first row carries its name (and the ▾ / ▸ sign); a pinned lane is no group.
+  const TraceRowInfo& row = rows_[static_cast<std::size_t>(lane)];
+  if (row.pinned_lane) return -1;
+  const TraceRowInfo* above = lane > 0 ? &rows_[static_cast<std::size_t>(lane - 1)] : nullptr;
+  if (above && above->group == row.group && !above->pinned_lane) return -1;
+  return row.group;
 }
 
 QString TraceView::tooltipFor(BarRef ref) const {
@@ -197,7 +194,8 @@ void TraceView::paintEvent(QPaintEvent* event) {
   GanttView::paintEvent(event);
   if (!model()) return;
   QPainter p(this);
-  if (!marked_.empty() || selection_) paintMarks(p);
+  if (!marked_.empty()) paintMarks(p);
+  if (selection_) paintSelection(p);
   paintSelected(p);
 }
 
@@ -247,65 +245,6 @@ void TraceView::paintMarks(QPainter& p) {
       }
     }
   }
-  if (selection_) {
-    const double a =
-        std::clamp(scale.x_of(selection_->t0), l.plot.left() - 1.0, l.plot.right() + 1.0);
-    const double b =
-        std::clamp(scale.x_of(selection_->t1), l.plot.left() - 1.0, l.plot.right() + 1.0);
-    const QRect r(static_cast<int>(a), l.plot.top(), std::max(1, static_cast<int>(b - a)),
-                  l.plot.height());
-    QColor fill = pal.highlight;
-    fill.setAlpha(50);
-    p.fillRect(r, fill);
-    p.fillRect(QRect(r.left(), r.top(), 1, r.height()), pal.highlight_outline);
-    p.fillRect(QRect(r.right(), r.top(), 1, r.height()), pal.highlight_outline);
-    const QString text = trace_duration_text(selection_->span());
-    const QRect box(r.center().x() - fm.horizontalAdvance(text) / 2 - 4, l.plot.top() + 2,
-                    fm.horizontalAdvance(text) + 8, fm.height() + 2);
-    p.fillRect(box, pal.background);
-    p.setPen(pal.text);
-    p.drawText(box, Qt::AlignCenter, text);
-  }
-}
-
-void TraceView::mousePressEvent(QMouseEvent* event) {
-  const QPoint pos = event->position().toPoint();
-  if (event->button() == Qt::LeftButton && model()) {
-    if (const int g = groupOfLabelAt(pos); g >= 0) {
-      setGroupCollapsed(g, collapsed_.count(g) == 0);
-      event->accept();
-      return;
-    }
-    if ((event->modifiers() & Qt::ShiftModifier) && currentLayout().plot.contains(pos)) {
-      select_from_ = timeScale().t_of(pos.x());
-      setSelection(TimeRange{*select_from_, *select_from_});
-      event->accept();
-      return;
-    }
-  }
-  GanttView::mousePressEvent(event);
-}
-
-void TraceView::mouseMoveEvent(QMouseEvent* event) {
-  if (select_from_ && (event->buttons() & Qt::LeftButton)) {
-    const double t = timeScale().t_of(event->position().x());
-    selection_ = TimeRange{std::min(*select_from_, t), std::max(*select_from_, t)};
-    update();
-    return;
-  }
-  GanttView::mouseMoveEvent(event);
-}
-
-void TraceView::mouseReleaseEvent(QMouseEvent* event) {
-  if (select_from_ && event->button() == Qt::LeftButton) {
-    select_from_.reset();
-    if (selection_ && selection_->span() <= 0.0)
-      setSelection(std::nullopt);
-    else
-      setSelection(selection_);
-    return;
-  }
-  GanttView::mouseReleaseEvent(event);
 }
 
 void TraceView::keyPressEvent(QKeyEvent* event) {

@@ -4,7 +4,8 @@
 //  - click on a group's label (▾ / ▸) folds the group to one row of its top-level events, or
 //    unfolds it; the visible time range stays;
 //  - marked events (search results, a diff-table row) drawn over the bars in the highlight colour;
-//  - Shift+drag selects a time range and shows its duration (Escape or Shift+click clears it);
+//  - Shift+drag selects an area: a time range over the lanes the drag crosses (from the time axis:
+//    over every lane), and shows its duration (Escape or Shift+click clears it);
 //  - click selects an event (outlined; eventSelected), revealEvent() brings one into view; arrows
 //    join it to the events its flows lead to (a CPU launch and its GPU kernel);
 //  - W / S zoom in / out around the mouse (else the centre), A / D pan, as in Perfetto;
@@ -12,6 +13,7 @@
 //    and its args when the importer kept them.
 #include <optional>
 #include <set>
+#include <utility>
 #include <vector>
 
 #include "gantt/gantt_view.h"
@@ -42,7 +44,12 @@ class TraceView : public GanttView {
   QString laneFilter() const { return QString::fromStdString(filter_); }
   void setGroupPinned(int group, bool pinned);
   const std::vector<int>& pinnedGroups() const { return pinned_; }
+  // One lane (source, lane) pinned above every group (the context menu of its label).
+  void setLanePinned(int source, int lane, bool pinned);
+  const std::vector<std::pair<int, int>>& pinnedLanes() const { return pinned_lanes_; }
   TraceRowOptions rowOptions() const;
+  // What each row of the current model shows (source lane, depth, group).
+  const std::vector<TraceRowInfo>& rows() const { return rows_; }
 
   // Marked bars of the current model (sorted by lane, then bar), e.g. TraceTimeline::find_name.
   void setMarked(std::vector<BarRef> bars);
@@ -58,9 +65,14 @@ class TraceView : public GanttView {
   }
   void clearMarks();
 
-  // The selected time range (model time, seconds), if any.
+  // The selected time range (model time, seconds), if any, and the lanes (source, lane) of the
+  // selected area; empty lanes: every lane.
   std::optional<TimeRange> selection() const { return selection_; }
-  void setSelection(std::optional<TimeRange> range);
+  const std::vector<std::pair<int, int>>& selectionLanes() const { return selection_lanes_; }
+  void setSelection(std::optional<TimeRange> range, std::vector<std::pair<int, int>> lanes = {});
+  // The source lanes shown by rows [from, to] of the current model (a folded group's row: all
+  // of its lanes), in row order.
+  std::vector<std::pair<int, int>> lanesOfRows(int from, int to) const;
 
   // The selected event (clicked, or chosen in a list), outlined; invalid when none.
   TraceEventRef selectedEvent() const { return selected_; }
@@ -112,6 +124,10 @@ class TraceView : public GanttView {
   bool navigationKey(QKeyEvent* event);  // W/A/S/D
   void paintMarks(QPainter& p);
   void paintSelected(QPainter& p);
+  void paintSelection(QPainter& p);
+  bool rowSelected(int row) const;
+  // Where a Shift+drag started: its time and row (-1: on the time axis, every lane).
+  void dragSelection(QPoint to);
 
   std::shared_ptr<const TraceTimeline> timeline_;
   std::set<int> collapsed_;
@@ -119,11 +135,15 @@ class TraceView : public GanttView {
   std::function<std::vector<BarRef>(const TraceTimeline&, const GanttModel&)> mark_;
   std::optional<TimeRange> selection_;
   std::optional<double> select_from_;
+  int select_row_from_ = -1;
+  std::vector<std::pair<int, int>> selection_lanes_;
+  std::vector<TraceRowInfo> rows_;
   bool scrollable_ = false;
   TraceEventRef selected_;
   std::vector<TraceFlowLink> links_;
   std::string filter_;
   std::vector<int> pinned_;
+  std::vector<std::pair<int, int>> pinned_lanes_;
 };
 
 // "1.234 ms" / "56.7 µs" for a duration in seconds.

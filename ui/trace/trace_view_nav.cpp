@@ -37,7 +37,7 @@ BarRef TraceView::barOf(TraceEventRef ref) const {
   const std::int32_t id = timeline_->id_of(ref);
   if (id < 0) return {};
   const int depth = timeline_->depth(id);
-  const std::vector<TraceRowInfo> rows = timeline_->rows_for(rowOptions());
+  const std::vector<TraceRowInfo>& rows = rows_;
   int row = -1;
   for (std::size_t r = 0; r < rows.size() && row < 0; ++r) {
     const TraceRowInfo& i = rows[r];
@@ -125,6 +125,7 @@ TraceRowOptions TraceView::rowOptions() const {
   o.collapsed = collapsed_;
   o.filter = filter_;
   o.pinned = pinned_;
+  o.pinned_lanes = pinned_lanes_;
   return o;
 }
 
@@ -157,6 +158,16 @@ void TraceView::setGroupPinned(int group, bool pinned) {
   rebuild();
 }
 
+void TraceView::setLanePinned(int source, int lane, bool pinned) {
+  const auto it = std::find(pinned_lanes_.begin(), pinned_lanes_.end(), std::pair(source, lane));
+  if (pinned == (it != pinned_lanes_.end())) return;
+  if (pinned)
+    pinned_lanes_.emplace_back(source, lane);
+  else
+    pinned_lanes_.erase(it);
+  rebuild();
+}
+
 void TraceView::contextMenuEvent(QContextMenuEvent* event) {
   if (!timeline_ || !model()) return GanttView::contextMenuEvent(event);
   const GanttLayout l = currentLayout();
@@ -164,11 +175,17 @@ void TraceView::contextMenuEvent(QContextMenuEvent* event) {
   auto* menu = new QMenu(this);
   menu->setAttribute(Qt::WA_DeleteOnClose);
   menu->setObjectName(QStringLiteral("traceTrackMenu"));
-  if (lane >= 0) {
-    const int group = model()->lane(lane).replica;
-    const bool pinned = std::count(pinned_.begin(), pinned_.end(), group) > 0;
-    menu->addAction(pinned ? tr("Unpin") : tr("Pin to Top"), this,
-                    [this, group, pinned] { setGroupPinned(group, !pinned); });
+  if (lane >= 0 && lane < static_cast<int>(rows_.size())) {
+    const TraceRowInfo row = rows_[static_cast<std::size_t>(lane)];
+    if (row.lane >= 0) {
+      // One thread or stream, as Perfetto pins a single track.
+      const bool pinned = row.pinned_lane;
+      menu->addAction(pinned ? tr("Unpin Lane") : tr("Pin Lane to Top"), this,
+                      [this, row, pinned] { setLanePinned(row.source, row.lane, !pinned); });
+    }
+    const bool pinned = std::count(pinned_.begin(), pinned_.end(), row.group) > 0;
+    menu->addAction(pinned ? tr("Unpin Group") : tr("Pin Group to Top"), this,
+                    [this, g = row.group, pinned] { setGroupPinned(g, !pinned); });
     menu->addSeparator();
   }
   menu->addAction(tr("Collapse All"), this, [this] { setAllCollapsed(true); });

@@ -102,7 +102,8 @@ void TraceWorkspace::connectSearch() {
     });
   }
   connect(view_a_, &TraceView::selectionChanged, this, [this](double t0, double t1) {
-    details_->setSelectionRange(t1 > t0 ? std::optional(std::pair(t0, t1)) : std::nullopt);
+    details_->setSelectionRange(t1 > t0 ? std::optional(std::pair(t0, t1)) : std::nullopt,
+                                view_a_->selectionLanes());
   });
 }
 

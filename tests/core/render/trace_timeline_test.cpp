@@ -148,6 +148,33 @@ TEST(TraceTimeline, TrackListFiltersLanesAndPinsGroups) {
   EXPECT_EQ(tl->snapshot(o).lane_count(), 2);
 }
 
+TEST(TraceTimeline, ALanePinnedOnItsOwnComesFirstWhateverTheFilter) {
+  auto tl = TraceTimeline::build({{parse(kNested), -1, "a.json"}});
+  ASSERT_EQ(tl->groups().size(), 2u);
+  const int stream_lane = tl->groups()[1].lanes.at(0);
+  TraceRowOptions o;
+  o.pinned_lanes = {{0, stream_lane}, {0, stream_lane}};  // once only
+  GanttModel m = tl->snapshot(o);
+  // The stream first, marked; its group, now without lanes, is left out; the CPU thread's three
+  // rows follow, headed by their group's label.
+  ASSERT_EQ(m.lane_count(), 4);
+  EXPECT_EQ(m.lane(0).label, "● GPU 0 / stream 7");
+  EXPECT_TRUE(tl->rows_for(o)[0].pinned_lane);
+  EXPECT_EQ(m.lane(1).label, "▾ python3 / main");
+  EXPECT_FALSE(tl->rows_for(o)[1].pinned_lane);
+  // A filter that hides the stream does not hide it pinned.
+  o.filter = "main";
+  EXPECT_EQ(tl->snapshot(o).lane(0).label, "● GPU 0 / stream 7");
+  EXPECT_EQ(tl->snapshot(o).lane_count(), 4);
+  // Its group folded stays whole below it: the stream's top-level events are in both rows.
+  o.filter.clear();
+  o.collapsed = {1};
+  m = tl->snapshot(o);
+  ASSERT_EQ(m.lane_count(), 5);
+  EXPECT_EQ(m.lane(0).bars.size(), m.lane(4).bars.size());
+  EXPECT_EQ(tl->rows_for(o)[4].lane, -1);
+}
+
 TEST(TraceTimeline, RanksOrderSourcesAndNameGroups) {
   const char* one = R"([{"ph": "X", "name": "k", "pid": 5, "tid": 1, "ts": 10, "dur": 5}])";
   const char* two = R"([{"ph": "X", "name": "k", "pid": 5, "tid": 1, "ts": 12, "dur": 5}])";
