@@ -1,6 +1,7 @@
 #include "render/gantt_lod.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace slimpack {
 namespace {
@@ -66,6 +67,53 @@ void build_lane_draw_list(const GanttModel& model, int lane_i, const TimeScale& 
     emit(i, j, run_end);
     i = j + 1;
   }
+}
+
+std::vector<FoldColumn> fold_density(const GanttModel& model, int lane_i, const DrawItem& item,
+                                     const TimeScale& scale) {
+  const GanttLane& lane = model.lane(lane_i);
+  std::vector<FoldColumn> out;
+  if (!item.folded() || lane.fwd_time_prefix.empty()) return out;
+  const auto begin = static_cast<std::size_t>(item.first);
+  const auto end = begin + static_cast<std::size_t>(item.count);
+  const auto& bars = lane.bars;
+  const int px0 = static_cast<int>(std::floor(item.x0));
+  const int px1 = std::max(px0 + 1, static_cast<int>(std::ceil(item.x1)));
+  out.resize(static_cast<std::size_t>(px1 - px0));
+  std::size_t a = begin;
+  // Work of the last bar of a column that runs on past its end, carried into the next columns.
+  double carry_f = 0.0, carry_b = 0.0;
+  for (int x = px0; x < px1; ++x) {
+    const double c0 = scale.t_of(x), c1 = scale.t_of(x + 1);
+    const double dt = c1 - c0;
+    if (dt <= 0.0) break;
+    double f = std::min(carry_f, dt), b = std::min(carry_b, dt - f);
+    carry_f -= f;
+    carry_b -= b;
+    const auto b_end = static_cast<std::size_t>(
+        std::lower_bound(bars.begin() + static_cast<std::ptrdiff_t>(a),
+                         bars.begin() + static_cast<std::ptrdiff_t>(end), c1,
+                         [](const GanttBar& bar, double t) { return bar.start < t; }) -
+        bars.begin());
+    if (b_end > a) {
+      f += lane.fwd_time_prefix[b_end] - lane.fwd_time_prefix[a];
+      b += lane.bwd_time_prefix[b_end] - lane.bwd_time_prefix[a];
+      const GanttBar& last = bars[b_end - 1];
+      const double spill = std::max(0.0, last.end - c1);
+      if (last.kind == BarKind::Forward) {
+        f -= spill;
+        carry_f += spill;
+      } else if (last.kind == BarKind::Backward) {
+        b -= spill;
+        carry_b += spill;
+      }
+      a = b_end;
+    }
+    FoldColumn& col = out[static_cast<std::size_t>(x - px0)];
+    col.forward = static_cast<float>(std::clamp(f / dt, 0.0, 1.0));
+    col.backward = static_cast<float>(std::clamp(b / dt, 0.0, 1.0 - col.forward));
+  }
+  return out;
 }
 
 std::vector<std::vector<DrawItem>> build_draw_lists(const GanttModel& model, const TimeScale& scale,

@@ -31,6 +31,19 @@ struct DrawItem {
 void build_lane_draw_list(const GanttModel& model, int lane, const TimeScale& scale,
                           std::vector<DrawItem>& out, const LodOptions& options = {});
 
+// The density of a folded plan run, one entry per pixel column from floor(x0) to ceil(x1): the
+// shares of the column's time spent in forward and in backward work (each in [0, 1], their sum at
+// most 1; the rest is idle). At a whole view of thousands of packs a stage is one folded run; its
+// columns still show the warm-up's forwards, the steady phase's mix, the cool-down's backwards
+// and the bubbles narrower than a pixel. A bar is assigned to the columns it covers (the bars of a
+// lane do not overlap). O(columns * log bars). Empty for a trace row or a single bar.
+struct FoldColumn {
+  float forward = 0.0f;
+  float backward = 0.0f;
+};
+std::vector<FoldColumn> fold_density(const GanttModel& model, int lane, const DrawItem& item,
+                                     const TimeScale& scale);
+
 // Draw lists of every lane, indexed like GanttModel lanes.
 std::vector<std::vector<DrawItem>> build_draw_lists(const GanttModel& model, const TimeScale& scale,
                                                     const LodOptions& options = {});

@@ -129,11 +129,20 @@ void GanttModel::index_lanes(double end_max) {
     lane.max_end.resize(lane.bars.size());
     lane.fwd_prefix.resize(lane.bars.size() + 1);
     lane.fwd_prefix[0] = 0;
+    const bool plan_lane = lane.bars.empty() || lane.bars.front().kind != BarKind::Trace;
+    lane.fwd_time_prefix.assign(plan_lane ? lane.bars.size() + 1 : 0, 0.0);
+    lane.bwd_time_prefix.assign(plan_lane ? lane.bars.size() + 1 : 0, 0.0);
     double running = -1e300;
     for (std::size_t i = 0; i < lane.bars.size(); ++i) {
-      running = std::max(running, lane.bars[i].end);
+      const GanttBar& bar = lane.bars[i];
+      running = std::max(running, bar.end);
       lane.max_end[i] = running;
-      lane.fwd_prefix[i + 1] = lane.fwd_prefix[i] + (lane.bars[i].kind == BarKind::Forward ? 1 : 0);
+      lane.fwd_prefix[i + 1] = lane.fwd_prefix[i] + (bar.kind == BarKind::Forward ? 1 : 0);
+      if (!plan_lane) continue;
+      lane.fwd_time_prefix[i + 1] =
+          lane.fwd_time_prefix[i] + (bar.kind == BarKind::Forward ? bar.duration() : 0.0);
+      lane.bwd_time_prefix[i + 1] =
+          lane.bwd_time_prefix[i] + (bar.kind == BarKind::Backward ? bar.duration() : 0.0);
     }
     if (!lane.bars.empty()) end_max = std::max(end_max, running);
     bar_count_ += lane.bars.size();

@@ -41,7 +41,11 @@ struct GanttLane {
   std::vector<GanttBar> bars;   // sorted by start
   std::vector<double> max_end;  // max_end[i] = max(bars[0..i].end): monotone, for binary search
   std::vector<std::int32_t> fwd_prefix;  // fwd_prefix[i] = forward bars among bars[0..i)
-  std::vector<MemoryPoint> memory;       // step series, sorted by time (empty when not modelled)
+  // Plan lanes: forward / backward busy seconds among bars[0..i), for the density of folded runs
+  // (gantt_lod.h). Empty for trace rows, whose millions of events would pay 16 bytes each.
+  std::vector<double> fwd_time_prefix;
+  std::vector<double> bwd_time_prefix;
+  std::vector<MemoryPoint> memory;  // step series, sorted by time (empty when not modelled)
   double peak_memory = 0.0;
   double bubble_ratio = 0.0;
   std::string label;  // trace rows: the row's name (plan lanes leave it empty: "Stage s")

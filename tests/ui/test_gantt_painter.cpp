@@ -123,7 +123,9 @@ class TestGanttPainter : public QObject {
   }
 
   // A folded run is striped in the forward and backward families, never a mixed third colour:
-  // every pixel of a folded item is one of the four pack shades.
+  // every pixel of a folded item is one of the four pack shades, or the lane's background (and
+  // its grid lines) where a column is partly idle. Its columns show the work's density: the forward
+  // share of the run's coloured pixels is the forward share of the stage's busy time.
   void foldedRunsKeepTheirColourFamilies() {
     const auto pr = testing::synthetic_plan(4, 20000);
     const GanttModel m = GanttModel::build(pr.plan, pr.result);
@@ -137,8 +139,9 @@ class TestGanttPainter : public QObject {
     const GanttLayout l = gp.layout(img.rect());
     const GanttGeometry g = gp.geometry(l, m.time_extent());
     const GanttPalette pal = GanttPalette::make(GanttTheme::Light);
-    const std::set<QRgb> families = {rgb(pal.forward[0]), rgb(pal.forward[1]), rgb(pal.backward[0]),
-                                     rgb(pal.backward[1])};
+    const std::set<QRgb> families = {rgb(pal.forward[0]),  rgb(pal.forward[1]),
+                                     rgb(pal.backward[0]), rgb(pal.backward[1]),
+                                     rgb(pal.background),  rgb(pal.grid)};
     const QRect band = l.bar_band(0);
     int folded_px = 0, forward_px = 0, backward_px = 0;
     for (const DrawItem& d : g.lanes[0]) {
@@ -154,6 +157,12 @@ class TestGanttPainter : public QObject {
     }
     QVERIFY(folded_px > 1000);
     QVERIFY(forward_px > 0 && backward_px > 0);
+    const GanttLane& lane = m.lane(0);
+    const double fwd_share =
+        lane.fwd_time_prefix.back() / (lane.fwd_time_prefix.back() + lane.bwd_time_prefix.back());
+    const double painted = double(forward_px) / (forward_px + backward_px);
+    QVERIFY2(std::abs(painted - fwd_share) < 0.05,
+             qPrintable(QStringLiteral("%1 vs %2").arg(painted).arg(fwd_share)));
   }
 
   // A narrow widget-style header (no title): the legend shortens its labels and stays inside

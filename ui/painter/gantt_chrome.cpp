@@ -73,6 +73,42 @@ void paint_fold(QPainter& p, const QRect& r, int count, int forward, const Gantt
   }
 }
 
+void paint_fold(QPainter& p, const QRect& r, int x0, const std::vector<FoldColumn>& columns,
+                const GanttPalette& palette) {
+  const int h = r.height();
+  auto heights = [&](const FoldColumn& c) {
+    int fh = static_cast<int>(std::lround(h * c.forward));
+    int bh = static_cast<int>(std::lround(h * c.backward));
+    // Any work in a column stays visible as at least one pixel row, as in the striped fold.
+    if (c.forward > 0.0f && fh == 0) fh = 1;
+    if (c.backward > 0.0f && bh == 0) bh = 1;
+    return std::pair(std::min(fh, h), std::min(bh, std::max(0, h - std::min(fh, h))));
+  };
+  auto fill = [&](int from, int to, std::pair<int, int> fb) {
+    const int left = std::max(from, r.left()), right = std::min(to, r.right() + 1);
+    if (right <= left) return;
+    const QRect top(left, r.top(), right - left, fb.first);
+    const QRect below(left, r.top() + fb.first, right - left, fb.second);
+    for (const auto& [part, family] :
+         {std::pair{top, palette.forward}, {below, palette.backward}}) {
+      if (part.isEmpty()) continue;
+      p.fillRect(part, family[1]);
+      p.fillRect(part, QBrush(family[0], Qt::BDiagPattern));
+    }
+  };
+  int start = x0;
+  std::pair<int, int> run{-1, -1};
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    const auto fb = heights(columns[i]);
+    const int x = x0 + static_cast<int>(i);
+    if (fb == run) continue;
+    if (run.first >= 0) fill(start, x, run);
+    start = x;
+    run = fb;
+  }
+  if (run.first >= 0) fill(start, x0 + static_cast<int>(columns.size()), run);
+}
+
 bool has_sync_bars(const GanttModel& model) {
   return model.has_sync();
 }

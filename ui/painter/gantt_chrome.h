@@ -7,6 +7,7 @@
 #include "painter/gantt_layout.h"
 #include "painter/gantt_options.h"
 #include "painter/gantt_palette.h"
+#include "render/gantt_lod.h"
 #include "render/gantt_model.h"
 #include "render/time_scale.h"
 
@@ -48,6 +49,11 @@ void paint_metrics(QPainter& p, const QRect& box, const QString& text, const Gan
 // A folded run of `count` bars, `forward` of them forward: striped in the forward (blue) and/or
 // backward (orange) family, the forward share on top, so folding never makes a third colour.
 void paint_fold(QPainter& p, const QRect& r, int count, int forward, const GanttPalette& palette);
+// The same run column by column from its density (fold_density; column 0 at x = `x0`): in each
+// pixel column the forward share on top, the backward share under it, idle left to the lane's
+// bubble tint. Neighbouring columns of equal heights are one rectangle.
+void paint_fold(QPainter& p, const QRect& r, int x0, const std::vector<FoldColumn>& columns,
+                const GanttPalette& palette);
 // Whether the model has DP sync or optimizer bars (the legend shows them only then).
 bool has_sync_bars(const GanttModel& model);
 

@@ -164,11 +164,12 @@ void GanttPainter::paint_lane(QPainter& p, const GanttLayout& layout, const Gant
     const auto [a, b] = span_px(d.x0, d.x1);
     const QRect r(a, band.top(), b - a, band.height());
     if (d.folded()) {
-      if (d.kind == BarKind::Trace) {
+      if (d.kind == BarKind::Trace)
         p.fillRect(r, palette_.trace_fold);
-      } else {
+      else if (const auto cols = fold_density(model_, lane, d, geo.scale); !cols.empty())
+        paint_fold(p, r, static_cast<int>(std::floor(d.x0)), cols, palette_);
+      else
         paint_fold(p, r, d.count, d.forward, palette_);
-      }
       if (labels && r.width() >= min_label_w + 8) {
         const QString text = fold_label(model_, lane, d, fm, r.width());
         if (!text.isEmpty()) p.drawText(r, Qt::AlignCenter, text);

@@ -80,6 +80,67 @@ TEST(GanttLod, DenseLaneFoldsIntoOneRunThatCountsEveryBar) {
   EXPECT_FLOAT_EQ(items[0].x1, 100.0f);
 }
 
+TEST(GanttLod, FoldDensityShowsWhereForwardAndBackwardWorkAndIdleAre) {
+  auto pr = tiny_plan();
+  auto& ops = pr.result.replicas[0].stages[0].ops;
+  // 1 px per second. Column 0: forwards back to back; column 1: a forward half the column, then
+  // idle; column 2: a 0.25 s backward, a 0.5 s forward; columns 3-4: one backward of 1.5 s that
+  // starts at 3.25 (0.75 s in column 3, 0.75 s carried into column 4); column 5: idle tail of
+  // nothing. The sub-pixel gaps keep it one folded run.
+  ops = {testing::make_op(0.0, 0.5, 0, 0, OpKind::Forward),
+         testing::make_op(0.5, 1.0, 1, 0, OpKind::Forward),
+         testing::make_op(1.0, 1.5, 0, 0, OpKind::Forward),
+         testing::make_op(2.0, 2.25, 1, 0, OpKind::Backward),
+         testing::make_op(2.25, 2.75, 0, 0, OpKind::Forward),
+         testing::make_op(3.25, 4.75, 1, 0, OpKind::Backward)};
+  const GanttModel m = GanttModel::build(pr.plan, pr.result);
+  const TimeScale scale({0, 15}, 0, 15);
+  std::vector<DrawItem> items;
+  LodOptions lod;
+  lod.min_bar_px = 2.0;  // the 1.5 s backward folds too
+  build_lane_draw_list(m, 0, scale, items, lod);
+  ASSERT_EQ(items.size(), 1u);
+  ASSERT_EQ(items[0].count, 6);
+  const std::vector<FoldColumn> cols = fold_density(m, 0, items[0], scale);
+  ASSERT_EQ(cols.size(), 5u);  // floor(0) .. ceil(4.75)
+  EXPECT_FLOAT_EQ(cols[0].forward, 1.0f);
+  EXPECT_FLOAT_EQ(cols[0].backward, 0.0f);
+  EXPECT_FLOAT_EQ(cols[1].forward, 0.5f);
+  EXPECT_FLOAT_EQ(cols[1].backward, 0.0f);
+  EXPECT_FLOAT_EQ(cols[2].forward, 0.5f);
+  EXPECT_FLOAT_EQ(cols[2].backward, 0.25f);
+  EXPECT_FLOAT_EQ(cols[3].backward, 0.75f);
+  EXPECT_FLOAT_EQ(cols[4].backward, 0.75f);
+  EXPECT_FLOAT_EQ(cols[4].forward, 0.0f);
+  // A single bar has no density; nor has a trace row.
+  build_lane_draw_list(m, 0, TimeScale({0, 15}, 0, 1500), items);
+  EXPECT_TRUE(fold_density(m, 0, items[0], scale).empty());
+}
+
+TEST(GanttLod, FoldDensityOfAWholeViewAddsUpToTheLanesWork) {
+  // 1F1B over 4 stages and 3000 packs at 200 px: each stage is folded; the density's forward and
+  // backward seconds add up to the stage's forward and backward busy time.
+  const auto pr = synthetic_plan(4, 3000, 1, false);
+  const GanttModel m = GanttModel::build(pr.plan, pr.result);
+  const TimeScale scale(m.time_extent(), 0, 200);
+  for (int lane = 0; lane < m.lane_count(); ++lane) {
+    std::vector<DrawItem> items;
+    build_lane_draw_list(m, lane, scale, items);
+    double f = 0.0, b = 0.0;
+    for (const DrawItem& d : items) {
+      if (!d.folded()) continue;
+      for (const FoldColumn& c : fold_density(m, lane, d, scale)) {
+        EXPECT_LE(c.forward + c.backward, 1.0f + 1e-6f);
+        f += c.forward * scale.time_per_px();
+        b += c.backward * scale.time_per_px();
+      }
+    }
+    const GanttLane& l = m.lane(lane);
+    EXPECT_NEAR(f, l.fwd_time_prefix.back(), 1e-6 * m.time_extent().span());
+    EXPECT_NEAR(b, l.bwd_time_prefix.back(), 1e-6 * m.time_extent().span());
+  }
+}
+
 TEST(GanttLod, InvariantsAtManyZoomLevels) {
   const auto pr = synthetic_plan(4, 3000);
   const GanttModel m = GanttModel::build(pr.plan, pr.result);
