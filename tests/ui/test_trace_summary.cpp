@@ -128,7 +128,7 @@ class TestTraceSummary : public QObject {
     QCOMPARE(m.comparison().a.steps, (std::vector<int>{1, 2}));
     QVERIFY(!m.comparedWhole());
     auto row = [&](const char* name) -> const NameDiff* {
-      for (const NameDiff& d : m.comparison().names)
+      for (const NameDiff& d : m.rows())
         if (d.name == name) return &d;
       return nullptr;
     };

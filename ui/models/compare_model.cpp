@@ -1,8 +1,5 @@
 #include "models/compare_model.h"
 
-#include <QBrush>
-#include <QColor>
-
 #include "models/format.h"
 
 namespace slimpack::ui {
@@ -37,96 +34,61 @@ double needed_bytes(const CompareRow& row) {
              ? row.limit->needed
              : 0.0;
 }
+
+bool failed(const CompareRow& row) {
+  return !row.error.isEmpty();
+}
 }  // namespace
 
-CompareModel::CompareModel(QObject* parent) : QAbstractTableModel(parent) {}
+CompareModel::CompareModel(QObject* parent) : TableModel(parent) {
+  // A failed row says why on every cell and reads red; its numbers are meaningless, so its cells
+  // hold the reason instead (the last column stretches), not only the tooltip.
+  setRowTooltip([](const CompareRow& r) { return failed(r) ? QVariant(r.error) : QVariant(); });
+  setRowForeground(
+      [](const CompareRow& r) { return failed(r) ? QVariant(warningBrush()) : QVariant(); });
+  setColumns({
+      {.header = tr("Strategy"),
+       .display = [](const CompareRow& r) { return r.strategy; },
+       .sortValue = [](const CompareRow& r) { return r.strategy; }},
+      {.header = tr("Iteration time"),
+       .display = [this](const CompareRow& r) -> QVariant {
+         if (!failed(r)) return formatTime(r.iteration_time, unit_);
+         return r.outcome == RowOutcome::NotApplicable ? tr("not applicable") : tr("infeasible");
+       },
+       .sortValue = [](const CompareRow& r) { return r.iteration_time; },
+       .alignment = kNumberAlignment},
+      {.header = tr("Speed-up"),
+       .display = [](const CompareRow& r) -> QVariant {
+         if (failed(r)) return r.error;
+         return formatRatio(r.speedup) + (r.baseline ? tr(" (baseline)") : QString());
+       },
+       .sortValue = [](const CompareRow& r) { return r.speedup; },
+       .alignment = kNumberAlignment,
+       .headerTooltip =
+           tr("Iteration time of the first strategy that solved (the baseline) over this one's")},
+      {.header = tr("Bubble"),
+       .display = [](const CompareRow& r) -> QVariant {
+         return failed(r) ? QString() : formatPercent(r.bubble_ratio);
+       },
+       .sortValue = [](const CompareRow& r) { return r.bubble_ratio; },
+       .alignment = kNumberAlignment},
+      {.header = tr("Peak memory"),
+       .display = [](const CompareRow& r) -> QVariant {
+         if (!failed(r)) return formatBytes(r.peak_memory);
+         if (needed_bytes(r) <= 0.0) return QString();
+         return tr("needs %1 (stage %2)").arg(formatBytes(needed_bytes(r))).arg(r.limit->stage);
+       },
+       .sortValue = [](const CompareRow& r) { return failed(r) ? needed_bytes(r) : r.peak_memory; },
+       .alignment = kNumberAlignment},
+  });
+}
 
 void CompareModel::setEntries(const std::vector<CompareEntry>& entries) {
-  beginResetModel();
-  rows_ = compare_rows(entries);
-  unit_ = QStringLiteral("s");
-  for (const auto& e : entries)
-    if (e.sim) unit_ = QString::fromStdString(e.sim->time_unit);
-  endResetModel();
-}
-
-int CompareModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
-}
-
-int CompareModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant CompareModel::data(const QModelIndex& index, int role) const {
-  if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
-  const CompareRow& row = rows_[static_cast<std::size_t>(index.row())];
-  const bool failed = !row.error.isEmpty();
-  if (role == Qt::UserRole) {
-    switch (index.column()) {
-      case Strategy:
-        return row.strategy;
-      case IterationTime:
-        return row.iteration_time;
-      case Speedup:
-        return row.speedup;
-      case Bubble:
-        return row.bubble_ratio;
-      case PeakMemory:
-        return failed ? needed_bytes(row) : row.peak_memory;
-      default:
-        return {};
-    }
-  }
-  if (role == Qt::ToolTipRole && failed) return row.error;
-  if (role == Qt::ForegroundRole && failed) return QBrush(QColor(0xd6, 0x45, 0x45));
-  if (role == Qt::DisplayRole) {
-    if (index.column() == Strategy) return row.strategy;
-    // The reason is in the row itself (the last column stretches), not only in a tooltip.
-    if (failed) {
-      if (index.column() == IterationTime)
-        return row.outcome == RowOutcome::NotApplicable ? tr("not applicable") : tr("infeasible");
-      if (index.column() == Speedup) return row.error;
-      if (index.column() == PeakMemory && needed_bytes(row) > 0.0)
-        return tr("needs %1 (stage %2)").arg(formatBytes(needed_bytes(row))).arg(row.limit->stage);
-      return QString();
-    }
-    switch (index.column()) {
-      case IterationTime:
-        return formatTime(row.iteration_time, unit_);
-      case Speedup:
-        return formatRatio(row.speedup) + (row.baseline ? tr(" (baseline)") : QString());
-      case Bubble:
-        return formatPercent(row.bubble_ratio);
-      case PeakMemory:
-        return formatBytes(row.peak_memory);
-      default:
-        return {};
-    }
-  }
-  if (role == Qt::TextAlignmentRole && index.column() != Strategy)
-    return int(Qt::AlignRight | Qt::AlignVCenter);
-  return {};
-}
-
-QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation == Qt::Horizontal && role == Qt::ToolTipRole && section == Speedup)
-    return tr("Iteration time of the first strategy that solved (the baseline) over this one's");
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  switch (section) {
-    case Strategy:
-      return tr("Strategy");
-    case IterationTime:
-      return tr("Iteration time");
-    case Speedup:
-      return tr("Speed-up");
-    case Bubble:
-      return tr("Bubble");
-    case PeakMemory:
-      return tr("Peak memory");
-    default:
-      return {};
-  }
+  resetRows(compare_rows(entries), [this, &entries] {
+    unit_ = QStringLiteral("s");
+    for (const auto& e : entries)
+      if (e.sim) unit_ = QString::fromStdString(e.sim->time_unit);
+  });
 }
 
 }  // namespace slimpack::ui

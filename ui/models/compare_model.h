@@ -2,11 +2,11 @@
 // The delta table of the compare view: one row per strategy with iteration time, speed-up over the
 // first strategy that solved, bubble ratio and peak memory (the same columns as `slimpack
 // compare`).
-#include <QAbstractTableModel>
 #include <optional>
 #include <vector>
 
 #include "app/compare.h"
+#include "models/table_model.h"
 
 namespace slimpack::ui {
 
@@ -26,24 +26,17 @@ struct CompareRow {
 
 std::vector<CompareRow> compare_rows(const std::vector<CompareEntry>& entries);
 
-class CompareModel : public QAbstractTableModel {
+// Qt::UserRole holds each cell's raw number (a failed row's peak memory: what its stage needs).
+class CompareModel : public TableModel<CompareRow> {
   Q_OBJECT
  public:
   enum Column { Strategy, IterationTime, Speedup, Bubble, PeakMemory, ColumnCount };
   explicit CompareModel(QObject* parent = nullptr);
 
   void setEntries(const std::vector<CompareEntry>& entries);
-  const std::vector<CompareRow>& rows() const { return rows_; }
   const QString& timeUnit() const { return unit_; }  // "s", or "units" for explicit-time plans
 
-  int rowCount(const QModelIndex& parent = {}) const override;
-  int columnCount(const QModelIndex& parent = {}) const override;
-  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation,
-                      int role = Qt::DisplayRole) const override;
-
  private:
-  std::vector<CompareRow> rows_;
   QString unit_ = QStringLiteral("s");
 };
 

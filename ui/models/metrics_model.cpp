@@ -1,8 +1,5 @@
 #include "models/metrics_model.h"
 
-#include <QBrush>
-#include <QColor>
-
 #include "models/format.h"
 #include "plan/schedule_order.h"
 #include "solver/strategy.h"
@@ -178,47 +175,26 @@ std::vector<MetricRow> metric_rows(const ExplorerSnapshot& s) {
   return rows;
 }
 
-MetricsModel::MetricsModel(QObject* parent) : QAbstractTableModel(parent) {}
+MetricsModel::MetricsModel(QObject* parent) : TableModel(parent) {
+  // The tooltip and the warning colour belong to the metric: both cells of its row carry them.
+  setRowTooltip(
+      [](const MetricRow& r) { return r.tooltip.isEmpty() ? QVariant() : QVariant(r.tooltip); });
+  setRowForeground(
+      [](const MetricRow& r) { return r.warning ? QVariant(warningBrush()) : QVariant(); });
+  setColumns({
+      {.header = tr("Metric"), .display = [](const MetricRow& r) { return r.name; }},
+      {.header = tr("Value"),
+       .display = [](const MetricRow& r) { return r.value; },
+       .alignment = kNumberAlignment},
+  });
+}
 
 void MetricsModel::setSnapshot(const SnapshotPtr& snapshot) {
   if (snapshot != current_) {
     if (current_ && snapshot) previous_ = current_;
     current_ = snapshot;
   }
-  beginResetModel();
-  rows_ = snapshot ? metric_rows(*snapshot, previous_.get()) : std::vector<MetricRow>{};
-  endResetModel();
-}
-
-int MetricsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
-}
-
-int MetricsModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant MetricsModel::data(const QModelIndex& index, int role) const {
-  if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
-  const MetricRow& row = rows_[static_cast<std::size_t>(index.row())];
-  switch (role) {
-    case Qt::DisplayRole:
-      return index.column() == Name ? row.name : row.value;
-    case Qt::ToolTipRole:
-      return row.tooltip.isEmpty() ? QVariant() : QVariant(row.tooltip);
-    case Qt::ForegroundRole:
-      return row.warning ? QVariant(QBrush(QColor(0xd6, 0x45, 0x45))) : QVariant();
-    case Qt::TextAlignmentRole:
-      return index.column() == Value ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter))
-                                     : QVariant();
-    default:
-      return {};
-  }
-}
-
-QVariant MetricsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  return section == Name ? tr("Metric") : tr("Value");
+  resetRows(snapshot ? metric_rows(*snapshot, previous_.get()) : std::vector<MetricRow>{});
 }
 
 }  // namespace slimpack::ui

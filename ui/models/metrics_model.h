@@ -2,12 +2,12 @@
 // Two-column table (metric, value) of one snapshot: iteration time, throughput, MFU, bubble, peak
 // memory against the cap, and the solver's statistics. A thin adapter: rows are computed once per
 // snapshot by metric_rows() and the model only serves them.
-#include <QAbstractTableModel>
 #include <QString>
 #include <vector>
 
 #include "app/explorer_snapshot.h"
 #include "jobs/explorer_inputs.h"
+#include "models/table_model.h"
 
 namespace slimpack::ui {
 
@@ -31,7 +31,7 @@ QString autoSliceReason(const ExplorerSnapshot& snapshot);
 // replica's forward pack count is not a multiple of p (that replica runs 1F1B); "" otherwise.
 QString interleavedFallback(const ExplorerSnapshot& snapshot);
 
-class MetricsModel : public QAbstractTableModel {
+class MetricsModel : public TableModel<MetricRow> {
   Q_OBJECT
  public:
   enum Column { Name, Value, ColumnCount };
@@ -39,16 +39,8 @@ class MetricsModel : public QAbstractTableModel {
 
   // A new snapshot: the one shown so far becomes the previous result the deltas refer to.
   void setSnapshot(const SnapshotPtr& snapshot);
-  const std::vector<MetricRow>& rows() const { return rows_; }
-
-  int rowCount(const QModelIndex& parent = {}) const override;
-  int columnCount(const QModelIndex& parent = {}) const override;
-  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation,
-                      int role = Qt::DisplayRole) const override;
 
  private:
-  std::vector<MetricRow> rows_;
   SnapshotPtr current_;
   SnapshotPtr previous_;
 };

@@ -4,48 +4,95 @@
 
 namespace slimpack::ui {
 
-SearchModel::SearchModel(QObject* parent) : QAbstractTableModel(parent) {}
+namespace {
+
+// The ranked rows first (best first), then the infeasible ones in result order.
+std::vector<SearchTableRow> table_rows(const SearchResult& result) {
+  std::vector<bool> front(result.rows.size(), false);
+  for (int f : result.front) front[static_cast<std::size_t>(f)] = true;
+  std::vector<SearchTableRow> rows;
+  auto add = [&](int r, int rank) {
+    rows.push_back(
+        {r, &result.rows[static_cast<std::size_t>(r)], rank, front[static_cast<std::size_t>(r)]});
+  };
+  for (std::size_t r = 0; r < result.ranking.size(); ++r)
+    add(result.ranking[r], static_cast<int>(r) + 1);
+  for (std::size_t i = 0; i < result.rows.size(); ++i)
+    if (result.rows[i].status == SearchStatus::Infeasible) add(static_cast<int>(i), 0);
+  return rows;
+}
+
+bool solved(const SearchTableRow& r) {
+  return r.row->status == SearchStatus::Solved;
+}
+
+}  // namespace
+
+SearchModel::SearchModel(QObject* parent) : TableModel(parent) {
+  setRowTooltip([](const SearchTableRow& r) {
+    QString tip = QString::fromStdString(config_label(r.row->config));
+    if (r.row->status == SearchStatus::Infeasible)
+      tip += QStringLiteral("\n") + readableMessage(r.row->reason, 400);
+    return tip;
+  });
+  // Configuration words read left-aligned, numbers and the status right-aligned.
+  constexpr Qt::Alignment kWords = Qt::AlignLeft | Qt::AlignVCenter;
+  auto config = [](const QString& header, Qt::Alignment alignment, auto field) {
+    return ColumnSpec{
+        .header = header,
+        .display = [field](const SearchTableRow& r) -> QVariant { return field(r.row->config); },
+        .alignment = alignment};
+  };
+  // A figure of a solved configuration; the others leave the cell empty.
+  auto figure = [](const QString& header, auto format) {
+    return ColumnSpec{.header = header,
+                      .display = [format](const SearchTableRow& r) -> QVariant {
+                        return solved(r) ? format(*r.row) : QString();
+                      },
+                      .alignment = kNumberAlignment};
+  };
+  using C = const SearchConfig&;
+  using R = const SearchRow&;
+  setColumns({
+      {.header = tr("Rank"),
+       .display = [](const SearchTableRow& r) { return solved(r) ? QVariant(r.rank) : QVariant(); },
+       .alignment = kNumberAlignment},
+      config(tr("p"), kNumberAlignment, [](C c) { return c.p; }),
+      config(tr("t"), kNumberAlignment, [](C c) { return c.t; }),
+      config(tr("c"), kNumberAlignment, [](C c) { return c.c; }),
+      config(tr("d"), kNumberAlignment, [](C c) { return c.d; }),
+      config(tr("GPUs"), kNumberAlignment, [](C c) { return c.gpus(); }),
+      config(tr("S"), kNumberAlignment,
+             [](C c) { return c.slice > 0 ? formatTokens(double(c.slice)) : tr("auto"); }),
+      config(tr("Recompute"), kWords,
+             [](C c) { return QString::fromStdString(recompute_name(c.recompute)); }),
+      config(tr("Schedule"), kWords,
+             [](C c) { return QString::fromUtf8(schedule_name(c.schedule)); }),
+      config(tr("Strategy"), kWords, [](C c) { return QString::fromStdString(c.strategy); }),
+      figure(tr("Tokens/s per GPU"),
+             [](R row) { return formatRate(row.tokens_per_second_per_gpu); }),
+      figure(tr("Mean iteration"), [](R row) { return formatTime(row.mean_iteration_time); }),
+      figure(tr("p95 iteration"), [](R row) { return formatTime(row.p95_iteration_time); }),
+      figure(tr("Peak memory"), [](R row) { return formatBytes(row.peak_memory_bytes); }),
+      {.header = tr("Front / why not"),
+       .display = [](const SearchTableRow& r) -> QVariant { return statusText(*r.row, r.front); },
+       .alignment = kNumberAlignment},
+  });
+}
 
 void SearchModel::setResult(std::shared_ptr<const SearchResult> result) {
-  beginResetModel();
-  result_ = std::move(result);
-  order_.clear();
-  rank_.clear();
-  front_.clear();
-  if (result_) {
-    const auto n = result_->rows.size();
-    rank_.assign(n, 0);
-    front_.assign(n, false);
-    for (std::size_t r = 0; r < result_->ranking.size(); ++r) {
-      order_.push_back(result_->ranking[r]);
-      rank_[static_cast<std::size_t>(result_->ranking[r])] = static_cast<int>(r) + 1;
-    }
-    for (int f : result_->front) front_[static_cast<std::size_t>(f)] = true;
-    for (std::size_t i = 0; i < n; ++i)
-      if (result_->rows[i].status == SearchStatus::Infeasible)
-        order_.push_back(static_cast<int>(i));
-  }
-  endResetModel();
+  std::vector<SearchTableRow> rows = result ? table_rows(*result) : std::vector<SearchTableRow>{};
+  resetRows(std::move(rows), [this, &result] { result_ = std::move(result); });
 }
 
 int SearchModel::resultRow(int tableRow) const {
-  return tableRow >= 0 && tableRow < static_cast<int>(order_.size())
-             ? order_[static_cast<std::size_t>(tableRow)]
-             : -1;
+  return tableRow >= 0 && tableRow < rowCount() ? row(tableRow).result_row : -1;
 }
 
 int SearchModel::tableRowOf(int resultRow) const {
-  for (std::size_t i = 0; i < order_.size(); ++i)
-    if (order_[i] == resultRow) return static_cast<int>(i);
+  for (int i = 0; i < rowCount(); ++i)
+    if (row(i).result_row == resultRow) return i;
   return -1;
-}
-
-int SearchModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(order_.size());
-}
-
-int SearchModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : ColumnCount;
 }
 
 QString SearchModel::statusText(const SearchRow& row, bool on_front) {
@@ -66,97 +113,6 @@ QString SearchModel::statusText(const SearchRow& row, bool on_front) {
   if (l.limit == Limit::TokenCap)
     text += tr(" needs %1 of %2 tokens").arg(formatTokens(l.needed), formatTokens(l.cap));
   return text;
-}
-
-QVariant SearchModel::data(const QModelIndex& index, int role) const {
-  const int r = resultRow(index.row());
-  if (!result_ || r < 0) return {};
-  const SearchRow& row = result_->rows[static_cast<std::size_t>(r)];
-  const SearchConfig& c = row.config;
-  const bool solved = row.status == SearchStatus::Solved;
-  if (role == Qt::ToolTipRole) {
-    QString tip = QString::fromStdString(config_label(c));
-    if (row.status == SearchStatus::Infeasible)
-      tip += QStringLiteral("\n") + readableMessage(row.reason, 400);
-    return tip;
-  }
-  if (role == Qt::TextAlignmentRole)
-    return index.column() >= Recompute && index.column() <= Strategy
-               ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
-               : QVariant(Qt::AlignRight | Qt::AlignVCenter);
-  if (role != Qt::DisplayRole) return {};
-  switch (index.column()) {
-    case Rank:
-      return solved ? QVariant(rank_[static_cast<std::size_t>(r)]) : QVariant();
-    case P:
-      return c.p;
-    case T:
-      return c.t;
-    case C:
-      return c.c;
-    case D:
-      return c.d;
-    case Gpus:
-      return c.gpus();
-    case Slice:
-      return c.slice > 0 ? formatTokens(double(c.slice)) : tr("auto");
-    case Recompute:
-      return QString::fromStdString(recompute_name(c.recompute));
-    case Schedule:
-      return QString::fromUtf8(schedule_name(c.schedule));
-    case Strategy:
-      return QString::fromStdString(c.strategy);
-    case TokensPerGpu:
-      return solved ? formatRate(row.tokens_per_second_per_gpu) : QString();
-    case MeanTime:
-      return solved ? formatTime(row.mean_iteration_time) : QString();
-    case P95Time:
-      return solved ? formatTime(row.p95_iteration_time) : QString();
-    case PeakMemory:
-      return solved ? formatBytes(row.peak_memory_bytes) : QString();
-    case Status:
-      return statusText(row, front_[static_cast<std::size_t>(r)]);
-    default:
-      return {};
-  }
-}
-
-QVariant SearchModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  switch (section) {
-    case Rank:
-      return tr("Rank");
-    case P:
-      return tr("p");
-    case T:
-      return tr("t");
-    case C:
-      return tr("c");
-    case D:
-      return tr("d");
-    case Gpus:
-      return tr("GPUs");
-    case Slice:
-      return tr("S");
-    case Recompute:
-      return tr("Recompute");
-    case Schedule:
-      return tr("Schedule");
-    case Strategy:
-      return tr("Strategy");
-    case TokensPerGpu:
-      return tr("Tokens/s per GPU");
-    case MeanTime:
-      return tr("Mean iteration");
-    case P95Time:
-      return tr("p95 iteration");
-    case PeakMemory:
-      return tr("Peak memory");
-    case Status:
-      return tr("Front / why not");
-    default:
-      return {};
-  }
 }
 
 }  // namespace slimpack::ui

@@ -2,15 +2,23 @@
 // The Search tab's table: the solved configurations ranked by tokens/s per GPU (front members
 // marked), then the infeasible ones with the limit that binds and the reason, as `slimpack search`
 // prints them.
-#include <QAbstractTableModel>
 #include <memory>
 #include <vector>
 
 #include "app/search.h"
+#include "models/table_model.h"
 
 namespace slimpack::ui {
 
-class SearchModel : public QAbstractTableModel {
+// A table row: one row of a SearchResult, with its place in the ranking.
+struct SearchTableRow {
+  int result_row = 0;              // index in SearchResult::rows
+  const SearchRow* row = nullptr;  // that row, owned by the model's result
+  int rank = 0;                    // 1-based, 0 = not solved
+  bool front = false;              // on the Pareto front
+};
+
+class SearchModel : public TableModel<SearchTableRow> {
   Q_OBJECT
  public:
   enum Column {
@@ -39,20 +47,11 @@ class SearchModel : public QAbstractTableModel {
   int tableRowOf(int resultRow) const;
   const SearchResult* result() const { return result_.get(); }
 
-  int rowCount(const QModelIndex& parent = {}) const override;
-  int columnCount(const QModelIndex& parent = {}) const override;
-  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation,
-                      int role = Qt::DisplayRole) const override;
-
   // "infeasible: stage memory, stage 0 needs 91.3 GB of 80.0 GB", "pruned by the bounds", "front".
   static QString statusText(const SearchRow& row, bool on_front);
 
  private:
-  std::shared_ptr<const SearchResult> result_;
-  std::vector<int> order_;   // result rows in table order
-  std::vector<int> rank_;    // per result row: 1-based rank, 0 = not solved
-  std::vector<bool> front_;  // per result row
+  std::shared_ptr<const SearchResult> result_;  // keeps the rows' SearchRow alive
 };
 
 }  // namespace slimpack::ui

@@ -1,8 +1,5 @@
 #include "models/stage_model.h"
 
-#include <QBrush>
-#include <QColor>
-
 #include "models/format.h"
 
 namespace slimpack::ui {
@@ -18,85 +15,56 @@ std::vector<StageRow> stage_rows(const SimResult& sim, double cap) {
   return rows;
 }
 
-StageModel::StageModel(QObject* parent) : QAbstractTableModel(parent) {}
+namespace {
+// The memory left under the cap (negative: over it); 0 when the cap is not modelled.
+double headroom(const StageRow& row) {
+  return row.cap > 0 ? row.cap - row.peak_memory : 0.0;
+}
+}  // namespace
+
+StageModel::StageModel(QObject* parent) : TableModel(parent) {
+  setColumns({
+      {.header = tr("Stage"),
+       .display =
+           [this](const StageRow& r) {
+             return replicas_ ? QStringLiteral("R%1 · S%2").arg(r.replica).arg(r.stage)
+                              : QStringLiteral("Stage %1").arg(r.stage);
+           },
+       .sortValue = [](const StageRow& r) { return r.stage; }},
+      {.header = tr("Busy"),
+       .display = [this](const StageRow& r) { return formatTime(r.busy, unit_); },
+       .sortValue = [](const StageRow& r) { return r.busy; },
+       .alignment = kNumberAlignment},
+      {.header = tr("Bubble"),
+       .display = [](const StageRow& r) { return formatPercent(r.bubble_ratio); },
+       .sortValue = [](const StageRow& r) { return r.bubble_ratio; },
+       .alignment = kNumberAlignment},
+      {.header = tr("Peak memory"),
+       .display = [](const StageRow& r) { return formatBytes(r.peak_memory); },
+       .sortValue = [](const StageRow& r) { return r.peak_memory; },
+       .alignment = kNumberAlignment},
+      {.header = tr("Headroom"),
+       .display =
+           [](const StageRow& r) {
+             return r.cap > 0 ? formatBytes(headroom(r)) : QStringLiteral("-");
+           },
+       .sortValue = [](const StageRow& r) { return headroom(r); },
+       .alignment = kNumberAlignment,
+       // A stage over the cap reads red where it shows by how much.
+       .foreground =
+           [](const StageRow& r) {
+             return r.cap > 0 && headroom(r) < 0 ? QVariant(warningBrush()) : QVariant();
+           }},
+  });
+}
 
 void StageModel::setSnapshot(const SnapshotPtr& snapshot) {
-  beginResetModel();
-  rows_ =
-      snapshot ? stage_rows(snapshot->sim, snapshot->memory_cap_bytes) : std::vector<StageRow>{};
-  unit_ = snapshot ? QString::fromStdString(snapshot->sim.time_unit) : QStringLiteral("s");
-  replicas_ = snapshot && snapshot->sim.replicas.size() > 1;
-  endResetModel();
-}
-
-int StageModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
-}
-
-int StageModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant StageModel::data(const QModelIndex& index, int role) const {
-  if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
-  const StageRow& row = rows_[static_cast<std::size_t>(index.row())];
-  const double headroom = row.cap > 0 ? row.cap - row.peak_memory : 0.0;
-  if (role == Qt::UserRole) {
-    switch (index.column()) {
-      case Stage:
-        return row.stage;
-      case Busy:
-        return row.busy;
-      case Bubble:
-        return row.bubble_ratio;
-      case PeakMemory:
-        return row.peak_memory;
-      case Headroom:
-        return headroom;
-      default:
-        return {};
-    }
-  }
-  if (role == Qt::DisplayRole) {
-    switch (index.column()) {
-      case Stage:
-        return replicas_ ? QStringLiteral("R%1 · S%2").arg(row.replica).arg(row.stage)
-                         : QStringLiteral("Stage %1").arg(row.stage);
-      case Busy:
-        return formatTime(row.busy, unit_);
-      case Bubble:
-        return formatPercent(row.bubble_ratio);
-      case PeakMemory:
-        return formatBytes(row.peak_memory);
-      case Headroom:
-        return row.cap > 0 ? formatBytes(headroom) : QStringLiteral("-");
-      default:
-        return {};
-    }
-  }
-  if (role == Qt::ForegroundRole && index.column() == Headroom && row.cap > 0 && headroom < 0)
-    return QBrush(QColor(0xd6, 0x45, 0x45));
-  if (role == Qt::TextAlignmentRole && index.column() != Stage)
-    return int(Qt::AlignRight | Qt::AlignVCenter);
-  return {};
-}
-
-QVariant StageModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  switch (section) {
-    case Stage:
-      return tr("Stage");
-    case Busy:
-      return tr("Busy");
-    case Bubble:
-      return tr("Bubble");
-    case PeakMemory:
-      return tr("Peak memory");
-    case Headroom:
-      return tr("Headroom");
-    default:
-      return {};
-  }
+  resetRows(
+      snapshot ? stage_rows(snapshot->sim, snapshot->memory_cap_bytes) : std::vector<StageRow>{},
+      [this, &snapshot] {
+        unit_ = snapshot ? QString::fromStdString(snapshot->sim.time_unit) : QStringLiteral("s");
+        replicas_ = snapshot && snapshot->sim.replicas.size() > 1;
+      });
 }
 
 }  // namespace slimpack::ui

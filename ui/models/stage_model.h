@@ -1,11 +1,11 @@
 #pragma once
 // One row per (replica, stage): busy time, bubble ratio, peak memory, the cap and the headroom.
 // Numbers are served raw under Qt::UserRole (for sorting and tests) and formatted for display.
-#include <QAbstractTableModel>
 #include <vector>
 
 #include "app/explorer_snapshot.h"
 #include "jobs/explorer_inputs.h"
+#include "models/table_model.h"
 
 namespace slimpack::ui {
 
@@ -20,23 +20,15 @@ struct StageRow {
 
 std::vector<StageRow> stage_rows(const SimResult& sim, double cap);
 
-class StageModel : public QAbstractTableModel {
+class StageModel : public TableModel<StageRow> {
   Q_OBJECT
  public:
   enum Column { Stage, Busy, Bubble, PeakMemory, Headroom, ColumnCount };
   explicit StageModel(QObject* parent = nullptr);
 
   void setSnapshot(const SnapshotPtr& snapshot);
-  const std::vector<StageRow>& rows() const { return rows_; }
-
-  int rowCount(const QModelIndex& parent = {}) const override;
-  int columnCount(const QModelIndex& parent = {}) const override;
-  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation,
-                      int role = Qt::DisplayRole) const override;
 
  private:
-  std::vector<StageRow> rows_;
   QString unit_ = QStringLiteral("s");
   bool replicas_ = false;  // label rows "R1 · S2" when there are several replicas
 };

@@ -37,6 +37,12 @@ SearchPanel::SearchPanel(QWidget* parent)
       export_(new QPushButton(tr("Export…"))),
       progress_(new QProgressBar),
       message_(new QLabel) {
+  configureControls();
+  layOut();
+  connectSignals();
+}
+
+void SearchPanel::configureControls() {
   gpus_->setRange(1, 1 << 16);
   gpus_->setValue(64);
   gpus_->setToolTip(tr("GPU budget: every p × t × c × d up to this many GPUs"));
@@ -57,7 +63,10 @@ SearchPanel::SearchPanel(QWidget* parent)
   table_->verticalHeader()->hide();
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->setToolTip(tr("Double-click a row to load that configuration"));
+}
 
+// The controls in one row over the plot and the table, which share the height 3:2.
+void SearchPanel::layOut() {
   auto* controls = new QHBoxLayout;
   controls->addWidget(new QLabel(tr("GPUs")));
   controls->addWidget(gpus_);
@@ -78,7 +87,9 @@ SearchPanel::SearchPanel(QWidget* parent)
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(controls);
   layout->addWidget(split, 1);
+}
 
+void SearchPanel::connectSignals() {
   connect(run_, &QPushButton::clicked, this, &SearchPanel::run);
   connect(cancel_, &QPushButton::clicked, this, &SearchPanel::cancel);
   connect(export_, &QPushButton::clicked, this, &SearchPanel::exportDialog);

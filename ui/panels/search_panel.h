@@ -60,6 +60,10 @@ class SearchPanel : public QWidget {
   void finished();
 
  private:
+  // Constructor steps: ranges and initial states, the layout, the connections.
+  void configureControls();
+  void layOut();
+  void connectSignals();
   void setRunning(bool running);
   void setResult(std::shared_ptr<const SearchResult> result, const SearchRequest& request);
   void choose(int row);

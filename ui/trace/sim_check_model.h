@@ -4,13 +4,12 @@
 // relative error, and the measured events it was built from (file#event name). Sortable by any
 // column; the check's own order (largest |error| first) is the initial one, so the worst units are
 // on top.
-#include <QAbstractTableModel>
-
+#include "models/table_model.h"
 #include "trace/trace_check.h"
 
 namespace slimpack::ui {
 
-class SimCheckModel : public QAbstractTableModel {
+class SimCheckModel : public TableModel<UnitComparison> {
   Q_OBJECT
 
  public:
@@ -23,19 +22,11 @@ class SimCheckModel : public QAbstractTableModel {
   // The check's units and the files their events name.
   void setUnits(const TraceCheck& check);
   void clear();
-  const UnitComparison& unit(int row) const { return units_[static_cast<std::size_t>(row)]; }
+  const UnitComparison& unit(int r) const { return row(r); }
 
-  int rowCount(const QModelIndex& parent = {}) const override;
-  int columnCount(const QModelIndex& parent = {}) const override;
-  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation,
-                      int role = Qt::DisplayRole) const override;
   void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
  private:
-  QVariant raw(const UnitComparison& u, int column) const;
-
-  std::vector<UnitComparison> units_;
   TraceCheck sources_;  // only its `sources`, for unit_events_text
 };
 

@@ -75,6 +75,14 @@ SimCheckPanel::SimCheckPanel(QWidget* parent)
       gpu_flows_(new QCheckBox(tr("GPU time by flows"))),
       summary_(new QLabel) {
   setObjectName(QStringLiteral("simCheckPanel"));
+  configureControls();
+  layOut();
+  rules_ = *builtin_unit_rules("slimpack");
+  connectSignals();
+  showSummary();
+}
+
+void SimCheckPanel::configureControls() {
   for (const std::string& name : builtin_unit_rule_set_names()) rules_box_->addItem(q(name));
   rules_box_->setToolTip(
       tr("Which events of the measured trace are pipeline work: slimpack (F<k>/B<k> ranges: our "
@@ -97,7 +105,10 @@ SimCheckPanel::SimCheckPanel(QWidget* parent)
   table_->verticalHeader()->hide();
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   table_->horizontalHeader()->setStretchLastSection(true);
+}
 
+// The rules bar over the simulated Gantt and the table, which share the height 3:2.
+void SimCheckPanel::layOut() {
   auto* bar = new QHBoxLayout;
   bar->addWidget(new QLabel(tr("Simulated (current plan) · measured units by rules")));
   bar->addWidget(rules_box_);
@@ -112,8 +123,9 @@ SimCheckPanel::SimCheckPanel(QWidget* parent)
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addLayout(bar);
   layout->addWidget(split, 1);
+}
 
-  rules_ = *builtin_unit_rules("slimpack");
+void SimCheckPanel::connectSignals() {
   connect(rules_box_, &QComboBox::activated, this, [this](int index) {
     if (custom_ && index == rules_box_->count() - 1 && index >= kBuiltins)
       rules_ = *custom_;
@@ -128,7 +140,6 @@ SimCheckPanel::SimCheckPanel(QWidget* parent)
       emit unitChosen(r->t0 - pad, r->t1 + pad);
     }
   });
-  showSummary();
 }
 
 SimCheckPanel::~SimCheckPanel() = default;

@@ -84,6 +84,10 @@ class SimCheckPanel : public QWidget {
   void failed(const QString& message);
 
  private:
+  // Constructor steps: the controls' states, the layout, the connections.
+  void configureControls();
+  void layOut();
+  void connectSignals();
   void recheck();
   void showSummary();
 

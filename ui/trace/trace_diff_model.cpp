@@ -45,10 +45,70 @@ QString count_text(const QLocale& locale, double n) {
   return locale.toString(n, 'f', 2);
 }
 
+// Slower in B reads red, faster green; unchanged stays the default colour.
+QVariant status_colour(const NameDiff& d) {
+  switch (d.status) {
+    case NameDiffStatus::Longer:
+    case NameDiffStatus::Added:
+      return QBrush(QColor(0xc0, 0x30, 0x30));
+    case NameDiffStatus::Shorter:
+    case NameDiffStatus::Removed:
+      return QBrush(QColor(0x20, 0x8a, 0x40));
+    case NameDiffStatus::Unchanged:
+      break;
+  }
+  return {};
+}
+
+QString status_text(const NameDiff& d) {
+  return QString::fromLatin1(name_diff_status_name(d.status));
+}
+
+QString name_text(const NameDiff& d) {
+  return QString::fromStdString(d.name);
+}
+
 }  // namespace
 
-TraceDiffModel::TraceDiffModel(QObject* parent) : QAbstractTableModel(parent) {
+TraceDiffModel::TraceDiffModel(QObject* parent) : TableModel(parent) {
   options_.steps = StepRange{};  // per step by default, as HTA's TraceDiff compares
+  auto count = [](const QString& header, double NameDiff::*n) -> ColumnSpec {
+    return {
+        .header = header,
+        .display = [n](const NameDiff& d) { return count_text(QLocale(QLocale::English), d.*n); },
+        .sortValue = [n](const NameDiff& d) { return d.*n; },
+        .alignment = kNumberAlignment};
+  };
+  // A name absent from a run has no total there, not "0.00 ns".
+  auto total = [this](const QString& header, double NameDiff::*us, double NameDiff::*n) {
+    return ColumnSpec{.header = header,
+                      .display = [this, us, n](const NameDiff& d) -> QVariant {
+                        return d.*n > 0 ? in_unit(d.*us, unit_for(unit_total_))
+                                        : QStringLiteral("—");
+                      },
+                      .sortValue = [us](const NameDiff& d) { return d.*us; },
+                      .alignment = kNumberAlignment};
+  };
+  setColumns({
+      {.header = tr("Name"), .display = name_text, .sortValue = name_text, .tooltip = name_text},
+      count(tr("Count A"), &NameDiff::count_a),
+      count(tr("Count B"), &NameDiff::count_b),
+      total(tr("Total A"), &NameDiff::total_us_a, &NameDiff::count_a),
+      total(tr("Total B"), &NameDiff::total_us_b, &NameDiff::count_b),
+      {.header = tr("Delta (B − A)"),
+       .display =
+           [this](const NameDiff& d) {
+             return (d.delta_us > 0 ? QStringLiteral("+") : QString()) +
+                    in_unit(d.delta_us, unit_for(unit_delta_));
+           },
+       .sortValue = [](const NameDiff& d) { return d.delta_us; },
+       .alignment = kNumberAlignment,
+       .foreground = status_colour},
+      {.header = tr("Status"),
+       .display = status_text,
+       .sortValue = status_text,
+       .foreground = status_colour},
+  });
 }
 
 TraceDiffModel::Result TraceDiffModel::compute(const ImportedTrace* a, const ImportedTrace* b,
@@ -75,16 +135,9 @@ TraceDiffModel::Result TraceDiffModel::compute(const ImportedTrace* a, const Imp
 
 void TraceDiffModel::setResult(std::shared_ptr<const ImportedTrace> a,
                                std::shared_ptr<const ImportedTrace> b, Result result) {
-  beginResetModel();
   a_ = std::move(a);
   b_ = std::move(b);
-  options_ = std::move(result.options);
-  comparison_ = std::move(result.comparison);
-  whole_trace_ = result.whole_trace;
-  categories_ = std::move(result.categories);
-  pickUnits();
-  endResetModel();
-  if (sort_column_ >= 0) sort(sort_column_, sort_order_);
+  show(std::move(result));
 }
 
 void TraceDiffModel::setTraces(std::shared_ptr<const ImportedTrace> a,
@@ -106,18 +159,24 @@ void TraceDiffModel::setFoldDigits(bool on) {
 }
 
 void TraceDiffModel::recompute() {
-  beginResetModel();
-  Result r = compute(a_.get(), b_.get(), options_);
-  comparison_ = std::move(r.comparison);
-  whole_trace_ = r.whole_trace;
-  pickUnits();
-  endResetModel();
+  show(compute(a_.get(), b_.get(), options_));
+}
+
+void TraceDiffModel::show(Result result) {
+  resetRows(std::move(result.comparison.names), [this, &result] {
+    options_ = std::move(result.options);
+    comparison_ = std::move(result.comparison);
+    comparison_.names.clear();  // moved into the rows
+    whole_trace_ = result.whole_trace;
+    categories_ = std::move(result.categories);
+    pickUnits();
+  });
   if (sort_column_ >= 0) sort(sort_column_, sort_order_);
 }
 
 void TraceDiffModel::pickUnits() {
   double max_a = 0.0, max_b = 0.0, max_d = 0.0;
-  for (const NameDiff& d : comparison_.names) {
+  for (const NameDiff& d : rows()) {
     max_a = std::max(max_a, std::abs(d.total_us_a));
     max_b = std::max(max_b, std::abs(d.total_us_b));
     max_d = std::max(max_d, std::abs(d.delta_us));
@@ -128,103 +187,10 @@ void TraceDiffModel::pickUnits() {
   unit_delta_ = unit_for(max_d).us_per_unit;
 }
 
-int TraceDiffModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(comparison_.names.size());
-}
-
-int TraceDiffModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant TraceDiffModel::data(const QModelIndex& index, int role) const {
-  if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
-  const NameDiff& d = row(index.row());
-  const QLocale locale(QLocale::English);
-  if (role == RawRole) {
-    switch (index.column()) {
-      case Name:
-        return QString::fromStdString(d.name);
-      case CountA:
-        return d.count_a;
-      case CountB:
-        return d.count_b;
-      case TotalA:
-        return d.total_us_a;
-      case TotalB:
-        return d.total_us_b;
-      case Delta:
-        return d.delta_us;
-      case Status:
-        return QString::fromLatin1(name_diff_status_name(d.status));
-    }
-  }
-  if (role == Qt::DisplayRole) {
-    switch (index.column()) {
-      case Name:
-        return QString::fromStdString(d.name);
-      case CountA:
-        return count_text(locale, d.count_a);
-      case CountB:
-        return count_text(locale, d.count_b);
-      case TotalA:  // a name absent from a run has no total there, not "0.00 ns"
-        return d.count_a > 0 ? in_unit(d.total_us_a, unit_for(unit_total_)) : QStringLiteral("—");
-      case TotalB:
-        return d.count_b > 0 ? in_unit(d.total_us_b, unit_for(unit_total_)) : QStringLiteral("—");
-      case Delta:
-        return (d.delta_us > 0 ? QStringLiteral("+") : QString()) +
-               in_unit(d.delta_us, unit_for(unit_delta_));
-      case Status:
-        return QString::fromLatin1(name_diff_status_name(d.status));
-    }
-  }
-  if (role == Qt::TextAlignmentRole && index.column() != Name && index.column() != Status)
-    return int(Qt::AlignRight | Qt::AlignVCenter);
-  if (role == Qt::ForegroundRole && (index.column() == Delta || index.column() == Status)) {
-    // Slower in B reads red, faster green; unchanged stays the default colour.
-    switch (d.status) {
-      case NameDiffStatus::Longer:
-      case NameDiffStatus::Added:
-        return QBrush(QColor(0xc0, 0x30, 0x30));
-      case NameDiffStatus::Shorter:
-      case NameDiffStatus::Removed:
-        return QBrush(QColor(0x20, 0x8a, 0x40));
-      case NameDiffStatus::Unchanged:
-        break;
-    }
-  }
-  if (role == Qt::ToolTipRole && index.column() == Name) return QString::fromStdString(d.name);
-  return {};
-}
-
-QVariant TraceDiffModel::headerData(int section, Qt::Orientation orientation, int role) const {
-  if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  switch (section) {
-    case Name:
-      return tr("Name");
-    case CountA:
-      return tr("Count A");
-    case CountB:
-      return tr("Count B");
-    case TotalA:
-      return tr("Total A");
-    case TotalB:
-      return tr("Total B");
-    case Delta:
-      return tr("Delta (B − A)");
-    case Status:
-      return tr("Status");
-  }
-  return {};
-}
-
 void TraceDiffModel::sort(int column, Qt::SortOrder order) {
   if (column < 0 || column >= ColumnCount) return;
   sort_column_ = column;
   sort_order_ = order;
-  emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
-  const QModelIndexList before = persistentIndexList();
-  std::vector<std::string> names_before;
-  for (const QModelIndex& i : before) names_before.push_back(row(i.row()).name);
   auto key = [column](const NameDiff& d) -> double {
     switch (column) {
       case CountA:
@@ -243,8 +209,7 @@ void TraceDiffModel::sort(int column, Qt::SortOrder order) {
         return 0.0;
     }
   };
-  auto& v = comparison_.names;
-  std::stable_sort(v.begin(), v.end(), [&](const NameDiff& x, const NameDiff& y) {
+  sortRows([&](const NameDiff& x, const NameDiff& y) {
     // Ties keep a stable, name-ordered result so two sorts of one column agree.
     if (column != Name && key(x) != key(y))
       return order == Qt::AscendingOrder ? key(x) < key(y) : key(x) > key(y);
@@ -252,16 +217,6 @@ void TraceDiffModel::sort(int column, Qt::SortOrder order) {
       return (order == Qt::AscendingOrder || column != Name) ? x.name < y.name : x.name > y.name;
     return false;
   });
-  // Names are unique per comparison: persistent indexes follow their row by name.
-  QModelIndexList after;
-  for (qsizetype i = 0; i < before.size(); ++i) {
-    const std::string& name = names_before[static_cast<std::size_t>(i)];
-    const auto it =
-        std::find_if(v.begin(), v.end(), [&](const NameDiff& d) { return d.name == name; });
-    after << index(static_cast<int>(it - v.begin()), before[i].column());
-  }
-  changePersistentIndexList(before, after);
-  emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
 }  // namespace slimpack::ui

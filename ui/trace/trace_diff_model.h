@@ -3,15 +3,16 @@
 // duration in A and in B, the delta and a status. Sortable by any column (numbers sort as
 // numbers), filterable by category and with the fold-digits option; both recompute the
 // comparison, which is one pass over the two traces' events.
-#include <QAbstractTableModel>
 #include <QStringList>
 #include <memory>
 
+#include "models/table_model.h"
 #include "trace/trace_compare.h"
 
 namespace slimpack::ui {
 
-class TraceDiffModel : public QAbstractTableModel {
+// The rows are the comparison's names (NameDiff), in the table's current order.
+class TraceDiffModel : public TableModel<NameDiff> {
   Q_OBJECT
 
  public:
@@ -48,20 +49,18 @@ class TraceDiffModel : public QAbstractTableModel {
   // Categories of the complete events of both traces, sorted.
   QStringList categories() const { return categories_; }
 
+  // The two sides and the note of the comparison; its names are the rows (rows(), row()), so
+  // `names` here is empty.
   const TraceComparison& comparison() const { return comparison_; }
   // Per step asked for (options().steps, the default) but a run has no profiler step.
   bool comparedWhole() const { return whole_trace_; }
-  const NameDiff& row(int r) const { return comparison_.names[static_cast<std::size_t>(r)]; }
 
-  int rowCount(const QModelIndex& parent = {}) const override;
-  int columnCount(const QModelIndex& parent = {}) const override;
-  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-  QVariant headerData(int section, Qt::Orientation orientation,
-                      int role = Qt::DisplayRole) const override;
   void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
  private:
   void recompute();
+  // Shows `result` (a reset), keeping the sort the user chose.
+  void show(Result result);
   void pickUnits();
 
   std::shared_ptr<const ImportedTrace> a_;

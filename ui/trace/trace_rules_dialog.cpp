@@ -65,7 +65,40 @@ TraceRulesDialog::TraceRulesDialog(QWidget* parent)
          "decides. Pack group: the capture group of the name that holds the pack number (minus "
          "the base); 0 numbers packs in order of appearance on each lane."));
   intro->setWordWrap(true);
+  configureTable();
+  status_->setWordWrap(true);
+  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(intro);
+  layout->addLayout(ruleSetBar());
+  layout->addWidget(table_, 1);
+  layout->addLayout(rowButtons());
+  layout->addWidget(status_);
+  layout->addWidget(buttons_);
+
+  connect(table_, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
+    if (item->column() != MatchesCol) revalidate();
+  });
+  connect(name_, &QLineEdit::textChanged, this, [this] { revalidate(); });
+  connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
+  connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+  loadBuiltin(QStringLiteral("slimpack"));
+}
+
+void TraceRulesDialog::configureTable() {
+  table_->setHorizontalHeaderLabels({tr("Name pattern"), tr("Category"), tr("Lane"), tr("Pass"),
+                                     tr("Pack group"), tr("Pack base"), tr("Matches")});
+  table_->horizontalHeader()->setSectionResizeMode(NameCol, QHeaderView::Stretch);
+  table_->horizontalHeader()->setSectionResizeMode(MatchesCol, QHeaderView::Stretch);
+  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table_->setSelectionMode(QAbstractItemView::SingleSelection);
+  table_->setMinimumSize(760, 200);
+}
+
+// The set's name, the built-in sets and the file buttons, connected.
+QLayout* TraceRulesDialog::ruleSetBar() {
   for (const auto& n : builtin_unit_rule_set_names()) builtin_->addItem(q(n));
   auto* load = new QPushButton(tr("Use Built-in Set"));
   auto* open = new QPushButton(tr("Open…"));
@@ -77,15 +110,14 @@ TraceRulesDialog::TraceRulesDialog(QWidget* parent)
   top->addWidget(load);
   top->addWidget(open);
   top->addWidget(save);
+  connect(load, &QPushButton::clicked, this, [this] { loadBuiltin(builtin_->currentText()); });
+  connect(open, &QPushButton::clicked, this, &TraceRulesDialog::openClicked);
+  connect(save, &QPushButton::clicked, this, &TraceRulesDialog::saveClicked);
+  return top;
+}
 
-  table_->setHorizontalHeaderLabels({tr("Name pattern"), tr("Category"), tr("Lane"), tr("Pass"),
-                                     tr("Pack group"), tr("Pack base"), tr("Matches")});
-  table_->horizontalHeader()->setSectionResizeMode(NameCol, QHeaderView::Stretch);
-  table_->horizontalHeader()->setSectionResizeMode(MatchesCol, QHeaderView::Stretch);
-  table_->setSelectionBehavior(QAbstractItemView::SelectRows);
-  table_->setSelectionMode(QAbstractItemView::SingleSelection);
-  table_->setMinimumSize(760, 200);
-
+// Add, remove and reorder rules, connected.
+QLayout* TraceRulesDialog::rowButtons() {
   auto* add = new QPushButton(tr("Add Rule"));
   auto* remove = new QPushButton(tr("Remove"));
   auto* up = new QPushButton(tr("Move Up"));
@@ -93,21 +125,6 @@ TraceRulesDialog::TraceRulesDialog(QWidget* parent)
   auto* row_buttons = new QHBoxLayout;
   for (QPushButton* b : {add, remove, up, down}) row_buttons->addWidget(b);
   row_buttons->addStretch(1);
-
-  status_->setWordWrap(true);
-  status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-
-  auto* layout = new QVBoxLayout(this);
-  layout->addWidget(intro);
-  layout->addLayout(top);
-  layout->addWidget(table_, 1);
-  layout->addLayout(row_buttons);
-  layout->addWidget(status_);
-  layout->addWidget(buttons_);
-
-  connect(load, &QPushButton::clicked, this, [this] { loadBuiltin(builtin_->currentText()); });
-  connect(open, &QPushButton::clicked, this, &TraceRulesDialog::openClicked);
-  connect(save, &QPushButton::clicked, this, &TraceRulesDialog::saveClicked);
   connect(add, &QPushButton::clicked, this, [this] {
     UnitRule r;
     r.name_pattern = "forward-compute";
@@ -123,14 +140,7 @@ TraceRulesDialog::TraceRulesDialog(QWidget* parent)
   });
   connect(up, &QPushButton::clicked, this, [this] { moveRow(-1); });
   connect(down, &QPushButton::clicked, this, [this] { moveRow(+1); });
-  connect(table_, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
-    if (item->column() != MatchesCol) revalidate();
-  });
-  connect(name_, &QLineEdit::textChanged, this, [this] { revalidate(); });
-  connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
-  connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
-
-  loadBuiltin(QStringLiteral("slimpack"));
+  return row_buttons;
 }
 
 void TraceRulesDialog::addRow(const UnitRule& rule) {

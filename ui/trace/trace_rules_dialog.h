@@ -16,6 +16,7 @@ QT_BEGIN_NAMESPACE
 class QComboBox;
 class QDialogButtonBox;
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QTableWidget;
 QT_END_NAMESPACE
@@ -52,6 +53,10 @@ class TraceRulesDialog : public QDialog {
   static bool edit(QWidget* parent, UnitRuleSet& rules, std::vector<std::string> event_names = {});
 
  private:
+  // Constructor steps: the table's columns, and the two button rows with their connections.
+  void configureTable();
+  QLayout* ruleSetBar();
+  QLayout* rowButtons();
   void addRow(const UnitRule& rule);
   void moveRow(int delta);
   void revalidate();

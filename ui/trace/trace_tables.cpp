@@ -15,6 +15,19 @@ QString us_text(double us) {
   return trace_duration_text(us * 1e-6);
 }
 
+QString event_name(const TraceTimeline& t, TraceEventRef ref) {
+  return q(t.name(ref));
+}
+
+// From the timeline's origin, as the view's time axis reads.
+double start_us(const TraceTimeline& t, TraceEventRef ref) {
+  return t.event(ref)->start_us - t.origin_us();
+}
+
+double duration_us(const TraceTimeline& t, TraceEventRef ref) {
+  return t.event(ref)->dur_us;
+}
+
 }  // namespace
 
 QString trace_lane_text(const TraceTimeline& timeline, TraceEventRef ref) {
@@ -27,92 +40,63 @@ QString trace_lane_text(const TraceTimeline& timeline, TraceEventRef ref) {
   return where;
 }
 
-TraceMatchModel::TraceMatchModel(QObject* parent) : QAbstractTableModel(parent) {}
+TraceMatchModel::TraceMatchModel(QObject* parent) : TableModel(parent) {
+  // Name and lane sort as the text they show, times as numbers; without a timeline a cell is
+  // empty.
+  auto text = [this](QString (*of)(const TraceTimeline&, TraceEventRef)) -> Cell {
+    return [this, of](TraceEventRef ref) {
+      return timeline_ ? QVariant(of(*timeline_, ref)) : QVariant();
+    };
+  };
+  auto time = [this](const QString& header, double (*us)(const TraceTimeline&, TraceEventRef)) {
+    return ColumnSpec{.header = header,
+                      .display =
+                          [this, us](TraceEventRef ref) {
+                            return timeline_ ? QVariant(us_text(us(*timeline_, ref))) : QVariant();
+                          },
+                      .sortValue =
+                          [this, us](TraceEventRef ref) {
+                            return timeline_ ? QVariant(us(*timeline_, ref)) : QVariant();
+                          }};
+  };
+  const Cell name = text(event_name);
+  const Cell lane = text(trace_lane_text);
+  setColumns({
+      {.header = tr("Name"), .display = name, .sortValue = name},
+      {.header = tr("Lane"), .display = lane, .sortValue = lane},
+      time(tr("Start"), start_us),
+      time(tr("Duration"), duration_us),
+  });
+}
 
 void TraceMatchModel::setMatches(std::shared_ptr<const TraceTimeline> timeline,
                                  std::vector<TraceEventRef> refs) {
-  beginResetModel();
-  timeline_ = std::move(timeline);
-  refs_ = std::move(refs);
-  if (timeline_) {
-    const TraceTimeline* t = timeline_.get();
-    std::stable_sort(refs_.begin(), refs_.end(), [t](TraceEventRef a, TraceEventRef b) {
+  if (const TraceTimeline* t = timeline.get())
+    std::stable_sort(refs.begin(), refs.end(), [t](TraceEventRef a, TraceEventRef b) {
       return t->event(a)->start_us < t->event(b)->start_us;
     });
-  }
-  endResetModel();
+  resetRows(std::move(refs), [this, &timeline] { timeline_ = std::move(timeline); });
 }
 
 void TraceMatchModel::rebase(std::shared_ptr<const TraceTimeline> timeline) {
-  beginResetModel();
-  timeline_ = std::move(timeline);
-  endResetModel();
+  resetRows(rows(), [this, &timeline] { timeline_ = std::move(timeline); });
 }
 
-TraceEventRef TraceMatchModel::event(int row) const {
-  return row >= 0 && row < rowCount() ? refs_[static_cast<std::size_t>(row)] : TraceEventRef{};
+TraceEventRef TraceMatchModel::event(int r) const {
+  return r >= 0 && r < rowCount() ? row(r) : TraceEventRef{};
 }
 
 int TraceMatchModel::rowOf(TraceEventRef ref) const {
-  for (std::size_t r = 0; r < refs_.size(); ++r)
-    if (refs_[r].source == ref.source && refs_[r].lane == ref.lane && refs_[r].index == ref.index)
-      return static_cast<int>(r);
-  return -1;
-}
-
-int TraceMatchModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(refs_.size());
-}
-
-int TraceMatchModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : ColumnCount;
-}
-
-QVariant TraceMatchModel::data(const QModelIndex& index, int role) const {
-  if (!index.isValid() || !timeline_ || (role != Qt::DisplayRole && role != Qt::UserRole))
-    return {};
-  const TraceEventRef ref = refs_[static_cast<std::size_t>(index.row())];
-  const TraceEvent* e = timeline_->event(ref);
-  const double start_us = e->start_us - timeline_->origin_us();
-  switch (index.column()) {
-    case Name:
-      return q(timeline_->name(ref));
-    case Lane:
-      return trace_lane_text(*timeline_, ref);
-    case Start:
-      return role == Qt::UserRole ? QVariant(start_us) : QVariant(us_text(start_us));
-    case Duration:
-      return role == Qt::UserRole ? QVariant(e->dur_us) : QVariant(us_text(e->dur_us));
-    default:
-      return {};
+  for (int r = 0; r < rowCount(); ++r) {
+    const TraceEventRef& e = row(r);
+    if (e.source == ref.source && e.lane == ref.lane && e.index == ref.index) return r;
   }
-}
-
-QVariant TraceMatchModel::headerData(int section, Qt::Orientation o, int role) const {
-  if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  static const char* kNames[] = {"Name", "Lane", "Start", "Duration"};
-  return section >= 0 && section < ColumnCount ? tr(kNames[section]) : QVariant();
-}
-
-TraceStatsModel::TraceStatsModel(QObject* parent) : QAbstractTableModel(parent) {}
-
-void TraceStatsModel::setRows(std::vector<TraceNameStat> rows) {
-  beginResetModel();
-  rows_ = std::move(rows);
-  endResetModel();
-  sort(sort_column_, sort_order_);
-}
-
-int TraceStatsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
-}
-
-int TraceStatsModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : ColumnCount;
+  return -1;
 }
 
 namespace {
 
+// The number a column shows and sorts by: the count, or microseconds.
 double key(const TraceNameStat& r, int column) {
   switch (column) {
     case TraceStatsModel::Count:
@@ -132,39 +116,44 @@ double key(const TraceNameStat& r, int column) {
 
 }  // namespace
 
-QVariant TraceStatsModel::data(const QModelIndex& index, int role) const {
-  if (!index.isValid()) return {};
-  const TraceNameStat& r = rows_[static_cast<std::size_t>(index.row())];
-  if (role == Qt::TextAlignmentRole && index.column() != Name)
-    return int(Qt::AlignRight | Qt::AlignVCenter);
-  if (role != Qt::DisplayRole && role != Qt::UserRole) return {};
-  if (index.column() == Name) return q(r.name);
-  if (role == Qt::UserRole) return key(r, index.column());
-  if (index.column() == Count) return QString::number(r.count);
-  return us_text(key(r, index.column()));
+TraceStatsModel::TraceStatsModel(QObject* parent) : TableModel(parent) {
+  auto duration = [](const QString& header, int column) {
+    return ColumnSpec{
+        .header = header,
+        .display = [column](const TraceNameStat& r) { return us_text(key(r, column)); },
+        .sortValue = [column](const TraceNameStat& r) { return key(r, column); },
+        .alignment = kNumberAlignment};
+  };
+  const Cell name = [](const TraceNameStat& r) { return q(r.name); };
+  setColumns({
+      {.header = tr("Name"), .display = name, .sortValue = name},
+      {.header = tr("Count"),
+       .display = [](const TraceNameStat& r) { return QString::number(r.count); },
+       .sortValue = [](const TraceNameStat& r) { return key(r, Count); },
+       .alignment = kNumberAlignment},
+      duration(tr("Total"), Total),
+      duration(tr("Self"), Self),
+      duration(tr("Mean"), Mean),
+      duration(tr("Max"), Max),
+  });
 }
 
-QVariant TraceStatsModel::headerData(int section, Qt::Orientation o, int role) const {
-  if (o != Qt::Horizontal || role != Qt::DisplayRole) return {};
-  static const char* kNames[] = {"Name", "Count", "Total", "Self", "Mean", "Max"};
-  return section >= 0 && section < ColumnCount ? tr(kNames[section]) : QVariant();
+void TraceStatsModel::setRows(std::vector<TraceNameStat> rows) {
+  resetRows(std::move(rows));
+  sort(sort_column_, sort_order_);
 }
 
 void TraceStatsModel::sort(int column, Qt::SortOrder order) {
   if (column < 0 || column >= ColumnCount) return;
   sort_column_ = column;
   sort_order_ = order;
-  emit layoutAboutToBeChanged();
-  std::stable_sort(rows_.begin(), rows_.end(),
-                   [column, order](const TraceNameStat& a, const TraceNameStat& b) {
-                     if (column == Name)
-                       return order == Qt::AscendingOrder ? a.name < b.name : a.name > b.name;
-                     const double ka = key(a, column);
-                     const double kb = key(b, column);
-                     if (ka != kb) return order == Qt::AscendingOrder ? ka < kb : ka > kb;
-                     return a.name < b.name;
-                   });
-  emit layoutChanged();
+  sortRows([column, order](const TraceNameStat& a, const TraceNameStat& b) {
+    if (column == Name) return order == Qt::AscendingOrder ? a.name < b.name : a.name > b.name;
+    const double ka = key(a, column);
+    const double kb = key(b, column);
+    if (ka != kb) return order == Qt::AscendingOrder ? ka < kb : ka > kb;
+    return a.name < b.name;
+  });
 }
 
 }  // namespace slimpack::ui

@@ -2,16 +2,16 @@
 // The trace view's tables: the events of a search (TraceMatchModel) and events by name
 // (TraceStatsModel: a selected range or the whole trace, core/trace/trace_stats.h). Both sort by
 // any column (numbers as numbers); Qt::UserRole holds the sort key.
-#include <QAbstractTableModel>
 #include <memory>
 #include <vector>
 
+#include "models/table_model.h"
 #include "render/trace_timeline.h"
 #include "trace/trace_stats.h"
 
 namespace slimpack::ui {
 
-class TraceMatchModel : public QAbstractTableModel {
+class TraceMatchModel : public TableModel<TraceEventRef> {
   Q_OBJECT
 
  public:
@@ -26,17 +26,11 @@ class TraceMatchModel : public QAbstractTableModel {
   // Row of an event, -1 when it is no match.
   int rowOf(TraceEventRef ref) const;
 
-  int rowCount(const QModelIndex& parent = {}) const override;
-  int columnCount(const QModelIndex& parent = {}) const override;
-  QVariant data(const QModelIndex& index, int role) const override;
-  QVariant headerData(int section, Qt::Orientation o, int role) const override;
-
  private:
   std::shared_ptr<const TraceTimeline> timeline_;
-  std::vector<TraceEventRef> refs_;
 };
 
-class TraceStatsModel : public QAbstractTableModel {
+class TraceStatsModel : public TableModel<TraceNameStat> {
   Q_OBJECT
 
  public:
@@ -44,16 +38,10 @@ class TraceStatsModel : public QAbstractTableModel {
   explicit TraceStatsModel(QObject* parent = nullptr);
 
   void setRows(std::vector<TraceNameStat> rows);
-  const TraceNameStat& row(int r) const { return rows_[static_cast<std::size_t>(r)]; }
 
-  int rowCount(const QModelIndex& parent = {}) const override;
-  int columnCount(const QModelIndex& parent = {}) const override;
-  QVariant data(const QModelIndex& index, int role) const override;
-  QVariant headerData(int section, Qt::Orientation o, int role) const override;
   void sort(int column, Qt::SortOrder order) override;
 
  private:
-  std::vector<TraceNameStat> rows_;
   int sort_column_ = Total;
   Qt::SortOrder sort_order_ = Qt::DescendingOrder;
 };
