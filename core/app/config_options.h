@@ -3,8 +3,8 @@
 // configuration is named here once, with its CLI flag, its session-file key, its type, its range or
 // choices, its help text and how it reads and writes the scenario. The CLI's options and their
 // checks (app/cli/setup.cpp), the session file (core/app/session_file.cpp) and the config panel's
-// field checks (ui/panels/config_panel.cpp) are generated from this table, so an option is added
-// here plus its widget, and a bad value gets the same reason in every front end:
+// rows and field checks (ui/panels/config_panel.cpp) are generated from this table, so an option
+// is added here plus its place in the panel, and a bad value reads the same in every front end:
 //   CLI       "--pp: must be at least 1, got 0"
 //   session   "s.slimpack: $.config.pp: must be at least 1, got 0"
 //   panel     the CLI's message (the flag is the name the docs and the man page use)

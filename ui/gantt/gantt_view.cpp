@@ -294,8 +294,7 @@ void GanttView::wheelEvent(QWheelEvent* event) {
   const TimeScale scale = timeScale();
   if ((event->modifiers() & Qt::ShiftModifier) || std::abs(ad.x()) > std::abs(ad.y())) {
     const int delta = ad.x() != 0 ? ad.x() : ad.y();
-    const double dt = -delta / 120.0 * kPanFraction * range_.span();
-    setViewRange(range_.t0 + dt, range_.t1 + dt);
+    panBy(-delta / 120.0 * kPanFraction * range_.span());
   } else if (ad.y() != 0) {
     zoomBy(std::pow(kWheelZoomPerNotch, ad.y() / 120.0), scale.t_of(event->position().x()));
   }
@@ -365,12 +364,10 @@ void GanttView::keyPressEvent(QKeyEvent* event) {
       fitToWindow();
       break;
     case Qt::Key_Left:
-      setViewRange(range_.t0 - kPanFraction * range_.span(),
-                   range_.t1 - kPanFraction * range_.span());
+      panBy(-kPanFraction * range_.span());
       break;
     case Qt::Key_Right:
-      setViewRange(range_.t0 + kPanFraction * range_.span(),
-                   range_.t1 + kPanFraction * range_.span());
+      panBy(kPanFraction * range_.span());
       break;
     case Qt::Key_Escape:
       // A running job is cancelled by the window before the key gets here.

@@ -114,6 +114,8 @@ class GanttView : public QWidget {
   void setHovered(BarRef ref);
   void emitHighlightIfChanged();
   void clickBar(BarRef ref, bool cycle);
+  // Moves the view by dt (the model's time unit), keeping its span: wheel and arrow keys.
+  void panBy(double dt) { setViewRange(range_.t0 + dt, range_.t1 + dt); }
   double minSpan() const;
   TimeRange fitRange() const;
   GanttPaintOptions effectiveOptions() const;

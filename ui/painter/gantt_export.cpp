@@ -261,6 +261,16 @@ Expected<GanttImageFormat> format_to_write(const std::string& path, GanttImageFo
   return wanted;
 }
 
+// The picture as pixels: `opt.scale` device pixels per point of s.size.
+QImage scene_image(const Scene& s) {
+  const double scale = s.opt.scale > 0 ? s.opt.scale : 1.0;
+  QImage image(s.size * scale, QImage::Format_RGB32);
+  image.setDevicePixelRatio(scale);
+  QPainter p(&image);
+  paint_scene(p, s);
+  return image;
+}
+
 // Draws the picture into `bytes` in the given format.
 Status encode_scene(const Scene& s, GanttImageFormat format, const std::string& path,
                     QByteArray& bytes) {
@@ -268,14 +278,8 @@ Status encode_scene(const Scene& s, GanttImageFormat format, const std::string& 
   buffer.open(QIODevice::WriteOnly);
   const QString title = s.opt.title.isEmpty() ? QStringLiteral("SlimPack Gantt") : s.opt.title;
   if (format == GanttImageFormat::Png) {
-    const double scale = s.opt.scale > 0 ? s.opt.scale : 1.0;
-    QImage image(s.size * scale, QImage::Format_RGB32);
-    image.setDevicePixelRatio(scale);
-    {
-      QPainter p(&image);
-      paint_scene(p, s);
-    }
-    if (!image.save(&buffer, "PNG")) return Error::internal(path + ": PNG encoding failed");
+    if (!scene_image(s).save(&buffer, "PNG"))
+      return Error::internal(path + ": PNG encoding failed");
   } else if (format == GanttImageFormat::Svg) {
     QSvgGenerator svg;
     svg.setOutputDevice(&buffer);
@@ -373,13 +377,7 @@ QImage render_gantt_image(const std::vector<GanttCompareModel>& items,
   if (items.empty() || !have_gui_app()) return {};
   for (const auto& it : items)
     if (!it.model) return {};
-  const Scene s = make_scene(items, options);
-  const double scale = options.scale > 0 ? options.scale : 1.0;
-  QImage image(s.size * scale, QImage::Format_RGB32);
-  image.setDevicePixelRatio(scale);
-  QPainter p(&image);
-  paint_scene(p, s);
-  return image;
+  return scene_image(make_scene(items, options));
 }
 
 QSize gantt_image_size(const std::vector<GanttCompareModel>& items,

@@ -1,7 +1,6 @@
 #include "panels/config_panel.h"
 
 #include <QComboBox>
-#include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -16,18 +15,12 @@
 #include <algorithm>
 
 #include "app/config_options.h"
-#include "cost/model_config.h"
 #include "cost/recompute.h"
-#include "cost/stage_split.h"
 #include "models/format.h"
-#include "solver/strategy.h"
+#include "panels/option_widgets.h"
 
 namespace slimpack::ui {
 namespace {
-void fill(QComboBox* box, const std::vector<std::string>& names) {
-  for (const auto& n : names) box->addItem(QString::fromStdString(n));
-}
-
 // The spin box steps through powers of two (512, 1K, 2K, ...) like the slider; typing takes any
 // value. Below kMinSlice the next step down is "auto".
 class SliceSpinBox : public QSpinBox {
@@ -48,6 +41,39 @@ class SliceSpinBox : public QSpinBox {
     setValue(std::clamp(v, minimum(), maximum()));
   }
 };
+
+// What the panel adds to the table's description of an option it shows: words around the value,
+// and a spin box's upper end where the table's only guards files against typos (4096 stages,
+// INT_MAX packs): the arrows and the box's width suit the sizes a cluster has.
+OptionLook lookOf(std::string_view flag) {
+  const auto tr = [](const char* text) { return ConfigPanel::tr(text); };
+  if (flag == "pp") return {.max = 128};
+  if (flag == "dp" || flag == "tp") return {.max = 64};
+  if (flag == "packs") return {.max = 4096, .special = tr("auto")};
+  if (flag == "vchunks") return {.max = 16, .prefix = tr("v = ")};
+  if (flag == "cp") return {.max = 64, .prefix = tr("c = ")};
+  if (flag == "context")
+    return {.max = 16 * 1024 * 1024, .step = 4096, .special = tr("auto"), .suffix = tr(" tok")};
+  if (flag == "memory-cap")
+    return {.max = 1024, .decimals = 0, .special = tr("GPU memory"), .suffix = tr(" GB")};
+  if (flag == "recompute") {  // the named modes; a layer count is typed
+    QStringList modes;
+    for (auto mode :
+         {RecomputeMode::Auto, RecomputeMode::None, RecomputeMode::Selective, RecomputeMode::Full})
+      modes << QString::fromStdString(recompute_name({.mode = mode}));
+    return {.suggestions = modes};
+  }
+  return {};
+}
+
+// A field whose text is parsed (recompute, stage layers) rather than picked from a range.
+bool typed(const ConfigOption& option) {
+  return option.kind == OptionKind::Text;
+}
+
+// A field with a bad value, or the one a failed solve names; the reason is its tooltip.
+const QString kMarked = QStringLiteral("background: #f8d0d0;");
+
 }  // namespace
 
 int ConfigPanel::sliderIndexOf(Tokens slice) {
@@ -63,36 +89,58 @@ Tokens ConfigPanel::sliceOfIndex(int index) {
 
 ConfigPanel::ConfigPanel(QWidget* parent)
     : QWidget(parent),
-      model_(new QComboBox),
-      gpu_(new QComboBox),
-      pp_(new QSpinBox),
-      dp_(new QSpinBox),
-      tp_(new QSpinBox),
-      strategy_(new QComboBox),
       slice_slider_(new QSlider(Qt::Horizontal)),
       slice_spin_(new SliceSpinBox),
-      packs_(new QSpinBox),
-      schedule_(new QComboBox),
-      vchunks_(new QSpinBox),
-      context_(new QSpinBox),
-      recompute_(new QComboBox),
-      cp_(new QSpinBox),
-      stage_layers_(new QLineEdit),
-      memory_cap_(new QDoubleSpinBox),
       costs_(new QLabel),
       note_(new QLabel),
       auto_slice_(new QLabel) {
-  fill(model_, model_preset_names());
-  fill(gpu_, gpu_preset_names());
-  fill(strategy_, strategy_names());
-  for (auto kind : {ScheduleKind::OneFOneB, ScheduleKind::GPipe, ScheduleKind::Interleaved})
-    schedule_->addItem(QString::fromLatin1(schedule_name(kind)));
-  pp_->setRange(1, 128);
-  dp_->setRange(1, 64);
-  tp_->setRange(1, 64);
-  pp_->setToolTip(tr("Pipeline stages p"));
-  dp_->setToolTip(tr("Data-parallel replicas d"));
-  tp_->setToolTip(tr("Tensor-parallel degree t (with sequence parallelism)"));
+  auto* form = new QFormLayout(this);
+  // Laptop docks are narrow: fields wrap under their labels rather than being cut.
+  form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+  addPlanNote(form);
+  addOptionRows(form, {{tr("Model"), {"model"}},
+                       {tr("GPU"), {"gpu"}},
+                       {tr("p / d / t"), {"pp", "dp", "tp"}},
+                       {tr("Strategy"), {"strategy"}}});
+  addSliceRows(form);
+  addOptionRows(form, {{tr("Packs"), {"packs"}},
+                       {tr("Schedule"), {"schedule", "vchunks"}},
+                       {tr("Context"), {"context"}},
+                       {tr("Recompute / CP"), {"recompute", "cp"}},
+                       {tr("Stage layers"), {"stage-layers"}},
+                       {tr("Memory cap"), {"memory-cap"}}});
+  addCostRow(form);
+  setSpec(spec_);
+}
+
+void ConfigPanel::addOptionRows(QFormLayout* form, const std::vector<OptionRow>& rows) {
+  for (const OptionRow& row : rows) {
+    std::vector<QWidget*> widgets;
+    for (std::string_view flag : row.flags) {
+      const ConfigOption* option = find_option(flag);
+      widgets.push_back(makeOptionWidget(*option, lookOf(flag)));
+      onOptionEdited(widgets.back(), this, [this] { edited(); });
+      fields_.emplace_back(option, widgets.back());
+    }
+    if (widgets.size() == 1) {
+      form->addRow(row.label, widgets.front());
+      continue;
+    }
+    auto* shared = new QHBoxLayout;
+    // A list (schedule, recompute) takes the row's free width; numbers keep theirs.
+    for (QWidget* w : widgets) shared->addWidget(w, qobject_cast<QComboBox*>(w) ? 1 : 0);
+    form->addRow(row.label, shared);
+  }
+}
+
+void ConfigPanel::addPlanNote(QFormLayout* form) {
+  note_->setObjectName("config.note");
+  note_->setWordWrap(true);
+  note_->hide();
+  form->addRow(note_);
+}
+
+void ConfigPanel::addSliceRows(QFormLayout* form) {
   slice_slider_->setRange(0, sliderIndexOf(kMaxSlice));
   slice_slider_->setPageStep(1);
   slice_slider_->setTickPosition(QSlider::TicksBelow);
@@ -103,55 +151,28 @@ ConfigPanel::ConfigPanel(QWidget* parent)
   slice_spin_->setRange(0, kMaxSlice);
   slice_spin_->setSpecialValueText(tr("auto"));
   slice_spin_->setToolTip(tr("Slice size S in tokens (arrows step in powers of two)"));
+  slice_spin_->setSuffix(tr(" tok"));
   auto_slice_->setObjectName("config.autoSlice");
   auto_slice_->setWordWrap(true);
-  note_->setObjectName("config.note");
-  note_->setWordWrap(true);
-  note_->hide();
-  slice_spin_->setSuffix(tr(" tok"));
-  packs_->setRange(0, 4096);
-  packs_->setSpecialValueText(tr("auto"));
-  packs_->setToolTip(tr("Forward MicroPacks per replica (auto = the strategy decides)"));
-  vchunks_->setRange(1, 16);
-  vchunks_->setPrefix(tr("v = "));
-  vchunks_->setToolTip(tr("Virtual chunks per stage for the interleaved schedule"));
-  context_->setRange(0, 16 * 1024 * 1024);
-  context_->setSingleStep(4096);
-  context_->setSpecialValueText(tr("auto"));
-  context_->setSuffix(tr(" tok"));
-  context_->setToolTip(
-      tr("Context window (Megatron's --seq-length): fixed packs into packs of this many tokens; "
-         "auto = the smallest power of two at or above the longest sample"));
-  recompute_->setEditable(true);
-  recompute_->setInsertPolicy(QComboBox::NoInsert);  // a typo is not offered again
-  recompute_->addItems({"auto", "none", "selective", "full"});
-  recompute_->setToolTip(
-      tr("Activation recomputation: none, selective, full, a layer count per stage (e.g. 4), or "
-         "auto = the fewest recomputed layers per stage that fit the memory cap"));
-  cp_->setRange(1, 64);
-  cp_->setPrefix(tr("c = "));
-  cp_->setToolTip(
-      tr("Context-parallel degree c: each sequence in 2c load-balanced chunks over c "
-         "GPUs, K/V exchanged in a ring (GPUs = p·t·c·d)"));
-  stage_layers_->setToolTip(
-      tr("Layers per stage: auto (balances embedding and LM head), even, "
-         "or a list such as 7,8,8,9 that sums to the model's layers"));
-  memory_cap_->setRange(0, 1024);
-  memory_cap_->setDecimals(0);
-  memory_cap_->setSuffix(tr(" GB"));
-  memory_cap_->setSpecialValueText(tr("GPU memory"));
-  memory_cap_->setToolTip(tr("Memory cap per GPU (0 = the GPU's memory)"));
-
-  auto* par = new QHBoxLayout;
-  par->addWidget(pp_);
-  par->addWidget(dp_);
-  par->addWidget(tp_);
   auto* slice = new QHBoxLayout;
   slice->addWidget(slice_slider_, 1);
   slice->addWidget(slice_spin_);
-  auto* schedule = new QHBoxLayout;
-  schedule->addWidget(schedule_, 1);
-  schedule->addWidget(vchunks_);
+  form->addRow(tr("Slice size"), slice);
+  form->addRow(QString(), auto_slice_);
+  // Slider and spin box mirror each other; either one edits S.
+  connect(slice_slider_, &QSlider::valueChanged, this, [this](int v) {
+    const QSignalBlocker block(slice_spin_);
+    slice_spin_->setValue(static_cast<int>(sliceOfIndex(v)));
+    edited();
+  });
+  connect(slice_spin_, &QSpinBox::valueChanged, this, [this](int v) {
+    const QSignalBlocker block(slice_slider_);
+    slice_slider_->setValue(sliderIndexOf(v));
+    edited();
+  });
+}
+
+void ConfigPanel::addCostRow(QFormLayout* form) {
   auto* costs_button = new QToolButton;
   costs_button->setText(tr("Change…"));
   costs_button->setPopupMode(QToolButton::InstantPopup);
@@ -174,74 +195,22 @@ ConfigPanel::ConfigPanel(QWidget* parent)
   auto* costs = new QHBoxLayout;
   costs->addWidget(costs_, 1);
   costs->addWidget(costs_button);
-  auto* form = new QFormLayout(this);
-  // Laptop docks are narrow: fields wrap under their labels rather than being cut.
-  form->setRowWrapPolicy(QFormLayout::WrapLongRows);
-  form->addRow(note_);
-  form->addRow(tr("Model"), model_);
-  form->addRow(tr("GPU"), gpu_);
-  form->addRow(tr("p / d / t"), par);
-  form->addRow(tr("Strategy"), strategy_);
-  form->addRow(tr("Slice size"), slice);
-  form->addRow(QString(), auto_slice_);
-  form->addRow(tr("Packs"), packs_);
-  form->addRow(tr("Schedule"), schedule);
-  auto* recompute_cp = new QHBoxLayout;
-  recompute_cp->addWidget(recompute_, 1);
-  recompute_cp->addWidget(cp_);
-  form->addRow(tr("Context"), context_);
-  form->addRow(tr("Recompute / CP"), recompute_cp);
-  form->addRow(tr("Stage layers"), stage_layers_);
-  form->addRow(tr("Memory cap"), memory_cap_);
   form->addRow(tr("Costs"), costs);
-
-  for (QComboBox* box : {model_, gpu_, strategy_, schedule_})
-    connect(box, &QComboBox::activated, this, [this] { edited(); });
-  for (QSpinBox* box : {pp_, dp_, tp_, packs_, vchunks_, context_, cp_})
-    connect(box, &QSpinBox::valueChanged, this, [this] { edited(); });
-  connect(recompute_, &QComboBox::activated, this, [this] { edited(); });
-  connect(recompute_->lineEdit(), &QLineEdit::editingFinished, this, [this] { edited(); });
-  connect(stage_layers_, &QLineEdit::editingFinished, this, [this] { edited(); });
-  connect(memory_cap_, &QDoubleSpinBox::valueChanged, this, [this] { edited(); });
-  // Slider and spin box mirror each other; either one edits S.
-  connect(slice_slider_, &QSlider::valueChanged, this, [this](int v) {
-    const QSignalBlocker block(slice_spin_);
-    slice_spin_->setValue(static_cast<int>(sliceOfIndex(v)));
-    edited();
-  });
-  connect(slice_spin_, &QSpinBox::valueChanged, this, [this](int v) {
-    const QSignalBlocker block(slice_slider_);
-    slice_slider_->setValue(sliderIndexOf(v));
-    edited();
-  });
-  setSpec(spec_);
 }
 
 void ConfigPanel::setSpec(const ConfigSpec& spec) {
   spec_ = spec;
-  const QSignalBlocker b1(model_), b2(gpu_), b3(pp_), b4(dp_), b5(tp_), b6(strategy_),
-      b7(slice_slider_), b8(slice_spin_), b9(packs_), b10(schedule_), b11(memory_cap_),
-      b12(vchunks_), b13(context_), b14(recompute_), b15(cp_), b16(stage_layers_);
-  model_->setCurrentText(QString::fromStdString(spec.model));
-  gpu_->setCurrentText(QString::fromStdString(spec.gpu));
-  pp_->setValue(spec.pp);
-  dp_->setValue(spec.dp);
-  tp_->setValue(spec.tp);
-  strategy_->setCurrentText(QString::fromStdString(spec.strategy));
+  const QSignalBlocker b1(slice_slider_), b2(slice_spin_);
+  ScenarioSpec scenario;
+  scenario.config = spec;
+  for (const auto& [option, widget] : fields_) {
+    showOptionValue(widget, *option, scenario);
+    if (typed(*option)) widget->setStyleSheet(QString());
+  }
   slice_spin_->setValue(static_cast<int>(spec.slice_size));
   slice_slider_->setValue(sliderIndexOf(spec.slice_size));
-  packs_->setValue(spec.packs);
-  schedule_->setCurrentText(QString::fromLatin1(schedule_name(spec.schedule)));
-  memory_cap_->setValue(spec.memory_cap_gb);
-  vchunks_->setValue(spec.vchunks);
-  vchunks_->setEnabled(spec.schedule == ScheduleKind::Interleaved && plan_file_.isEmpty());
-  context_->setValue(static_cast<int>(std::min<Tokens>(spec.context, context_->maximum())));
-  recompute_->setCurrentText(QString::fromStdString(recompute_name(spec.recompute)));
-  cp_->setValue(spec.cp);
-  stage_layers_->setText(QString::fromStdString(stage_split_name(spec.stage_split)));
-  for (QWidget* w : std::initializer_list<QWidget*>{recompute_, stage_layers_}) {
-    w->setStyleSheet(QString());
-  }
+  fieldOf("vchunks")->setEnabled(spec.schedule == ScheduleKind::Interleaved &&
+                                 plan_file_.isEmpty());
   if (spec.slice_size > 0) auto_slice_->hide();
   showCosts();
 }
@@ -281,10 +250,11 @@ void ConfigPanel::setPlanFile(const QString& plan_file) {
   const bool plan = !plan_file.isEmpty();
   // A plan fixes its packs, p, d and schedule; model, GPU, t, the memory cap and the costs
   // re-simulate it.
-  for (QWidget* w : std::initializer_list<QWidget*>{strategy_, slice_slider_, slice_spin_, packs_,
-                                                    pp_, dp_, schedule_, vchunks_, context_})
-    w->setEnabled(!plan);
-  if (!plan) vchunks_->setEnabled(spec_.schedule == ScheduleKind::Interleaved);
+  slice_slider_->setEnabled(!plan);
+  slice_spin_->setEnabled(!plan);
+  for (std::string_view flag : {"strategy", "packs", "pp", "dp", "schedule", "vchunks", "context"})
+    fieldOf(flag)->setEnabled(!plan);
+  if (!plan) fieldOf("vchunks")->setEnabled(spec_.schedule == ScheduleKind::Interleaved);
   note_->setVisible(plan);
   note_->setText(plan ? tr("Plan %1: its packs, p, d and schedule are fixed (greyed). Model, GPU, "
                            "t, memory cap and costs re-simulate it. Run > Solve the Workload "
@@ -316,68 +286,46 @@ void ConfigPanel::showCosts() {
 
 void ConfigPanel::edited() {
   ConfigSpec s = spec_;
-  s.model = model_->currentText().toStdString();
-  s.gpu = gpu_->currentText().toStdString();
-  s.pp = pp_->value();
-  s.dp = dp_->value();
-  s.tp = tp_->value();
-  s.strategy = strategy_->currentText().toStdString();
   s.slice_size = slice_spin_->value();
-  s.packs = packs_->value();
-  parse_schedule(schedule_->currentText().toStdString(), s.schedule);
-  s.memory_cap_gb = memory_cap_->value();
-  s.vchunks = vchunks_->value();
-  vchunks_->setEnabled(s.schedule == ScheduleKind::Interleaved);
-  s.context = context_->value();
-  s.cp = cp_->value();
-  readTypedFields(s);
+  readFields(s);
+  fieldOf("vchunks")->setEnabled(s.schedule == ScheduleKind::Interleaved);
   if (s == spec_) return;
   spec_ = s;
   emit configEdited(s);
 }
 
-bool ConfigPanel::readTypedFields(ConfigSpec& s) {
-  bool ok = true;
-  // Checked by the option table (core/app/config_options.h), so a bad value reads exactly as the
-  // CLI's message for the same value ("--recompute: 'most' is not one of ...").
-  const auto read = [&](QWidget* field, std::string_view flag, const QString& text,
-                        const QString& help) {
-    const ConfigOption* option = find_option(flag);
+void ConfigPanel::readFields(ConfigSpec& s) {
+  for (const auto& [option, widget] : fields_) {
     ScenarioSpec scenario;
     scenario.config = s;
-    const Status status =
-        set_option(*option, scenario, OptionValue{text.trimmed().toStdString()}, cli_name(*option));
+    // Checked by the option table, so a bad value reads exactly as the CLI's message for the
+    // same value ("--recompute: 'most' is not one of ...").
+    const Status status = readOptionValue(widget, *option, scenario);
     if (status) s = scenario.config;
-    field->setStyleSheet(status ? QString() : QStringLiteral("background: #f8d0d0;"));
-    field->setToolTip(status ? help : QString::fromStdString(status.error().message));
-    ok = ok && static_cast<bool>(status);
-  };
-  read(recompute_, "recompute", recompute_->currentText(),
-       tr("Activation recomputation: none, selective, full, a layer count per stage, or auto"));
-  read(stage_layers_, "stage-layers", stage_layers_->text(),
-       tr("Layers per stage: auto, even, or a list such as 7,8,8,9"));
-  return ok;
+    if (!typed(*option)) continue;  // a range or a list offers no bad value to mark
+    widget->setStyleSheet(status ? QString() : kMarked);
+    widget->setToolTip(status ? optionTip(*option)
+                              : QString::fromStdString(status.error().message));
+  }
 }
 
 QWidget* ConfigPanel::fieldOf(std::string_view flag) const {
-  const std::pair<std::string_view, QWidget*> fields[] = {{"model", model_},
-                                                          {"gpu", gpu_},
-                                                          {"pp", pp_},
-                                                          {"dp", dp_},
-                                                          {"tp", tp_},
-                                                          {"strategy", strategy_},
-                                                          {"slice", slice_spin_},
-                                                          {"packs", packs_},
-                                                          {"schedule", schedule_},
-                                                          {"vchunks", vchunks_},
-                                                          {"context", context_},
-                                                          {"recompute", recompute_},
-                                                          {"cp", cp_},
-                                                          {"stage-layers", stage_layers_},
-                                                          {"memory-cap", memory_cap_}};
-  for (const auto& [name, widget] : fields)
-    if (name == flag) return widget;
+  if (flag == "slice") return slice_spin_;
+  for (const auto& [option, widget] : fields_)
+    if (option->flag == flag) return widget;
   return nullptr;
+}
+
+QSpinBox* ConfigPanel::spinBox(std::string_view flag) const {
+  return qobject_cast<QSpinBox*>(fieldOf(flag));
+}
+
+QComboBox* ConfigPanel::recomputeBox() const {
+  return qobject_cast<QComboBox*>(fieldOf("recompute"));
+}
+
+QLineEdit* ConfigPanel::stageLayersEdit() const {
+  return qobject_cast<QLineEdit*>(fieldOf("stage-layers"));
 }
 
 void ConfigPanel::showOptionError(const std::string& field, const QString& reason) {
@@ -392,7 +340,7 @@ void ConfigPanel::showOptionError(const std::string& field, const QString& reaso
   if (widget == nullptr) return;
   marked_ = widget;
   marked_tip_ = widget->toolTip();
-  widget->setStyleSheet(QStringLiteral("background: #f8d0d0;"));
+  widget->setStyleSheet(kMarked);
   widget->setToolTip(reason);
 }
 

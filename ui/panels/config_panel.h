@@ -5,20 +5,29 @@
 // (built-in coefficients, a fitted cost profile, a cost overrides file). Edits a ConfigSpec; the
 // controller debounces and re-solves. Cost files are chosen through costFileRequested: the window
 // asks for the file and the controller checks it before the configuration changes.
+// The ordinary rows are built from the option table (core/app/config_options.h) by
+// panels/option_widgets.h: widget, range or choices and tooltip follow the option, and the value
+// is read and written through the option. Slice size, costs and the plan note are hand-made.
 #include <QWidget>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "jobs/explorer_inputs.h"
 
 QT_BEGIN_NAMESPACE
 class QComboBox;
-class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QSlider;
 class QSpinBox;
 QT_END_NAMESPACE
+
+namespace slimpack {
+struct ConfigOption;
+}
 
 namespace slimpack::ui {
 
@@ -40,8 +49,8 @@ class ConfigPanel : public QWidget {
   ConfigSpec spec() const { return spec_; }
   QSlider* sliceSlider() const { return slice_slider_; }
   QSpinBox* sliceSpin() const { return slice_spin_; }
-  QSpinBox* ppBox() const { return pp_; }
-  QSpinBox* tpBox() const { return tp_; }
+  QSpinBox* ppBox() const { return spinBox("pp"); }
+  QSpinBox* tpBox() const { return spinBox("tp"); }
   QLabel* noteLabel() const { return note_; }
   QLabel* autoSliceLabel() const { return auto_slice_; }
   // The slider reaches up to this S (the batch's longest sequence, rounded up to a power of two).
@@ -51,11 +60,11 @@ class ConfigPanel : public QWidget {
   // An opened plan fixes p, d, the schedule and the packs; those controls are disabled and a
   // note says which controls still re-simulate the plan. Empty = solving the workload.
   void setPlanFile(const QString& plan_file);
-  QSpinBox* vchunksBox() const { return vchunks_; }
-  QSpinBox* contextBox() const { return context_; }
-  QComboBox* recomputeBox() const { return recompute_; }
-  QSpinBox* cpBox() const { return cp_; }
-  QLineEdit* stageLayersEdit() const { return stage_layers_; }
+  QSpinBox* vchunksBox() const { return spinBox("vchunks"); }
+  QSpinBox* contextBox() const { return spinBox("context"); }
+  QComboBox* recomputeBox() const;
+  QSpinBox* cpBox() const { return spinBox("cp"); }
+  QLineEdit* stageLayersEdit() const;
   QString costText() const;  // what the cost row shows
   // A failed solve about one option (Error::field in the CLI's spelling, "--stage-layers") marks
   // that option's field red with the reason as its tooltip, so the user sees where to look; the
@@ -63,6 +72,9 @@ class ConfigPanel : public QWidget {
   void showOptionError(const std::string& field, const QString& reason);
   // The field showOptionError marked, or null.
   QWidget* markedField() const { return marked_; }
+  // The field of an option of the table (core/app/config_options.h), by its CLI flag ("pp"; "slice"
+  // is the slice size's spin box); null for an option the panel does not show.
+  QWidget* fieldOf(std::string_view flag) const;
 
   enum class CostFile { Profile, Overrides };
 
@@ -71,37 +83,33 @@ class ConfigPanel : public QWidget {
   void costFileRequested(slimpack::ui::ConfigPanel::CostFile which);
 
  private:
+  // A row of the form from the option table: its label and its options' flags, side by side.
+  struct OptionRow {
+    QString label;
+    std::vector<std::string_view> flags;
+  };
+  void addOptionRows(QFormLayout* form, const std::vector<OptionRow>& rows);
+  void addPlanNote(QFormLayout* form);
+  void addSliceRows(QFormLayout* form);
+  void addCostRow(QFormLayout* form);
   void edited();
   void showCosts();
-  // Typed fields (recompute, stage layers) are parsed as the CLI parses them; a field that does
-  // not parse is marked red with the reason and keeps its value in `s`. False if one did not.
-  bool readTypedFields(ConfigSpec& s);
+  // Every table-built field is read through its option. A typed field (recompute, stage layers)
+  // is parsed as the CLI parses it; one that does not parse is marked red with the reason and
+  // keeps its value in `s`.
+  void readFields(ConfigSpec& s);
+  QSpinBox* spinBox(std::string_view flag) const;
 
   ConfigSpec spec_;
-  QComboBox* model_;
-  QComboBox* gpu_;
-  QSpinBox* pp_;
-  QSpinBox* dp_;
-  QSpinBox* tp_;
-  QComboBox* strategy_;
+  std::vector<std::pair<const ConfigOption*, QWidget*>> fields_;  // the table-built fields
   QSlider* slice_slider_;
   QSpinBox* slice_spin_;
-  QSpinBox* packs_;
-  QComboBox* schedule_;
-  QSpinBox* vchunks_;
-  QSpinBox* context_;
-  QComboBox* recompute_;
-  QSpinBox* cp_;
-  QLineEdit* stage_layers_;
-  QDoubleSpinBox* memory_cap_;
   QLabel* costs_;
   QLabel* note_;
   QLabel* auto_slice_;
   QString plan_file_;
   QWidget* marked_ = nullptr;  // the field showOptionError marked
   QString marked_tip_;         // its tooltip before
-  // The widget of an option of the table (core/app/config_options.h), by its CLI flag.
-  QWidget* fieldOf(std::string_view flag) const;
 };
 
 }  // namespace slimpack::ui
