@@ -47,23 +47,38 @@ class SliceSpinBox : public QSpinBox {
 // INT_MAX packs): the arrows and the box's width suit the sizes a cluster has.
 OptionLook lookOf(std::string_view flag) {
   const auto tr = [](const char* text) { return ConfigPanel::tr(text); };
-  if (flag == "pp") return {.max = 128};
-  if (flag == "dp" || flag == "tp") return {.max = 64};
-  if (flag == "packs") return {.max = 4096, .special = tr("auto")};
-  if (flag == "vchunks") return {.max = 16, .prefix = tr("v = ")};
-  if (flag == "cp") return {.max = 64, .prefix = tr("c = ")};
-  if (flag == "context")
-    return {.max = 16 * 1024 * 1024, .step = 4096, .special = tr("auto"), .suffix = tr(" tok")};
-  if (flag == "memory-cap")
-    return {.max = 1024, .decimals = 0, .special = tr("GPU memory"), .suffix = tr(" GB")};
-  if (flag == "recompute") {  // the named modes; a layer count is typed
-    QStringList modes;
+  // Field by field: GCC 12's -Wmissing-field-initializers refuses designated initializers that
+  // leave members to their defaults.
+  OptionLook look;
+  if (flag == "pp") {
+    look.max = 128;
+  } else if (flag == "dp" || flag == "tp") {
+    look.max = 64;
+  } else if (flag == "packs") {
+    look.max = 4096;
+    look.special = tr("auto");
+  } else if (flag == "vchunks") {
+    look.max = 16;
+    look.prefix = tr("v = ");
+  } else if (flag == "cp") {
+    look.max = 64;
+    look.prefix = tr("c = ");
+  } else if (flag == "context") {
+    look.max = 16 * 1024 * 1024;
+    look.step = 4096;
+    look.special = tr("auto");
+    look.suffix = tr(" tok");
+  } else if (flag == "memory-cap") {
+    look.max = 1024;
+    look.decimals = 0;
+    look.special = tr("GPU memory");
+    look.suffix = tr(" GB");
+  } else if (flag == "recompute") {  // the named modes; a layer count is typed
     for (auto mode :
          {RecomputeMode::Auto, RecomputeMode::None, RecomputeMode::Selective, RecomputeMode::Full})
-      modes << QString::fromStdString(recompute_name({.mode = mode}));
-    return {.suggestions = modes};
+      look.suggestions << QString::fromStdString(recompute_name({.mode = mode}));
   }
-  return {};
+  return look;
 }
 
 // A field whose text is parsed (recompute, stage layers) rather than picked from a range.
