@@ -34,7 +34,8 @@ MetricsPanel::MetricsPanel(QWidget* parent)
   auto* split = new QSplitter(Qt::Vertical);
   split->addWidget(metrics_view_);
   split->addWidget(stage_view_);
-  split->setStretchFactor(0, 3);
+  // About 20 metrics against a row per stage (4 by default): the metrics take the larger share.
+  split->setStretchFactor(0, 5);
   split->setStretchFactor(1, 2);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);

@@ -145,6 +145,11 @@ void MainWindow::buildTabs() {
 }
 
 void MainWindow::buildDocks() {
+  // The side docks run the window's full height and the sweep sits under the centre only: with
+  // the sweep across the bottom, the workload dock cut its histogram and the configuration and
+  // metrics scrolled at the default size.
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
   addDock(tr("Workload"), "dock.workload", scrolling(workload_), Qt::LeftDockWidgetArea);
   addDock(tr("Configuration"), "dock.config", scrolling(config_), Qt::LeftDockWidgetArea);
   addDock(tr("Metrics"), "dock.metrics", metrics_frame_, Qt::RightDockWidgetArea);
@@ -213,10 +218,11 @@ void MainWindow::arrangeDocks() {
   resizeDocks({workload, metrics},
               {std::clamp(w / 5, 250, 340), std::clamp(w * 23 / 100, 250, 380)}, Qt::Horizontal);
   resizeDocks({sweep_dock_}, {std::clamp(h * 3 / 10, 170, 300)}, Qt::Vertical);
-  resizeDocks({metrics, memory}, {h * 38 / 100, h * 26 / 100}, Qt::Vertical);
-  // The configuration has more rows than the workload: give it the larger share.
-  // The workload dock keeps its length histogram whole, axis included; the configuration scrolls.
-  resizeDocks({workload, findChild<QDockWidget*>("dock.config")}, {h * 33 / 100, h * 31 / 100},
+  // The side columns run the full height (buildDocks): the metrics table takes the larger share.
+  resizeDocks({metrics, memory}, {h * 44 / 100, h * 26 / 100}, Qt::Vertical);
+  // The configuration has more rows than the workload: give it the larger share. The workload
+  // dock keeps its length histogram whole, axis included.
+  resizeDocks({workload, findChild<QDockWidget*>("dock.config")}, {h * 36 / 100, h * 52 / 100},
               Qt::Vertical);
 }
 
