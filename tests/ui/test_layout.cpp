@@ -1,8 +1,12 @@
 // The default layout at the default window size: the per-stage table shows every column
 // (Headroom last) without a horizontal scroll bar, and each memory strip names its stage's peak
-// in a label column wide enough for it.
+// in a label column wide enough for it; the side docks run the full height, so the workload
+// (its length histogram whole) and the configuration show without scrolling, and the metrics
+// table without cutting most of its rows.
 #include <QApplication>
+#include <QDockWidget>
 #include <QHeaderView>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -47,6 +51,25 @@ class TestLayout : public QObject {
     const QFontMetrics fm(gantt->paintOptions().font);
     QVERIFY(gantt->currentLayout().labels.width() >=
             fm.horizontalAdvance(QStringLiteral("peak 42.3 GB")) * 4 / 5);
+
+    // The workload and configuration docks: nothing to scroll.
+    for (const char* name : {"dock.workload", "dock.config"}) {
+      auto* area = qobject_cast<QScrollArea*>(window.findChild<QDockWidget*>(name)->widget());
+      QVERIFY(area);
+      QVERIFY2(area->verticalScrollBar()->maximum() == 0,
+               qPrintable(QStringLiteral("%1 scrolls by %2 px")
+                              .arg(name)
+                              .arg(area->verticalScrollBar()->maximum())));
+    }
+    // The side docks reach below the sweep's top: the sweep is under the centre only.
+    auto* sweep = window.findChild<QDockWidget*>("dock.sweep");
+    auto* config = window.findChild<QDockWidget*>("dock.config");
+    QVERIFY(config->geometry().bottom() > sweep->geometry().top());
+    QVERIFY(sweep->geometry().left() >= config->geometry().right());
+    // At least 15 of the metrics' rows show.
+    QTableView* metrics = window.metricsPanel()->metricsView();
+    QVERIFY(metrics->rowAt(metrics->viewport()->height() - 1) >= 14 ||
+            metrics->rowAt(metrics->viewport()->height() - 1) < 0);
   }
 };
 

@@ -23,6 +23,7 @@ class MetricsPanel : public QWidget {
   MetricsModel* metricsModel() const { return metrics_; }
   StageModel* stageModel() const { return stages_; }
   QTableView* stageView() const { return stage_view_; }
+  QTableView* metricsView() const { return metrics_view_; }
 
  private:
   MetricsModel* metrics_;
