@@ -29,7 +29,7 @@ run() {
     QT_QPA_PLATFORM=offscreen "$exe" "$@"
   fi
 }
-# The states a user meets, one picture each (docs/user-guide.md shows them).
+# The states a user meets, one picture each (docs/user-guide.md and user-guide-traces.md show them).
 run --screenshot "$out/explorer-main.png" --size 1600x1000
 run --screenshot "$out/explorer-dark.png" --size 1600x1000 --theme dark
 run --screenshot "$out/explorer-compare.png" --size 1600x1000 --view compare
