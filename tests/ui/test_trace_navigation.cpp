@@ -75,6 +75,15 @@ const TraceNameStat* row_named(const TraceStatsModel& m, const char* name) {
   return nullptr;
 }
 
+// Shift+drag from `a` to `b` with the button held, as a user selects an area.
+void shift_drag(TraceView* v, QPoint a, QPoint b) {
+  QTest::mousePress(v, Qt::LeftButton, Qt::ShiftModifier, a);
+  QMouseEvent move(QEvent::MouseMove, QPointF(b), v->mapToGlobal(QPointF(b)), Qt::NoButton,
+                   Qt::LeftButton, Qt::ShiftModifier);
+  QCoreApplication::sendEvent(v, &move);
+  QTest::mouseRelease(v, Qt::LeftButton, Qt::ShiftModifier, b);
+}
+
 QString duration(double us) {
   return trace_duration_text(us * 1e-6);
 }
@@ -262,11 +271,7 @@ class TestTraceNavigation : public QObject {
     const int y = l.lane_top[1] + l.lane_height / 2;  // the CPU thread (row 0: the GPU stream)
     const QPoint from(static_cast<int>(s.x_of(45e-6)), y);
     const QPoint to(static_cast<int>(s.x_of(99e-6)), y);
-    QTest::mousePress(v, Qt::LeftButton, Qt::ShiftModifier, from);
-    QMouseEvent move(QEvent::MouseMove, QPointF(to), v->mapToGlobal(QPointF(to)), Qt::NoButton,
-                     Qt::LeftButton, Qt::ShiftModifier);
-    QCoreApplication::sendEvent(v, &move);
-    QTest::mouseRelease(v, Qt::LeftButton, Qt::ShiftModifier, to);
+    shift_drag(v, from, to);
     TraceDetailsPanel* d = f.ws.details();
     QCOMPARE(d->currentIndex(), int(TraceDetailsPanel::SelectionTab));
     QTRY_VERIFY_WITH_TIMEOUT(!d->busy() && d->selectionStats()->rowCount() > 0, kTimeoutMs);
@@ -433,14 +438,7 @@ class TestTraceNavigation : public QObject {
     QCOMPARE(v->rows()[5].depth, 0);
     const QPoint from(static_cast<int>(s.x_of(45e-6)), l.lane_top[5] + l.lane_height / 2);
     const QPoint to(static_cast<int>(s.x_of(99e-6)), l.lane_top[6] + l.lane_height / 2);
-    auto drag = [v](QPoint a, QPoint b) {
-      QTest::mousePress(v, Qt::LeftButton, Qt::ShiftModifier, a);
-      QMouseEvent move(QEvent::MouseMove, QPointF(b), v->mapToGlobal(QPointF(b)), Qt::NoButton,
-                       Qt::LeftButton, Qt::ShiftModifier);
-      QCoreApplication::sendEvent(v, &move);
-      QTest::mouseRelease(v, Qt::LeftButton, Qt::ShiftModifier, b);
-    };
-    drag(from, to);
+    shift_drag(v, from, to);
     QCOMPARE(v->selectionLanes().size(), size_t(2));
     TraceDetailsPanel* d = f.ws.details();
     QTRY_VERIFY_WITH_TIMEOUT(!d->busy() && d->selectionStats()->rowCount() > 0, kTimeoutMs);
@@ -462,7 +460,7 @@ class TestTraceNavigation : public QObject {
     QCOMPARE(shot.pixelColor(mid_x, y1), plain.pixelColor(mid_x, y1));
     // A drag from the time axis: every lane.
     const QPoint axis_from(from.x(), l.axis.center().y());
-    drag(axis_from, QPoint(to.x(), l.axis.center().y()));
+    shift_drag(v, axis_from, QPoint(to.x(), l.axis.center().y()));
     QVERIFY(v->selection().has_value());
     QVERIFY(v->selectionLanes().empty());
     QTRY_VERIFY_WITH_TIMEOUT(!d->busy(), kTimeoutMs);
