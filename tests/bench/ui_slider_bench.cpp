@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gantt/gantt_view.h"
+#include "open_window.h"
 #include "panels/config_panel.h"
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
@@ -49,11 +50,9 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   const int moves = argc > 1 ? std::max(1, std::atoi(argv[1])) : 40;
   QTemporaryDir dir;
-  auto settings = Settings::fromFile(dir.filePath("settings.ini"));
-  MainWindow window(*settings);
-  window.setErrorDialogsEnabled(false);
-  window.resize(1600, 1000);
-  window.show();
+  std::unique_ptr<Settings> settings;
+  const auto opened = openTestWindow(dir, settings, {1600, 1000});
+  MainWindow& window = *opened;
   ExplorerController& c = window.controller();
   GanttView* gantt = window.ganttView();
   const auto idle_and_painted = [&] {

@@ -29,21 +29,13 @@ namespace {
 constexpr int kTimeoutMs = 60000;
 }
 
-class TestCalibration : public QObject {
+class TestCalibration : public trace_test::TraceWindowTest {
   Q_OBJECT
  private:
-  QTemporaryDir dir_;
-  std::unique_ptr<Settings> settings_;
-  std::unique_ptr<MainWindow> window_;
-  TraceWorkspace& ws() { return *window_->traceWorkspace(); }
   ExplorerController& c() { return window_->controller(); }
 
  private slots:
-  void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);  // calibrated profiles go to a test folder
-    window_ = openTestWindow(dir_, settings_);
-    QTRY_VERIFY_WITH_TIMEOUT(c().snapshot() && !c().busy(), kTimeoutMs);
-  }
+  void initTestCase() { openWindow(kTimeoutMs); }
   void cleanupTestCase() { window_.reset(); }
 
   void calibrateWithNoTraceSaysWhy() {

@@ -7,6 +7,7 @@
 #include <QtTest>
 
 #include "charts/sweep_chart.h"
+#include "open_window.h"
 #include "panels/state_frame.h"
 #include "panels/sweep_panel.h"
 #include "window/explorer_controller.h"
@@ -70,11 +71,9 @@ class TestSweep : public QObject {
 
   void resetToDefaultsRecomputesTheSweep() {
     QTemporaryDir dir;
-    auto settings = Settings::fromFile(dir.filePath("settings.ini"));
-    MainWindow window(*settings);
-    window.setErrorDialogsEnabled(false);
-    window.resize(1400, 900);
-    window.show();
+    std::unique_ptr<Settings> settings;
+    const auto opened = openTestWindow(dir, settings);
+    MainWindow& window = *opened;
     ExplorerController& c = window.controller();
     SweepPanel* sweep = window.sweepPanel();
     QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && !c.busy() && sweep->hasPoints(), kResultTimeoutMs);

@@ -43,22 +43,10 @@ using namespace slimpack;
 using namespace slimpack::ui;
 using namespace trace_test;
 
-class TestTraceSimCheck : public QObject {
+class TestTraceSimCheck : public trace_test::TraceWindowTest {
   Q_OBJECT
- private:
-  QTemporaryDir dir_;
-  std::unique_ptr<Settings> settings_;
-  std::unique_ptr<MainWindow> window_;
-
-  TraceWorkspace& ws() { return *window_->traceWorkspace(); }
-  void waitLoaded(QSignalSpy& spy, int count) { trace_test::waitLoaded(ws(), spy, count); }
-
  private slots:
-  void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);  // calibrated profiles go to a test folder
-    window_ = openTestWindow(dir_, settings_);
-    QTRY_VERIFY_WITH_TIMEOUT(window_->controller().snapshot() != nullptr, kTimeoutMs);
-  }
+  void initTestCase() { openWindow(kTimeoutMs); }
   void cleanupTestCase() { window_.reset(); }
 
   // The current plan exported by the simulate --trace code path, opened in the Traces tab and

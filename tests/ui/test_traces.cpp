@@ -70,23 +70,10 @@ int rowOf(const TraceDiffModel& m, const QString& name) {
 
 }  // namespace
 
-class TestTraces : public QObject {
+class TestTraces : public trace_test::TraceWindowTest {
   Q_OBJECT
- private:
-  QTemporaryDir dir_;
-  std::unique_ptr<Settings> settings_;
-  std::unique_ptr<MainWindow> window_;
-
-  TraceWorkspace& ws() { return *window_->traceWorkspace(); }
-
-  void waitLoaded(QSignalSpy& spy, int count) { trace_test::waitLoaded(ws(), spy, count); }
-
  private slots:
-  void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);  // calibrated profiles go to a test folder
-    window_ = openTestWindow(dir_, settings_);
-    QTRY_VERIFY_WITH_TIMEOUT(window_->controller().snapshot() != nullptr, kTimeoutMs);
-  }
+  void initTestCase() { openWindow(kTimeoutMs); }
   void cleanupTestCase() { window_.reset(); }
   void openFileTakesATrace() {
     QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);

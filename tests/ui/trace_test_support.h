@@ -1,17 +1,25 @@
 #pragma once
 // What the Traces-tab tests share: the sample traces, writing a trace of a test's own, waiting for
-// a load (and the diff it starts) to finish, and the guide's screenshots when asked for.
+// a load (and the diff it starts) to finish, the window they open, and the guide's screenshots
+// when asked for.
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QWidget>
 
+#include <memory>
+
+#include "open_window.h"
 #include "trace/trace_workspace.h"
+#include "window/explorer_controller.h"
+#include "window/main_window.h"
+#include "window/settings.h"
 
 namespace trace_test {
 
@@ -53,6 +61,25 @@ inline void waitLoaded(slimpack::ui::TraceWorkspace& ws, QSignalSpy& spy, int co
   QTRY_VERIFY_WITH_TIMEOUT(!ws.loadJobs().busy(), kTimeoutMs);
   QTRY_VERIFY_WITH_TIMEOUT(!ws.diffJobs().busy(), kTimeoutMs);
 }
+
+// The base of a test program that drives one window's Traces tab: openWindow() in initTestCase
+// (calibrated profiles go to Qt's test folder; returns once the first plan is solved),
+// window_.reset() in cleanupTestCase.
+class TraceWindowTest : public QObject {
+ protected:
+  QTemporaryDir dir_;
+  std::unique_ptr<slimpack::ui::Settings> settings_;
+  std::unique_ptr<slimpack::ui::MainWindow> window_;
+
+  void openWindow(int timeout_ms = kTimeoutMs) {
+    QStandardPaths::setTestModeEnabled(true);
+    window_ = openTestWindow(dir_, settings_);
+    slimpack::ui::ExplorerController& c = window_->controller();
+    QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && !c.busy(), timeout_ms);
+  }
+  slimpack::ui::TraceWorkspace& ws() { return *window_->traceWorkspace(); }
+  void waitLoaded(QSignalSpy& spy, int count) { trace_test::waitLoaded(ws(), spy, count); }
+};
 
 // The guide's pictures: saved only when SLIMPACK_SCREENSHOT_DIR names a folder.
 inline void shoot(QWidget* w, const char* name) {
