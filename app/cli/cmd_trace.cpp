@@ -17,7 +17,7 @@ namespace {
 constexpr const char* kTraceUsage =
     "usage: slimpack trace info FILE... [--json FILE]\n"
     "       slimpack trace compare A B [--json FILE] [--steps all|N|A-B] [--category CAT] ...\n"
-    "       slimpack trace summary FILE... [--json FILE]\n\n"
+    "       slimpack trace summary FILE... [--json FILE] [--threads N]\n\n"
     "Reads Chrome Trace Event files (plain or .gz; our --trace exports, Kineto, PyTorch "
     "profiler).\n"
     "  info     event counts per phase, lanes and time span of each file\n"
@@ -188,12 +188,15 @@ int trace_summary(int argc, char** argv) {
       {"kernel-gap", "US",
        "idle gaps shorter than US microseconds not caused by the host are kernel-to-kernel "
        "launch overhead (default 0.03, HTA's 30 ns)"},
+      {"threads", "N",
+       "rank files read and summarised at once, each by one worker (default: one per core; 1 = "
+       "one after the other)"},
       {"help", "", "show this help"}};
   auto args = Args::parse(argc, argv, 3, specs);
   if (!args) return report_error("trace summary", args.error());
   if (args->has("help")) {
     std::fputs(
-        format_help("slimpack trace summary FILE... [--json FILE]",
+        format_help("slimpack trace summary FILE... [--json FILE] [--threads N]",
                     "Per rank (one trace file per rank, or a folder of them) and per profiler "
                     "step (ProfilerStep#N): GPU time split into computation, communication, "
                     "memory copies and idle as unions of intervals over all streams, "
@@ -214,7 +217,15 @@ int trace_summary(int argc, char** argv) {
   if (!(*gap >= 0.0))
     return report_error("trace summary", Error::bad_input("--kernel-gap must be >= 0"));
   options.kernel_gap_us = *gap;
-  auto summary = summarize_trace_files(args->positional(), options);
+  auto threads = args->get_int("threads", 0);
+  if (!threads) return report_error("trace summary", threads.error());
+  if (*threads < 0)
+    return report_error("trace summary", Error::bad_input("--threads: must be >= 0"));
+  // The ranks stream through the workers: each imports a file, summarises it and drops its
+  // events, so the peak is one rank per worker.
+  ThreadPool pool(static_cast<int>(*threads));
+  auto summary = summarize_trace_files(args->positional(), options, CancelToken::none(),
+                                       ProgressSink::none(), pool);
   if (!summary) return report_error("trace summary", summary.error());
   const bool json_stdout = args->get_or("json", "") == "-";
   if (auto dest = args->get("json")) {

@@ -45,14 +45,27 @@ void shift_trace(ImportedTrace& trace, double shift_us) {
   for (TraceFlowPoint& f : trace.flows) f.ts_us += shift_us;
 }
 
-// Ranks from distributedInfo or the file name; the rest take the lowest free numbers in the order
-// given. Two files of one rank are an error.
-Status assign_ranks(std::vector<RankTrace>& files) {
+}  // namespace
+
+const char* rank_from_name(RankFrom from) {
+  switch (from) {
+    case RankFrom::DistributedInfo:
+      return "distributedInfo";
+    case RankFrom::FileName:
+      return "file name";
+    case RankFrom::Order:
+      return "order";
+  }
+  return "order";
+}
+
+Status assign_ranks(std::vector<RankTrace>& files, const std::vector<int>& info_ranks) {
   std::map<int, std::size_t> taken;
   for (std::size_t i = 0; i < files.size(); ++i) {
     RankTrace& f = files[i];
-    if (f.trace->rank >= 0) {
-      f.rank = f.trace->rank;
+    const int info = i < info_ranks.size() ? info_ranks[i] : -1;
+    if (info >= 0) {
+      f.rank = info;
       f.rank_from = RankFrom::DistributedInfo;
     } else if (const int r = rank_from_file_name(f.path); r >= 0) {
       f.rank = r;
@@ -76,20 +89,6 @@ Status assign_ranks(std::vector<RankTrace>& files) {
     taken.emplace(next, 0);
   }
   return {};
-}
-
-}  // namespace
-
-const char* rank_from_name(RankFrom from) {
-  switch (from) {
-    case RankFrom::DistributedInfo:
-      return "distributedInfo";
-    case RankFrom::FileName:
-      return "file name";
-    case RankFrom::Order:
-      return "order";
-  }
-  return "order";
 }
 
 Expected<std::vector<std::string>> trace_run_files(const std::vector<std::string>& given) {
@@ -211,7 +210,9 @@ Expected<TraceRun> load_trace_run(const TraceRunRequest& request, bool keep_args
     f.trace = std::make_shared<const ImportedTrace>(std::move(*trace));
     files.push_back(std::move(f));
   }
-  if (Status s = assign_ranks(files); !s) return s.error();
+  std::vector<int> info_ranks;
+  for (const RankTrace& f : files) info_ranks.push_back(f.trace->rank);
+  if (Status s = assign_ranks(files, info_ranks); !s) return s.error();
   std::stable_sort(files.begin(), files.end(),
                    [](const RankTrace& a, const RankTrace& b) { return a.rank < b.rank; });
   run.ranks = std::move(files);

@@ -79,6 +79,12 @@ struct RunFiles {
 };
 Expected<RunFiles> run_files(const std::vector<std::string>& given);
 
+// Gives each file its rank: `info_ranks[i]` (file i's distributedInfo.rank, -1 when it has none),
+// else a number in its name, else the lowest free number in the order given (RankTrace::rank and
+// rank_from set). Two files of one rank are an error naming both. Only `path` is read of each
+// file, so a caller that does not keep the traces (the streaming summary) assigns ranks alike.
+Status assign_ranks(std::vector<RankTrace>& files, const std::vector<int>& info_ranks);
+
 // Imports every file (events kept; args too when `keep_args`, for the explorer's tooltips), gives
 // each its rank (two files of one rank are an error naming both) and aligns the clocks
 // (TraceSpec::align_event or offsets_us). The first failure is the result: nothing partial.

@@ -1,8 +1,15 @@
 #include "app/trace_summary_report.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <filesystem>
 #include <map>
+#include <mutex>
+#include <new>
+#include <string_view>
+
+#include "trace/trace_import.h"
 
 namespace slimpack {
 namespace {
@@ -84,46 +91,144 @@ std::vector<StragglerStep> straggler_view(const std::vector<RankSummary>& ranks)
   return out;
 }
 
+// The ranks' fractions, reported from the workers as their mean under a lock (a sink need not be
+// thread-safe).
+class RankProgress {
+ public:
+  RankProgress(ProgressSink& out, std::size_t ranks) : out_(out), fractions_(ranks, 0.0) {}
+  void report(std::size_t rank, double fraction) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    fractions_[rank] = fraction;
+    double sum = 0.0;
+    for (double f : fractions_) sum += f;
+    out_.report("summarising",
+                sum / static_cast<double>(std::max<std::size_t>(1, fractions_.size())));
+  }
+
+ private:
+  ProgressSink& out_;
+  std::mutex mutex_;
+  std::vector<double> fractions_;
+};
+
+// One file's import: the first 90 % of its share (the summary after it is quick).
+class ImportProgress final : public ProgressSink {
+ public:
+  ImportProgress(RankProgress& shared, std::size_t rank) : shared_(shared), rank_(rank) {}
+  void report(std::string_view, double fraction) override { shared_.report(rank_, 0.9 * fraction); }
+
+ private:
+  RankProgress& shared_;
+  std::size_t rank_;
+};
+
+void lower_to(std::atomic<std::size_t>& value, std::size_t to) {
+  std::size_t now = value.load();
+  while (to < now && !value.compare_exchange_weak(now, to)) {
+  }
+}
+
+// The ranks' summaries (by rank) as the run's: `no_gpu` set, the stragglers lined up.
+Expected<RunSummary> run_summary_of(std::vector<RankSummary> ranks) {
+  RunSummary out;
+  std::string missing;
+  for (RankSummary& r : ranks) {
+    if (r.summary.gpu_ops != 0) continue;
+    r.no_gpu = kNoGpu;
+    missing += (missing.empty() ? "" : ", ") + r.file;
+  }
+  if (!ranks.empty() && std::all_of(ranks.begin(), ranks.end(),
+                                    [](const RankSummary& r) { return !r.no_gpu.empty(); }))
+    return Error::bad_input(missing + ": " + kNoGpu);
+  out.ranks = std::move(ranks);
+  out.stragglers = straggler_view(out.ranks);
+  return out;
+}
+
 }  // namespace
 
 Expected<RunSummary> summarize_trace_run(const TraceRun& run, const TraceSummaryOptions& options,
-                                         const CancelToken& cancel, ProgressSink& progress) {
-  RunSummary out;
-  std::string missing;
-  std::size_t done = 0;
-  for (const RankTrace& r : run.ranks) {
-    progress.report("summarising",
-                    static_cast<double>(done++) /
-                        static_cast<double>(std::max<std::size_t>(1, run.ranks.size())));
-    auto s = summarize_trace(*r.trace, options, cancel);
-    if (!s) return s.error();
-    RankSummary rs;
-    rs.rank = r.rank;
-    rs.file = r.path;
-    rs.label = r.label;
-    rs.summary = std::move(*s);
-    if (rs.summary.gpu_ops == 0) {
-      rs.no_gpu = kNoGpu;
-      missing += (missing.empty() ? "" : ", ") + r.path;
+                                         const CancelToken& cancel, ProgressSink& progress,
+                                         TaskPool& pool) {
+  const std::size_t n = run.ranks.size();
+  std::vector<Expected<TraceSummary>> sums(n, Expected<TraceSummary>(Error::cancelled()));
+  RankProgress shared(progress, n);
+  std::atomic<std::size_t> next{0};
+  pool.run_on_workers([&](int) {
+    for (std::size_t i = next++; i < n; i = next++) {
+      if (cancel.cancelled()) continue;
+      const RankTrace& r = run.ranks[i];
+      try {
+        sums[i] = summarize_trace(*r.trace, options, cancel);
+      } catch (const std::bad_alloc&) {
+        sums[i] = Error::bad_input(r.path + ": out of memory while summarising the trace");
+      }
+      if (sums[i]) shared.report(i, 1.0);
     }
-    out.ranks.push_back(std::move(rs));
+  });
+  if (cancel.cancelled()) return Error::cancelled();
+  std::vector<RankSummary> ranks;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!sums[i]) return sums[i].error();
+    const RankTrace& r = run.ranks[i];
+    ranks.push_back({r.rank, r.path, r.label, {}, std::move(*sums[i])});
   }
-  if (!out.ranks.empty() && std::all_of(out.ranks.begin(), out.ranks.end(),
-                                        [](const RankSummary& r) { return !r.no_gpu.empty(); }))
-    return Error::bad_input(missing + ": " + kNoGpu);
-  out.stragglers = straggler_view(out.ranks);
-  progress.report("summarising", 1.0);
-  return out;
+  return run_summary_of(std::move(ranks));
 }
 
 Expected<RunSummary> summarize_trace_files(const std::vector<std::string>& files,
                                            const TraceSummaryOptions& options,
-                                           const CancelToken& cancel, ProgressSink& progress) {
-  TraceRunRequest request;
-  request.files = files;
-  auto run = load_trace_run(request, false, cancel, progress);
-  if (!run) return run.error();
-  return summarize_trace_run(*run, options, cancel, progress);
+                                           const CancelToken& cancel, ProgressSink& progress,
+                                           TaskPool& pool) {
+  auto paths = trace_run_files(files);
+  if (!paths) return paths.error();
+  const std::size_t n = paths->size();
+  std::vector<Expected<TraceSummary>> sums(n, Expected<TraceSummary>(Error::cancelled()));
+  std::vector<int> info_ranks(n, -1);
+  RankProgress shared(progress, n);
+  // The lowest index of a file that failed: the result is its error whatever the others give,
+  // as in a serial walk, so the files after it need not be read.
+  std::atomic<std::size_t> failed{n};
+  std::atomic<std::size_t> next{0};
+  pool.run_on_workers([&](int) {
+    for (std::size_t i = next++; i < n; i = next++) {
+      if (cancel.cancelled() || i > failed.load()) continue;
+      const std::string& path = (*paths)[i];
+      ImportProgress sink(shared, i);
+      try {
+        // Only what the summary reads: events and flows, no args text. The trace is dropped at
+        // the end of this iteration, before the worker takes its next file.
+        auto trace =
+            import_chrome_trace(path, {.keep_events = true, .keep_args = false}, cancel, sink);
+        if (trace) {
+          info_ranks[i] = trace->rank;
+          sums[i] = summarize_trace(*trace, options, cancel);
+        } else {
+          sums[i] = trace.error();
+        }
+      } catch (const std::bad_alloc&) {
+        sums[i] = Error::bad_input(path + ": out of memory while summarising the trace");
+      }
+      if (sums[i])
+        shared.report(i, 1.0);
+      else if (sums[i].error().kind != ErrorKind::Cancelled)
+        lower_to(failed, i);
+    }
+  });
+  if (cancel.cancelled()) return Error::cancelled();
+  std::vector<RankTrace> order(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!sums[i]) return sums[i].error();
+    order[i].path = (*paths)[i];
+    order[i].label = std::filesystem::path(order[i].path).filename().string();
+  }
+  if (Status s = assign_ranks(order, info_ranks); !s) return s.error();
+  std::vector<RankSummary> ranks;
+  for (std::size_t i = 0; i < n; ++i)
+    ranks.push_back({order[i].rank, order[i].path, order[i].label, {}, std::move(*sums[i])});
+  std::stable_sort(ranks.begin(), ranks.end(),
+                   [](const RankSummary& a, const RankSummary& b) { return a.rank < b.rank; });
+  return run_summary_of(std::move(ranks));
 }
 
 nlohmann::json gpu_breakdown_json(const GpuTimeBreakdown& b) {

@@ -14,6 +14,7 @@
 #include "common/cancel.h"
 #include "common/progress.h"
 #include "common/status.h"
+#include "common/task_pool.h"
 #include "trace/trace_summary.h"
 
 namespace slimpack {
@@ -52,19 +53,28 @@ struct RunSummary {
   std::vector<StragglerStep> stragglers;  // steps at least two ranks have, by step
 };
 
-// Every rank of the run summarised. A run where no rank has a GPU operation is an error naming
-// the files (nothing to split); a rank without one among others keeps its `no_gpu` reason.
+// Every rank of the run summarised, the ranks on the pool's workers (one rank per worker at a
+// time; the figures and their order are the serial ones). A run where no rank has a GPU operation
+// is an error naming the files (nothing to split); a rank without one among others keeps its
+// `no_gpu` reason. Cancellable between and within ranks; progress is the share of ranks done.
 Expected<RunSummary> summarize_trace_run(const TraceRun& run,
                                          const TraceSummaryOptions& options = {},
                                          const CancelToken& cancel = CancelToken::none(),
-                                         ProgressSink& progress = ProgressSink::none());
+                                         ProgressSink& progress = ProgressSink::none(),
+                                         TaskPool& pool = TaskPool::serial());
 
 // The files as `slimpack trace summary FILE...` takes them (a folder: its traces; ranks as for
-// every measured run, core/app/trace_run.h), loaded and summarised.
+// every measured run, core/app/trace_run.h), streamed: each worker of the pool imports one file
+// (events without args), summarises it and drops its events before taking the next, so the peak
+// is one imported rank per worker, not the whole run. The same result as summarize_trace_run over
+// load_trace_run of the files (the default request: no alignment), errors included: a file that
+// fails gives its own error (naming it), the first such file in the order given, as a serial walk
+// would; files after it are not started.
 Expected<RunSummary> summarize_trace_files(const std::vector<std::string>& files,
                                            const TraceSummaryOptions& options = {},
                                            const CancelToken& cancel = CancelToken::none(),
-                                           ProgressSink& progress = ProgressSink::none());
+                                           ProgressSink& progress = ProgressSink::none(),
+                                           TaskPool& pool = TaskPool::serial());
 
 // {"ranks": [{"rank", "file", "gpu_ops", "steps": [{"step", "span_us", "gpu_busy_us",
 //  "computation_us", "communication_us", "memcpy_us", "idle_us", "overlap_us", ...}],

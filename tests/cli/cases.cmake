@@ -100,6 +100,8 @@ golden_case(trace_compare_absent_category EXIT 2 STDERR "--category gpu_memcpy: 
   ARGS trace compare samples/traces/step_before.json samples/traces/kineto_small.json --category gpu_memcpy)
 # trace summary: the two-rank sample run (figures worked out in tests/core/app/trace_summary_report_test.cpp)
 golden_case(trace_summary_ddp ARGS trace summary samples/traces/ddp --json -)
+# One rank after the other: the same figures as on every core.
+golden_case(trace_summary_ddp_serial ARGS trace summary samples/traces/ddp --threads 1 --json -)
 golden_case(trace_summary_kineto ARGS trace summary samples/traces/kineto_small.json.gz --json -)
 golden_case(trace_summary_text STDOUT "#1 +200.000 +140.000 +110.000 +20.000 +10.000 +60.000 +40.000 +55.000 +0.000 +5.000"
   ARGS trace summary samples/traces/ddp/rank0.pt.trace.json)

@@ -9,8 +9,11 @@
 #include <QSignalSpy>
 #include <QStackedBarSeries>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QtTest>
+#include <fstream>
+#include <sstream>
 
 #include "charts/gpu_time_chart.h"
 #include "jobs/job_tracker.h"
@@ -37,6 +40,24 @@ double us(const QTableWidget* t, int row, int column) {
 
 bool waitIdle(TraceWorkspace& ws) {
   return QTest::qWaitFor([&] { return !ws.busy() && ws.summaryPanel()->summary(); }, kTimeoutMs);
+}
+
+// `ranks` rank files in `dir`: the two sample ranks again and again, each copy with its own
+// distributedInfo.rank.
+std::vector<std::string> writeRanks(const QTemporaryDir& dir, int ranks) {
+  std::vector<std::string> files;
+  for (int r = 0; r < ranks; ++r) {
+    const std::string from = r % 2 ? "ddp/rank1.pt.trace.json" : "ddp/rank0.pt.trace.json";
+    std::ifstream in(std::string(SLIMPACK_SAMPLES_DIR "/traces/") + from, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string t = text.str();
+    const std::string key = r % 2 ? "\"rank\": 1" : "\"rank\": 0";
+    t.replace(t.find(key), key.size(), "\"rank\": " + std::to_string(r));
+    files.push_back(dir.filePath(QStringLiteral("r%1.json").arg(r)).toStdString());
+    std::ofstream(files.back(), std::ios::binary) << t;
+  }
+  return files;
 }
 
 }  // namespace
@@ -113,6 +134,35 @@ class TestTraceSummary : public QObject {
     QCOMPARE(sets[3]->at(0), 60.0);
     // The four parts stack up to each rank's span.
     QCOMPARE(sets[0]->at(1) + sets[1]->at(1) + sets[2]->at(1) + sets[3]->at(1), 203.0);
+  }
+
+  // Several ranks are summarised at once on the worker pool: the panel shows what the serial
+  // walk of core/app computes, rank by rank; a new run (or none) cancels a summary under way.
+  void manyRanksAsSerially() {
+    QTemporaryDir dir;
+    TraceRunRequest request;
+    request.files = writeRanks(dir, 12);
+    auto run = load_trace_run(request);
+    QVERIFY(run.ok());
+    auto shared = std::make_shared<const TraceRun>(std::move(*run));
+    auto serial = summarize_trace_run(*shared);
+    QVERIFY(serial.ok());
+    TraceSummaryPanel p;
+    QSignalSpy done(&p, &TraceSummaryPanel::summarized);
+    p.setRun(shared);
+    QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, kTimeoutMs);
+    QVERIFY(p.summary());
+    QCOMPARE(run_summary_json(*p.summary()).dump(), run_summary_json(*serial).dump());
+    QCOMPARE(p.table()->rowCount(), 12);
+    for (int r = 0; r < 12; ++r)
+      QCOMPARE(p.table()->item(r, TraceSummaryPanel::Rank)->text(), QString::number(r));
+    QCOMPARE(us(p.table(), 2, TraceSummaryPanel::Busy), 304.984375);  // a copy of rank 0
+
+    p.setRun(shared);
+    p.setRun(nullptr);  // cancels the job: nothing shown, the panel idle
+    QTRY_VERIFY_WITH_TIMEOUT(!p.jobs().busy(), kTimeoutMs);
+    QVERIFY(!p.summary());
+    QCOMPARE(p.table()->rowCount(), 0);
   }
 
   // The diff table compares per profiler step by default (HTA's view): means per step.

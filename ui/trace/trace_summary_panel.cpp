@@ -13,6 +13,7 @@
 
 #include "charts/gpu_time_chart.h"
 #include "jobs/job_tracker.h"
+#include "jobs/qt_task_pool.h"
 #include "models/format.h"
 
 namespace slimpack::ui {
@@ -93,7 +94,9 @@ void TraceSummaryPanel::setRun(std::shared_ptr<const TraceRun> run) {
   jobs_->start(
       tr("Summarising GPU time"),
       [run](const CancelToken& cancel, ProgressSink& progress) -> Expected<RunSummary> {
-        return summarize_trace_run(*run, {}, cancel, progress);
+        // The ranks at once on the explorer's workers (this job runs one of them itself).
+        QtTaskPool pool(JobTracker::workerPool());
+        return summarize_trace_run(*run, {}, cancel, progress, pool);
       },
       [this](Expected<RunSummary> result) {
         if (!result) {

@@ -3,7 +3,8 @@
 // profiler step split into computation, exposed communication, memory copies and idle, with the
 // overlap and the idle time by cause (a table), the same split as stacked bars per rank (a chart),
 // and the slowest rank of each step. Computed by core/app's summarize_trace_run on a worker,
-// as `slimpack trace summary` computes it, so both show the same numbers.
+// the ranks in parallel on the worker pool, as `slimpack trace summary` computes it, so both show
+// the same numbers.
 #include <QWidget>
 #include <memory>
 #include <optional>
