@@ -52,7 +52,7 @@ struct ReplicaDag {
   // Each node's successors form one contiguous run (NodeTime::succ_first/succ_last); runs are
   // laid out stage by stage as the graph is emitted, not in node-id order.
   Array<std::int32_t> succ;
-  Array<std::int32_t> queue;  // evaluate()'s FIFO, size nodes
+  Array<std::int32_t> queue;  // evaluate()'s FIFO, size nodes; critical_path()'s scratch after
   // Per stage, compute node ids (F/B) in stream order: stage_ops[stage_ops_begin[s] ..).
   std::vector<std::int32_t> stage_ops_begin;
   Array<std::int32_t> stage_ops;
@@ -97,7 +97,8 @@ ReplicaResult collect_replica(const Plan& plan, const ReplicaDag& dag, const Sch
 // Walks back from the last-finishing op through the predecessors that set each start.
 // compute + comm + idle equals the replica's finish.
 // `last` is the op to start from (collect_replica's last_node); -1 finds it with a pass of its own.
-CriticalPath critical_path(const ReplicaDag& dag, const Schedule& sched, std::int32_t last = -1);
+// Uses dag.queue as scratch (call after evaluate()).
+CriticalPath critical_path(ReplicaDag& dag, const Schedule& sched, std::int32_t last = -1);
 
 // Memory step function per stage and its peak, with the accounting of peak_memory_per_stage()
 // (plan/legality_memory.cpp) at the simulated times. Fills the stage peaks, and

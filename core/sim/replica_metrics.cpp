@@ -126,7 +126,7 @@ ReplicaResult collect_replica(const Plan& plan, const ReplicaDag& dag, const Sch
   return out;
 }
 
-CriticalPath critical_path(const ReplicaDag& dag, const Schedule& sched, std::int32_t last) {
+CriticalPath critical_path(ReplicaDag& dag, const Schedule& sched, std::int32_t last) {
   CriticalPath path;
   if (last < 0) {
     // No precomputed end: the last-finishing op, ties to the later node (as collect_replica).
@@ -141,19 +141,21 @@ CriticalPath critical_path(const ReplicaDag& dag, const Schedule& sched, std::in
   }
   if (last < 0) return path;
   const double finish = sched.end(static_cast<std::size_t>(last));
-  // Two walks back: the first sizes the list, the second fills it from the back, so it comes out
-  // in time order with no growth and no reversal. Sums keep the walk-back order.
+  // One walk back collects the path's nodes into the sweep's queue, free by now (a path holds
+  // each node at most once): each step of a cause chain is a cache miss, so the walk is not
+  // repeated. Sums keep the walk-back order; the list comes out in time order.
+  std::int32_t* walk = dag.queue.data();
   std::size_t length = 0;
-  for (std::int32_t v = last; v >= 0; v = sched.cause(static_cast<std::size_t>(v))) ++length;
+  for (std::int32_t v = last; v >= 0; v = sched.cause(static_cast<std::size_t>(v)))
+    walk[length++] = v;
   path.ops.resize(length);
-  std::size_t slot = length;
-  for (std::int32_t v = last; v >= 0; v = sched.cause(static_cast<std::size_t>(v))) {
-    const TimedOp op = timed(dag, sched, v);
+  for (std::size_t i = 0; i < length; ++i) {
+    const TimedOp op = timed(dag, sched, walk[i]);
     if (op.kind == OpKind::P2P || op.kind == OpKind::DpSync)
       path.comm += op.duration();
     else
       path.compute += op.duration();
-    path.ops[--slot] = op;
+    path.ops[length - 1 - i] = op;
   }
   path.idle = std::max(0.0, finish - path.compute - path.comm);
   return path;
