@@ -17,13 +17,25 @@
 
 namespace slimpack::sim_detail {
 
+// What an op is (its timing lives in NodeTime).
 struct DagNode {
-  double duration = 0.0;
   std::int32_t pack = -1;  // pack index for F/B/P2P, -1 otherwise
   std::int16_t stage = 0;  // stage of the op (the sending stage for P2P)
   std::int8_t chunk = 0;
   OpKind kind = OpKind::Forward;
   Pass pass = Pass::Forward;  // P2P: Forward = activations, Backward = gradients
+};
+
+// What the sweep reads and writes per node, in one 32-byte record: a successor's start, cause and
+// remaining in-degree share a cache line, so each edge costs one cache miss rather than three
+// (the sweep is bound by those misses).
+struct NodeTime {
+  double start;
+  double duration;
+  std::int32_t cause;       // the predecessor whose end set `start`; -1 for sources
+  std::int32_t remaining;   // in-degree; what the sweep leaves is non-zero only on a deadlock
+  std::int32_t succ_first;  // successors: succ[succ_first .. succ_last), in emission order
+  std::int32_t succ_last;
 };
 
 struct ReplicaDag {
@@ -36,10 +48,11 @@ struct ReplicaDag {
   // keeps them valid (the block does not move).
   std::unique_ptr<Arena> arena = std::make_unique<Arena>();
   Array<DagNode> nodes;
-  Array<std::int32_t> succ_begin;  // size nodes+1
+  Array<NodeTime> times;  // same ids as nodes
+  // Each node's successors form one contiguous run (NodeTime::succ_first/succ_last); runs are
+  // laid out stage by stage as the graph is emitted, not in node-id order.
   Array<std::int32_t> succ;
-  // Consumed by evaluate(): the remaining in-degrees after the sweep (non-zero on a deadlock).
-  Array<std::int32_t> indegree;
+  Array<std::int32_t> queue;  // evaluate()'s FIFO, size nodes; critical_path()'s scratch after
   // Per stage, compute node ids (F/B) in stream order: stage_ops[stage_ops_begin[s] ..).
   std::vector<std::int32_t> stage_ops_begin;
   Array<std::int32_t> stage_ops;
@@ -56,23 +69,20 @@ struct ReplicaDag {
 // or the cost model; a pack with neither is BadInput naming it.
 Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const CostModel* cost);
 
-// Earliest start times from one Kahn sweep. `cause[v]` is the predecessor whose end set v's start
-// (-1 for sources); it is what the critical path walks back through.
-// The arrays live in the dag's arena.
+// Earliest start times from one Kahn sweep, kept in the dag's NodeTime records. `cause(v)` is the
+// predecessor whose end set v's start (-1 for sources): the first one the sweep dequeued among
+// those ending last. It is what the critical path walks back through.
 struct Schedule {
-  Array<double> start;
-  Array<std::int32_t> cause;
-  double end(const ReplicaDag& dag, int v) const { return start[v] + dag.nodes[v].duration; }
+  NodeTime* times = nullptr;  // the dag's array
+  double start(std::size_t v) const { return times[v].start; }
+  double end(std::size_t v) const { return times[v].start + times[v].duration; }
+  double duration(std::size_t v) const { return times[v].duration; }
+  std::int32_t cause(std::size_t v) const { return times[v].cause; }
 };
 
 // Internal error naming up to 8 ops of a cycle when some ops can never run; Cancelled on cancel.
-// Arena bytes evaluate() takes for a dag of `nodes` nodes (build_replica_dag reserves them).
-inline std::size_t schedule_bytes(std::size_t nodes) {
-  return Arena::bytes_for(nodes, sizeof(double)) +
-         2 * Arena::bytes_for(nodes, sizeof(std::int32_t));
-}
-
-// Takes the schedule arrays from the dag's arena and counts dag.indegree down; call once per dag.
+// Sets start and cause in the dag's NodeTime records and counts `remaining` down; call once per
+// dag.
 Expected<Schedule> evaluate(ReplicaDag& dag, const CancelToken& cancel);
 
 // DP gradient sync is a collective: a stage's sync cannot start before every replica finished that
@@ -87,7 +97,8 @@ ReplicaResult collect_replica(const Plan& plan, const ReplicaDag& dag, const Sch
 // Walks back from the last-finishing op through the predecessors that set each start.
 // compute + comm + idle equals the replica's finish.
 // `last` is the op to start from (collect_replica's last_node); -1 finds it with a pass of its own.
-CriticalPath critical_path(const ReplicaDag& dag, const Schedule& sched, std::int32_t last = -1);
+// Uses dag.queue as scratch (call after evaluate()).
+CriticalPath critical_path(ReplicaDag& dag, const Schedule& sched, std::int32_t last = -1);
 
 // Memory step function per stage and its peak, with the accounting of peak_memory_per_stage()
 // (plan/legality_memory.cpp) at the simulated times. Fills the stage peaks, and

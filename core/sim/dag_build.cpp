@@ -129,31 +129,6 @@ Expected<BackwardNeeds> backward_needs(const Plan& plan, int replica) {
   return needs;
 }
 
-// First pass: creates the P2P/sync/optimizer nodes and counts out- and in-degrees.
-struct CountSink {
-  ReplicaDag& dag;
-  std::int32_t next_id;
-  std::int32_t new_node(const DagNode& node) {
-    dag.nodes[static_cast<std::size_t>(next_id)] = node;
-    return next_id++;
-  }
-  void add(std::int32_t from, std::int32_t to) {
-    ++dag.succ_begin[static_cast<std::size_t>(from) + 1];
-    ++dag.indegree[static_cast<std::size_t>(to)];
-  }
-};
-
-// Second pass: replays the node ids and writes each edge into its CSR slot. succ_begin[u + 1]
-// starts as u's first slot and, advanced once per edge, ends as u's end (no cursor copy).
-struct FillSink {
-  ReplicaDag& dag;
-  std::int32_t next_id;
-  std::int32_t new_node(const DagNode&) { return next_id++; }
-  void add(std::int32_t from, std::int32_t to) {
-    dag.succ[static_cast<std::size_t>(dag.succ_begin[static_cast<std::size_t>(from) + 1]++)] = to;
-  }
-};
-
 // The sizes of one replica's DAG: compute node ids are fixed (forwards, then backwards, by stage,
 // chunk and pack); P2P, DP sync and optimizer nodes follow as they are created.
 struct DagShape {
@@ -168,6 +143,7 @@ struct DagShape {
   std::size_t sends = 0;    // P2P send nodes
   std::size_t max_nodes = 0;
   std::size_t max_edges = 0;
+  std::size_t max_stage_edges = 0;  // edges one stage's walk emits at most
   std::int32_t fid(int s, int c, int m) const { return (s * v + c) * mf + m; }
   std::int32_t bid(int s, int c, int b) const { return nf + (s * v + c) * mb + b; }
 };
@@ -195,23 +171,37 @@ DagShape dag_shape(const Plan& plan, int replica, const CostModel* cost) {
   d.max_nodes = d.compute + d.sends + (d.model_dp_sync ? 2 : 1) * static_cast<std::size_t>(d.p);
   // Per compute op at most: stream order 1, need 1, readiness 1, its send 3; per stage 3 more.
   d.max_edges = 6 * d.compute + 3 * static_cast<std::size_t>(d.p);
+  d.max_stage_edges = 6 * static_cast<std::size_t>(d.v) * static_cast<std::size_t>(d.mf + d.mb) + 3;
   return d;
 }
 
-// One arena block for the DAG and the schedule evaluate() computes on it.
-void carve_arena(const DagShape& d, ReplicaDag& dag) {
+// An edge as a stage's walk emits it, before it is sorted into its source's successor run.
+struct Edge {
+  std::int32_t from;
+  std::int32_t to;
+};
+
+// One arena block for the DAG, the schedule evaluate() computes on it and the stage edge buffer.
+void carve_arena(const DagShape& d, ReplicaDag& dag, Array<Edge>& stage_edges) {
   using I = std::int32_t;
   const std::size_t bytes =
       Arena::bytes_for(d.max_nodes, sizeof(DagNode)) +
-      Arena::bytes_for(d.max_nodes + 1, sizeof(I)) + Arena::bytes_for(d.max_nodes, sizeof(I)) +
+      Arena::bytes_for(d.max_nodes, sizeof(NodeTime)) + Arena::bytes_for(d.max_nodes, sizeof(I)) +
       Arena::bytes_for(d.max_edges, sizeof(I)) + Arena::bytes_for(d.compute, sizeof(I)) +
-      Arena::bytes_for(d.sends, sizeof(I)) + schedule_bytes(d.max_nodes);
+      Arena::bytes_for(d.sends, sizeof(I)) + Arena::bytes_for(d.max_stage_edges, sizeof(Edge));
   dag.arena->reserve(bytes);
   dag.nodes.take(*dag.arena, d.max_nodes);
-  dag.succ_begin.take(*dag.arena, d.max_nodes + 1);
-  dag.indegree.take(*dag.arena, d.max_nodes);
+  dag.times.take(*dag.arena, d.max_nodes);
+  dag.queue.take(*dag.arena, d.max_nodes);
+  dag.succ.take(*dag.arena, d.max_edges);
   dag.stage_ops.take(*dag.arena, d.compute);
   dag.stage_comm.take(*dag.arena, d.sends);
+  stage_edges.take(*dag.arena, d.max_stage_edges);
+}
+
+// A node not yet swept: start 0, no cause, no edges counted yet.
+NodeTime fresh_time(double duration) {
+  return {0.0, duration, -1, 0, 0, 0};
 }
 
 // Prices every F and B pack on every stage into its compute node (a chunk takes 1/v of it).
@@ -220,8 +210,9 @@ Status add_compute_nodes(const Plan& plan, int replica, const CostModel* cost, c
   const ReplicaPlan& rp = plan.replicas[static_cast<std::size_t>(replica)];
   const double inv_v = 1.0 / d.v;
   auto node = [&](std::int32_t id, double t, int pack, int s, int c, OpKind kind, Pass pass) {
-    dag.nodes[static_cast<std::size_t>(id)] = {
-        t * inv_v, pack, static_cast<std::int16_t>(s), static_cast<std::int8_t>(c), kind, pass};
+    dag.nodes[static_cast<std::size_t>(id)] = {pack, static_cast<std::int16_t>(s),
+                                               static_cast<std::int8_t>(c), kind, pass};
+    dag.times[static_cast<std::size_t>(id)] = fresh_time(t * inv_v);
   };
   Status priced =
       pack_durations(plan, replica, Pass::Forward, rp.forward, cost, [&](int m, int s, double t) {
@@ -236,35 +227,17 @@ Status add_compute_nodes(const Plan& plan, int replica, const CostModel* cost, c
                         });
 }
 
-// Turns the per-node out-degree counts of the first pass into CSR offsets and sizes the arrays to
-// the `n` nodes created. Exclusive prefix sums shifted by one: succ_begin[u + 1] = first slot of
-// u (see FillSink).
-void finish_counts(ReplicaDag& dag, std::size_t n, std::size_t n_ops, std::size_t n_comm) {
-  dag.nodes.count = n;
-  dag.succ_begin.count = n + 1;
-  dag.indegree.count = n;
-  dag.stage_ops.count = n_ops;
-  dag.stage_comm.count = n_comm;
-  std::int32_t edges = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::int32_t out = dag.succ_begin[i + 1];
-    dag.succ_begin[i + 1] = edges;
-    edges += out;
-  }
-  dag.succ.take(*dag.arena, static_cast<std::size_t>(edges));
-}
-
-// Emits one replica's edges (and its P2P, DP sync and optimizer nodes) into a sink, stage by
-// stage. The graph is emitted twice, first counting degrees (CountSink), then filling the CSR
-// arrays (FillSink), so that no edge list is materialised (at a million ops its first-touch page
-// faults cost more than the second pass). Node ids are assigned in the same order both times. The
-// first pass takes the stream order from stage_order() and records it in stage_ops; the second
-// decodes stage_ops.
+// Emits one replica's edges (and its P2P, DP sync and optimizer nodes) in one pass, stage by
+// stage, taking each stage's stream order from stage_order() and recording it in stage_ops. Every
+// edge leaves a node of the stage being walked, so a stage's edges are gathered in a small buffer
+// (it stays in cache) and then sorted by source into successor runs: a counting sort that keeps
+// each source's edges in emission order, the order in which the sweep visits them (its ties
+// depend on it).
 class EdgeEmitter {
  public:
   EdgeEmitter(const Plan& plan, int replica, const CostModel* cost, const DagShape& shape,
-              const BackwardNeeds& needs, ReplicaDag& dag)
-      : plan_(plan), d_(shape), needs_(needs), dag_(dag) {
+              const BackwardNeeds& needs, const Array<Edge>& stage_edges, ReplicaDag& dag)
+      : plan_(plan), d_(shape), needs_(needs), dag_(dag), edges_(stage_edges.ptr) {
     const ReplicaPlan& rp = plan.replicas[static_cast<std::size_t>(replica)];
     fsend_time_.resize(static_cast<std::size_t>(d_.mf));
     bsend_time_.resize(static_cast<std::size_t>(d_.mb));
@@ -282,10 +255,11 @@ class EdgeEmitter {
         sync_time_[static_cast<std::size_t>(s)] = cost->dp_sync_time(s);
   }
 
-  template <class Sink>
-  void emit(Sink& sink, bool record) {
-    for (int s = 0; s < d_.p; ++s) emit_stage(sink, s, record);
+  void emit() {
+    for (int s = 0; s < d_.p; ++s) emit_stage(s);
   }
+  std::size_t nodes_created() const { return static_cast<std::size_t>(next_id_); }
+  std::size_t edges_placed() const { return static_cast<std::size_t>(n_succ_); }
   std::size_t ops_recorded() const { return n_ops_; }
   std::size_t sends_recorded() const { return n_comm_; }
 
@@ -297,115 +271,131 @@ class EdgeEmitter {
     std::int32_t prev = -1, last_fsend = -1, last_bsend = -1, last_b = -1;
   };
 
-  template <class Sink>
-  void emit_stage(Sink& sink, int s, bool record) {
+  // One stage's walk: its ops in stream order, its DP sync and optimizer, then its edges sorted
+  // by source into successor runs.
+  void emit_stage(int s) {
     StageCursor cur;
     cur.s = s;
-    if (record) {
-      for (const OrderedOp& op :
-           stage_order(plan_.schedule, d_.p, s, d_.mf, d_.mb, plan_.warmup_extra, plan_.vchunks))
-        add_op(sink, cur, op, record);
-    } else {
-      const auto first =
-          static_cast<std::size_t>(dag_.stage_ops_begin[static_cast<std::size_t>(s)]);
-      const auto last =
-          static_cast<std::size_t>(dag_.stage_ops_begin[static_cast<std::size_t>(s) + 1]);
-      for (std::size_t i = first; i < last; ++i) {
-        const DagNode& node = dag_.nodes[static_cast<std::size_t>(dag_.stage_ops[i])];
-        add_op(sink, cur, {node.pass, node.pack, node.chunk}, record);
-      }
+    n_edges_ = 0;
+    const std::int32_t first_new = next_id_;
+    for (const OrderedOp& op :
+         stage_order(plan_.schedule, d_.p, s, d_.mf, d_.mb, plan_.warmup_extra, plan_.vchunks))
+      add_op(cur, op);
+    close_stage(cur);
+    // Every edge leaves one of the stage's compute nodes or a node the stage created.
+    place_runs(d_.fid(s, 0, 0), d_.fid(s, 0, 0) + d_.v * d_.mf);
+    place_runs(d_.bid(s, 0, 0), d_.bid(s, 0, 0) + d_.v * d_.mb);
+    place_runs(first_new, next_id_);
+    NodeTime* t = dag_.times.data();
+    std::int32_t* succ = dag_.succ.data();
+    for (std::size_t i = 0; i < n_edges_; ++i) {
+      const Edge e = edges_[i];
+      succ[t[e.from].succ_last++] = e.to;
     }
-    close_stage(sink, cur, record);
+  }
+
+  // Gives each node in [first, last) its successor run, sized by the out-degree add() counted in
+  // succ_last; succ_last then restarts at the run's first slot and is advanced once per edge.
+  void place_runs(std::int32_t first, std::int32_t last) {
+    NodeTime* t = dag_.times.data();
+    for (std::int32_t u = first; u < last; ++u) {
+      const std::int32_t out = t[u].succ_last;
+      t[u].succ_first = t[u].succ_last = n_succ_;
+      n_succ_ += out;
+    }
+  }
+
+  std::int32_t new_node(const DagNode& node, double duration) {
+    dag_.nodes[static_cast<std::size_t>(next_id_)] = node;
+    dag_.times[static_cast<std::size_t>(next_id_)] = fresh_time(duration);
+    return next_id_++;
+  }
+
+  // Edges are counted here and placed when the stage is done (emit_stage).
+  void add(std::int32_t from, std::int32_t to) {
+    edges_[n_edges_++] = {from, to};
+    ++dag_.times[static_cast<std::size_t>(from)].succ_last;
+    ++dag_.times[static_cast<std::size_t>(to)].remaining;
   }
 
   // One compute op: its place in the stream, then its data-flow edges and sends.
-  template <class Sink>
-  void add_op(Sink& sink, StageCursor& cur, const OrderedOp& op, bool record) {
+  void add_op(StageCursor& cur, const OrderedOp& op) {
     const bool fwd = op.pass == Pass::Forward;
     const std::int32_t id =
         fwd ? d_.fid(cur.s, op.chunk, op.pack) : d_.bid(cur.s, op.chunk, op.pack);
-    if (record) dag_.stage_ops[n_ops_++] = id;
-    if (cur.prev >= 0) sink.add(cur.prev, id);
+    dag_.stage_ops[n_ops_++] = id;
+    if (cur.prev >= 0) add(cur.prev, id);
     cur.prev = id;
     if (fwd) {
-      add_forward_send(sink, cur, op, id, record);
+      add_forward_send(cur, op, id);
       return;
     }
     cur.last_b = id;
-    add_backward_needs(sink, cur, op, id);
-    add_backward_send(sink, cur, op, id, record);
+    add_backward_needs(cur, op, id);
+    add_backward_send(cur, op, id);
   }
 
   // Activations to the next virtual stage (stage s+1, or stage 0 of the next chunk).
-  template <class Sink>
-  void add_forward_send(Sink& sink, StageCursor& cur, const OrderedOp& op, std::int32_t id,
-                        bool record) {
+  void add_forward_send(StageCursor& cur, const OrderedOp& op, std::int32_t id) {
     const int s = cur.s, c = op.chunk;
     if (c * d_.p + s + 1 >= d_.virtual_stages) return;
     const int rs = s + 1 < d_.p ? s + 1 : 0;
     const int rc = s + 1 < d_.p ? c : c + 1;
-    add_send(sink, op, s, Pass::Forward, fsend_time_[static_cast<std::size_t>(op.pack)], id,
-             cur.last_fsend, d_.fid(rs, rc, op.pack), record);
+    add_send(op, s, Pass::Forward, fsend_time_[static_cast<std::size_t>(op.pack)], id,
+             cur.last_fsend, d_.fid(rs, rc, op.pack));
   }
 
   // A backward op waits for the forward packs whose activations it uses, and on the last stage
   // (v = 1) for the forwards the schedule runs before it.
-  template <class Sink>
-  void add_backward_needs(Sink& sink, const StageCursor& cur, const OrderedOp& op,
-                          std::int32_t id) {
+  void add_backward_needs(const StageCursor& cur, const OrderedOp& op, std::int32_t id) {
     const int s = cur.s, c = op.chunk;
     const auto b = static_cast<std::size_t>(op.pack);
     const std::int32_t need =
         c * d_.p + s + 1 == d_.virtual_stages ? needs_.last[b] : needs_.any[b];
-    if (need >= 0) sink.add(d_.fid(s, c, need), id);
+    if (need >= 0) add(d_.fid(s, c, need), id);
     if (d_.v == 1 && s == d_.p - 1 && d_.mf > 0) {
       // Last-stage readiness (docs/design.md section 6); also implied by the stream order.
       const int k = forwards_before_backward(plan_.schedule, d_.mf, op.pack, plan_.warmup_extra);
-      if (k > 0) sink.add(d_.fid(s, 0, k - 1), id);
+      if (k > 0) add(d_.fid(s, 0, k - 1), id);
     }
   }
 
   // Gradients to the previous virtual stage (stage s-1, or the last stage of the previous chunk).
-  template <class Sink>
-  void add_backward_send(Sink& sink, StageCursor& cur, const OrderedOp& op, std::int32_t id,
-                         bool record) {
+  void add_backward_send(StageCursor& cur, const OrderedOp& op, std::int32_t id) {
     const int s = cur.s, c = op.chunk;
     if (c * d_.p + s == 0) return;
     const int rs = s > 0 ? s - 1 : d_.p - 1;
     const int rc = s > 0 ? c : c - 1;
-    add_send(sink, op, s, Pass::Backward, bsend_time_[static_cast<std::size_t>(op.pack)], id,
-             cur.last_bsend, d_.bid(rs, rc, op.pack), record);
+    add_send(op, s, Pass::Backward, bsend_time_[static_cast<std::size_t>(op.pack)], id,
+             cur.last_bsend, d_.bid(rs, rc, op.pack));
   }
 
   // One P2P send of `op` from stage s: after the op itself and the stage's previous send of the
   // same direction (one link, in order), before the receiving op `to`.
-  template <class Sink>
-  void add_send(Sink& sink, const OrderedOp& op, int s, Pass pass, double time, std::int32_t from,
-                std::int32_t& last_send, std::int32_t to, bool record) {
-    const std::int32_t send =
-        sink.new_node({time, op.pack, static_cast<std::int16_t>(s),
-                       static_cast<std::int8_t>(op.chunk), OpKind::P2P, pass});
-    sink.add(from, send);
-    if (last_send >= 0) sink.add(last_send, send);
+  void add_send(const OrderedOp& op, int s, Pass pass, double time, std::int32_t from,
+                std::int32_t& last_send, std::int32_t to) {
+    const std::int32_t send = new_node({op.pack, static_cast<std::int16_t>(s),
+                                        static_cast<std::int8_t>(op.chunk), OpKind::P2P, pass},
+                                       time);
+    add(from, send);
+    if (last_send >= 0) add(last_send, send);
     last_send = send;
-    sink.add(send, to);
-    if (record) dag_.stage_comm[n_comm_++] = send;
+    add(send, to);
+    dag_.stage_comm[n_comm_++] = send;
   }
 
   // The stage's DP gradient sync (after its last backward) and optimizer step (after everything).
-  template <class Sink>
-  void close_stage(Sink& sink, const StageCursor& cur, bool record) {
+  void close_stage(const StageCursor& cur) {
     const auto s = static_cast<std::size_t>(cur.s);
     const auto s16 = static_cast<std::int16_t>(cur.s);
     std::int32_t sync = -1;
     if (d_.model_dp_sync && cur.last_b >= 0) {
-      sync = sink.new_node({sync_time_[s], -1, s16, 0, OpKind::DpSync, Pass::Backward});
-      sink.add(cur.last_b, sync);
+      sync = new_node({-1, s16, 0, OpKind::DpSync, Pass::Backward}, sync_time_[s]);
+      add(cur.last_b, sync);
     }
-    const std::int32_t opt = sink.new_node({0.0, -1, s16, 0, OpKind::Optimizer, Pass::Backward});
-    if (cur.prev >= 0) sink.add(cur.prev, opt);
-    if (sync >= 0) sink.add(sync, opt);
-    if (!record) return;
+    const std::int32_t opt = new_node({-1, s16, 0, OpKind::Optimizer, Pass::Backward}, 0.0);
+    if (cur.prev >= 0) add(cur.prev, opt);
+    if (sync >= 0) add(sync, opt);
     dag_.dp_sync[s] = sync;
     dag_.optimizer[s] = opt;
     dag_.stage_ops_begin[s + 1] = static_cast<std::int32_t>(n_ops_);
@@ -416,6 +406,10 @@ class EdgeEmitter {
   const DagShape& d_;
   const BackwardNeeds& needs_;
   ReplicaDag& dag_;
+  Edge* edges_;  // this stage's edges, in emission order
+  std::size_t n_edges_ = 0;
+  std::int32_t next_id_ = static_cast<std::int32_t>(d_.compute);  // P2P/sync/optimizer ids follow
+  std::int32_t n_succ_ = 0;
   std::vector<double> fsend_time_;
   std::vector<double> bsend_time_;
   std::vector<double> sync_time_;
@@ -433,7 +427,8 @@ Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const Cost
   dag.vchunks = shape.v;
   dag.mf = shape.mf;
   dag.mb = shape.mb;
-  carve_arena(shape, dag);
+  Array<Edge> stage_edges;
+  carve_arena(shape, dag, stage_edges);
   if (Status priced = add_compute_nodes(plan, replica, cost, shape, dag); !priced)
     return priced.error();
   auto needs = backward_needs(plan, replica);
@@ -444,16 +439,15 @@ Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const Cost
   dag.stage_comm_begin.assign(stages + 1, 0);
   dag.dp_sync.assign(stages, -1);
   dag.optimizer.assign(stages, -1);
-  std::fill(dag.succ_begin.begin(), dag.succ_begin.end(), 0);
-  std::fill(dag.indegree.begin(), dag.indegree.end(), 0);
 
-  EdgeEmitter emitter(plan, replica, cost, shape, *needs, dag);
-  CountSink counter{dag, static_cast<std::int32_t>(shape.compute)};
-  emitter.emit(counter, true);
-  finish_counts(dag, static_cast<std::size_t>(counter.next_id), emitter.ops_recorded(),
-                emitter.sends_recorded());
-  FillSink filler{dag, static_cast<std::int32_t>(shape.compute)};
-  emitter.emit(filler, false);
+  EdgeEmitter emitter(plan, replica, cost, shape, *needs, stage_edges, dag);
+  emitter.emit();
+  dag.nodes.count = emitter.nodes_created();
+  dag.times.count = emitter.nodes_created();
+  dag.queue.count = emitter.nodes_created();
+  dag.succ.count = emitter.edges_placed();
+  dag.stage_ops.count = emitter.ops_recorded();
+  dag.stage_comm.count = emitter.sends_recorded();
   return dag;
 }
 

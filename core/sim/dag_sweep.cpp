@@ -12,26 +12,27 @@ constexpr std::size_t kMaxNamedOps = 8;
 
 // Some ops never became ready: walk backwards through not-yet-run predecessors from one of them
 // until a node repeats; that loop is the cycle ("X waits for Y waits for ... X").
-std::string deadlock_message(const ReplicaDag& dag, const Array<std::int32_t>& remaining,
-                             std::size_t never_ran) {
+std::string deadlock_message(const ReplicaDag& dag, std::size_t never_ran) {
   const auto n = static_cast<std::size_t>(dag.size());
+  const NodeTime* t = dag.times.data();
+  auto remaining = [&](std::size_t v) { return t[v].remaining; };
   // Reverse CSR, built only on this error path.
   std::vector<std::int32_t> pred_begin(n + 1, 0);
   for (std::size_t u = 0; u < n; ++u)
-    for (auto e = dag.succ_begin[u]; e < dag.succ_begin[u + 1]; ++e)
+    for (auto e = t[u].succ_first; e < t[u].succ_last; ++e)
       ++pred_begin[static_cast<std::size_t>(dag.succ[static_cast<std::size_t>(e)]) + 1];
   for (std::size_t i = 0; i < n; ++i) pred_begin[i + 1] += pred_begin[i];
-  std::vector<std::int32_t> preds(dag.succ.size());
+  std::vector<std::int32_t> preds(static_cast<std::size_t>(pred_begin[n]));
   std::vector<std::int32_t> cursor(pred_begin.begin(), pred_begin.end() - 1);
   for (std::size_t u = 0; u < n; ++u)
-    for (auto e = dag.succ_begin[u]; e < dag.succ_begin[u + 1]; ++e) {
+    for (auto e = t[u].succ_first; e < t[u].succ_last; ++e) {
       const auto v = static_cast<std::size_t>(dag.succ[static_cast<std::size_t>(e)]);
       preds[static_cast<std::size_t>(cursor[v]++)] = static_cast<std::int32_t>(u);
     }
 
   std::int32_t u = -1;
   for (std::size_t i = 0; i < n && u < 0; ++i)
-    if (remaining[i] > 0) u = static_cast<std::int32_t>(i);
+    if (remaining(i) > 0) u = static_cast<std::int32_t>(i);
   std::vector<std::int32_t> position(n, -1);
   std::vector<std::int32_t> path;
   std::size_t cycle_start = 0;
@@ -42,7 +43,7 @@ std::string deadlock_message(const ReplicaDag& dag, const Array<std::int32_t>& r
     for (auto e = pred_begin[static_cast<std::size_t>(u)];
          e < pred_begin[static_cast<std::size_t>(u) + 1]; ++e) {
       const std::int32_t w = preds[static_cast<std::size_t>(e)];
-      if (remaining[static_cast<std::size_t>(w)] > 0) {
+      if (remaining(static_cast<std::size_t>(w)) > 0) {
         next = w;
         break;
       }
@@ -92,36 +93,30 @@ std::string describe_node(const ReplicaDag& dag, int v) {
 
 Expected<Schedule> evaluate(ReplicaDag& dag, const CancelToken& cancel) {
   const auto n = static_cast<std::size_t>(dag.size());
-  Schedule sched;
-  sched.start.take(*dag.arena, n);
-  sched.cause.take(*dag.arena, n);
-  std::fill(sched.start.begin(), sched.start.end(), 0.0);
-  std::fill(sched.cause.begin(), sched.cause.end(), -1);
-  std::int32_t* remaining = dag.indegree.data();
-  std::int32_t* queue = dag.arena->take<std::int32_t>(n);
+  NodeTime* t = dag.times.data();
+  std::int32_t* queue = dag.queue.data();
   std::size_t head = 0, tail = 0;
   for (std::size_t i = 0; i < n; ++i)
-    if (remaining[i] == 0) queue[tail++] = static_cast<std::int32_t>(i);
-  const DagNode* nodes = dag.nodes.data();
+    if (t[i].remaining == 0) queue[tail++] = static_cast<std::int32_t>(i);
   const std::int32_t* succ = dag.succ.data();
-  const std::int32_t* begin = dag.succ_begin.data();
-  double* start = sched.start.data();
-  std::int32_t* cause = sched.cause.data();
   while (head < tail) {
     if ((head & (kCancelEvery - 1)) == 0 && cancel.cancelled()) return Error::cancelled();
     const std::int32_t u = queue[head++];
-    const double end = start[u] + nodes[u].duration;
-    for (std::int32_t e = begin[u]; e < begin[u + 1]; ++e) {
+    const NodeTime& tu = t[u];
+    const double end = tu.start + tu.duration;
+    for (std::int32_t e = tu.succ_first; e < tu.succ_last; ++e) {
       const std::int32_t v = succ[e];
-      if (cause[v] < 0 || end > start[v]) {
-        start[v] = end;
-        cause[v] = u;
+      NodeTime& tv = t[v];
+      // Ties keep the first predecessor dequeued (the critical paths depend on it).
+      if (tv.cause < 0 || end > tv.start) {
+        tv.start = end;
+        tv.cause = u;
       }
-      if (--remaining[v] == 0) queue[tail++] = v;
+      if (--tv.remaining == 0) queue[tail++] = v;
     }
   }
-  if (tail < n) return Error::internal(deadlock_message(dag, dag.indegree, n - tail));
-  return sched;
+  if (tail < n) return Error::internal(deadlock_message(dag, n - tail));
+  return Schedule{t};
 }
 
 }  // namespace slimpack::sim_detail

@@ -84,7 +84,7 @@ void memory_timeline(const Plan& plan, const ReplicaDag& dag, const Schedule& sc
     for (std::size_t i = first; i < last; ++i) {
       const std::int32_t v = dag.stage_ops[i];
       const DagNode& node = dag.nodes[static_cast<std::size_t>(v)];
-      const double start = sched.start[static_cast<std::size_t>(v)];
+      const double start = sched.start(static_cast<std::size_t>(v));
       const auto pi = static_cast<std::size_t>(node.pack);
       if (node.kind == OpKind::Forward) {
         activations += fwd_tokens[pi] * act;
@@ -103,7 +103,7 @@ void memory_timeline(const Plan& plan, const ReplicaDag& dag, const Schedule& sc
       peak = std::max(peak, activations + accumulators + bwd_tokens[pi] * working);
       point(start);
       activations -= bwd_tokens[pi] * act;
-      point(start + node.duration);
+      point(start + sched.duration(static_cast<std::size_t>(v)));
     }
     st.peak_memory_bytes = base + peak;
   }

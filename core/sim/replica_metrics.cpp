@@ -8,10 +8,11 @@ namespace slimpack::sim_detail {
 namespace {
 
 TimedOp timed(const ReplicaDag& dag, const Schedule& sched, std::int32_t v) {
-  const DagNode& n = dag.nodes[static_cast<std::size_t>(v)];
+  const auto i = static_cast<std::size_t>(v);
+  const DagNode& n = dag.nodes[i];
   TimedOp op;
-  op.start = sched.start[static_cast<std::size_t>(v)];
-  op.end = op.start + n.duration;
+  op.start = sched.start(i);
+  op.end = op.start + sched.duration(i);
   op.pack = n.pack;
   op.stage = n.stage;
   op.chunk = n.chunk;
@@ -42,7 +43,7 @@ void apply_dp_barrier(const std::vector<ReplicaDag>& dags, std::vector<Schedule>
     for (std::size_t r = 0; r < dags.size(); ++r) {
       const std::int32_t sync = dags[r].dp_sync[si];
       if (sync < 0) continue;
-      barrier = std::max(barrier, schedules[r].start[static_cast<std::size_t>(sync)]);
+      barrier = std::max(barrier, schedules[r].start(static_cast<std::size_t>(sync)));
       any = true;
     }
     if (!any) continue;
@@ -51,12 +52,12 @@ void apply_dp_barrier(const std::vector<ReplicaDag>& dags, std::vector<Schedule>
       if (sync < 0) continue;
       Schedule& sched = schedules[r];
       // The sync keeps its cause (the local last backward); the wait shows up as idle time.
-      sched.start[static_cast<std::size_t>(sync)] = barrier;
-      const double sync_end = sched.end(dags[r], sync);
-      const auto opt = static_cast<std::size_t>(dags[r].optimizer[si]);
-      if (sync_end > sched.start[opt]) {
-        sched.start[opt] = sync_end;
-        sched.cause[opt] = sync;
+      sched.times[static_cast<std::size_t>(sync)].start = barrier;
+      const double sync_end = sched.end(static_cast<std::size_t>(sync));
+      NodeTime& opt = sched.times[static_cast<std::size_t>(dags[r].optimizer[si])];
+      if (sync_end > opt.start) {
+        opt.start = sync_end;
+        opt.cause = sync;
       }
     }
   }
@@ -73,11 +74,11 @@ ReplicaResult collect_replica(const Plan& plan, const ReplicaDag& dag, const Sch
   // One pass over every node for finish, makespan and the op the critical path starts from.
   // Ties go to the later node: the optimizer/DP sync sinks, so the path ends the iteration.
   const DagNode* nodes = dag.nodes.data();
-  const double* start = sched.start.data();
+  const NodeTime* times = sched.times;
   std::int32_t last = -1;
   double finish = 0.0, makespan = 0.0;
   for (int v = 0; v < dag.size(); ++v) {
-    const double end = start[v] + nodes[v].duration;
+    const double end = times[v].start + times[v].duration;
     if (last < 0 || end >= finish) {
       last = v;
       finish = end;
@@ -105,7 +106,7 @@ ReplicaResult collect_replica(const Plan& plan, const ReplicaDag& dag, const Sch
     }
     for (std::size_t i = first; i < end; ++i) {
       const std::int32_t v = dag.stage_ops[i];
-      st.busy += nodes[v].duration;
+      st.busy += times[v].duration;
       if (keep_ops) st.ops.push_back(timed(dag, sched, v));
     }
     st.bubble_ratio = out.makespan > 0.0 ? 1.0 - st.busy / out.makespan : 0.0;
@@ -125,13 +126,13 @@ ReplicaResult collect_replica(const Plan& plan, const ReplicaDag& dag, const Sch
   return out;
 }
 
-CriticalPath critical_path(const ReplicaDag& dag, const Schedule& sched, std::int32_t last) {
+CriticalPath critical_path(ReplicaDag& dag, const Schedule& sched, std::int32_t last) {
   CriticalPath path;
   if (last < 0) {
     // No precomputed end: the last-finishing op, ties to the later node (as collect_replica).
     double finish = 0.0;
     for (int i = 0; i < dag.size(); ++i) {
-      const double end = sched.end(dag, i);
+      const double end = sched.end(static_cast<std::size_t>(i));
       if (last < 0 || end >= finish) {
         last = i;
         finish = end;
@@ -139,20 +140,22 @@ CriticalPath critical_path(const ReplicaDag& dag, const Schedule& sched, std::in
     }
   }
   if (last < 0) return path;
-  const double finish = sched.end(dag, last);
-  // Two walks back: the first sizes the list, the second fills it from the back, so it comes out
-  // in time order with no growth and no reversal. Sums keep the walk-back order.
+  const double finish = sched.end(static_cast<std::size_t>(last));
+  // One walk back collects the path's nodes into the sweep's queue, free by now (a path holds
+  // each node at most once): each step of a cause chain is a cache miss, so the walk is not
+  // repeated. Sums keep the walk-back order; the list comes out in time order.
+  std::int32_t* walk = dag.queue.data();
   std::size_t length = 0;
-  for (std::int32_t v = last; v >= 0; v = sched.cause[static_cast<std::size_t>(v)]) ++length;
+  for (std::int32_t v = last; v >= 0; v = sched.cause(static_cast<std::size_t>(v)))
+    walk[length++] = v;
   path.ops.resize(length);
-  std::size_t slot = length;
-  for (std::int32_t v = last; v >= 0; v = sched.cause[static_cast<std::size_t>(v)]) {
-    const TimedOp op = timed(dag, sched, v);
+  for (std::size_t i = 0; i < length; ++i) {
+    const TimedOp op = timed(dag, sched, walk[i]);
     if (op.kind == OpKind::P2P || op.kind == OpKind::DpSync)
       path.comm += op.duration();
     else
       path.compute += op.duration();
-    path.ops[--slot] = op;
+    path.ops[length - 1 - i] = op;
   }
   path.idle = std::max(0.0, finish - path.compute - path.comm);
   return path;
