@@ -5,10 +5,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
-#include <mutex>
 #include <new>
-#include <string_view>
 
+#include "common/parts_progress.h"
 #include "trace/trace_import.h"
 
 namespace slimpack {
@@ -91,37 +90,6 @@ std::vector<StragglerStep> straggler_view(const std::vector<RankSummary>& ranks)
   return out;
 }
 
-// The ranks' fractions, reported from the workers as their mean under a lock (a sink need not be
-// thread-safe).
-class RankProgress {
- public:
-  RankProgress(ProgressSink& out, std::size_t ranks) : out_(out), fractions_(ranks, 0.0) {}
-  void report(std::size_t rank, double fraction) {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    fractions_[rank] = fraction;
-    double sum = 0.0;
-    for (double f : fractions_) sum += f;
-    out_.report("summarising",
-                sum / static_cast<double>(std::max<std::size_t>(1, fractions_.size())));
-  }
-
- private:
-  ProgressSink& out_;
-  std::mutex mutex_;
-  std::vector<double> fractions_;
-};
-
-// One file's import: the first 90 % of its share (the summary after it is quick).
-class ImportProgress final : public ProgressSink {
- public:
-  ImportProgress(RankProgress& shared, std::size_t rank) : shared_(shared), rank_(rank) {}
-  void report(std::string_view, double fraction) override { shared_.report(rank_, 0.9 * fraction); }
-
- private:
-  RankProgress& shared_;
-  std::size_t rank_;
-};
-
 void lower_to(std::atomic<std::size_t>& value, std::size_t to) {
   std::size_t now = value.load();
   while (to < now && !value.compare_exchange_weak(now, to)) {
@@ -152,7 +120,7 @@ Expected<RunSummary> summarize_trace_run(const TraceRun& run, const TraceSummary
                                          TaskPool& pool) {
   const std::size_t n = run.ranks.size();
   std::vector<Expected<TraceSummary>> sums(n, Expected<TraceSummary>(Error::cancelled()));
-  RankProgress shared(progress, n);
+  PartsProgress shared(progress, "summarising", n);
   std::atomic<std::size_t> next{0};
   pool.run_on_workers([&](int) {
     for (std::size_t i = next++; i < n; i = next++) {
@@ -185,7 +153,7 @@ Expected<RunSummary> summarize_trace_files(const std::vector<std::string>& files
   const std::size_t n = paths->size();
   std::vector<Expected<TraceSummary>> sums(n, Expected<TraceSummary>(Error::cancelled()));
   std::vector<int> info_ranks(n, -1);
-  RankProgress shared(progress, n);
+  PartsProgress shared(progress, "summarising", n);
   // The lowest index of a file that failed: the result is its error whatever the others give,
   // as in a serial walk, so the files after it need not be read.
   std::atomic<std::size_t> failed{n};
@@ -194,7 +162,8 @@ Expected<RunSummary> summarize_trace_files(const std::vector<std::string>& files
     for (std::size_t i = next++; i < n; i = next++) {
       if (cancel.cancelled() || i > failed.load()) continue;
       const std::string& path = (*paths)[i];
-      ImportProgress sink(shared, i);
+      // The import is the first 90 % of a rank's share (the summary after it is quick).
+      PartProgress sink(shared, i, 0.9);
       try {
         // Only what the summary reads: events and flows, no args text. The trace is dropped at
         // the end of this iteration, before the worker takes its next file.

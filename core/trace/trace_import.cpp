@@ -16,11 +16,11 @@
 #include <cstring>
 #include <limits>
 #include <memory>
-#include <mutex>
 #include <string_view>
 #include <utility>
 
 #include "common/json_util.h"
+#include "common/parts_progress.h"
 #include "trace/trace_builder.h"
 #include "trace/trace_file_read.h"
 #include "trace/trace_json_text.h"
@@ -682,34 +682,6 @@ class ChromeTraceParser {
   char id_buf_[32] = {};
 };
 
-// One file's progress within import_chrome_traces: its fraction in its slot, the mean reported.
-class SharedProgress {
- public:
-  SharedProgress(ProgressSink& out, std::size_t files) : out_(out), fractions_(files, 0.0) {}
-  void report(std::size_t file, double fraction) {
-    const std::lock_guard<std::mutex> lock(mutex_);
-    fractions_[file] = fraction;
-    double sum = 0.0;
-    for (double f : fractions_) sum += f;
-    out_.report("parsing traces", sum / static_cast<double>(fractions_.size()));
-  }
-
- private:
-  ProgressSink& out_;
-  std::mutex mutex_;
-  std::vector<double> fractions_;
-};
-
-class FileProgress final : public ProgressSink {
- public:
-  FileProgress(SharedProgress& shared, std::size_t file) : shared_(shared), file_(file) {}
-  void report(std::string_view, double fraction) override { shared_.report(file_, fraction); }
-
- private:
-  SharedProgress& shared_;
-  std::size_t file_;
-};
-
 }  // namespace
 
 std::vector<Expected<ImportedTrace>> import_chrome_traces(const std::vector<std::string>& paths,
@@ -718,11 +690,11 @@ std::vector<Expected<ImportedTrace>> import_chrome_traces(const std::vector<std:
                                                           ProgressSink& progress) {
   std::vector<Expected<ImportedTrace>> out(paths.size(),
                                            Expected<ImportedTrace>(Error::cancelled()));
-  SharedProgress shared(progress, paths.size());
+  PartsProgress shared(progress, "parsing traces", paths.size());
   std::atomic<std::size_t> next{0};
   pool.run_on_workers([&](int) {
     for (std::size_t i = next++; i < paths.size(); i = next++) {
-      FileProgress sink(shared, i);
+      PartProgress sink(shared, i);
       // An exception (out of memory) must not leave the worker: it becomes this file's error.
       try {
         out[i] = import_chrome_trace(paths[i], options, cancel, sink);
