@@ -121,18 +121,15 @@ Expected<RunSummary> summarize_trace_run(const TraceRun& run, const TraceSummary
   const std::size_t n = run.ranks.size();
   std::vector<Expected<TraceSummary>> sums(n, Expected<TraceSummary>(Error::cancelled()));
   PartsProgress shared(progress, "summarising", n);
-  std::atomic<std::size_t> next{0};
-  pool.run_on_workers([&](int) {
-    for (std::size_t i = next++; i < n; i = next++) {
-      if (cancel.cancelled()) continue;
-      const RankTrace& r = run.ranks[i];
-      try {
-        sums[i] = summarize_trace(*r.trace, options, cancel);
-      } catch (const std::bad_alloc&) {
-        sums[i] = Error::bad_input(r.path + ": out of memory while summarising the trace");
-      }
-      if (sums[i]) shared.report(i, 1.0);
+  for_each_index(pool, n, [&](std::size_t i) {
+    if (cancel.cancelled()) return;
+    const RankTrace& r = run.ranks[i];
+    try {
+      sums[i] = summarize_trace(*r.trace, options, cancel);
+    } catch (const std::bad_alloc&) {
+      sums[i] = Error::bad_input(r.path + ": out of memory while summarising the trace");
     }
+    if (sums[i]) shared.report(i, 1.0);
   });
   if (cancel.cancelled()) return Error::cancelled();
   std::vector<RankSummary> ranks;
@@ -157,32 +154,29 @@ Expected<RunSummary> summarize_trace_files(const std::vector<std::string>& files
   // The lowest index of a file that failed: the result is its error whatever the others give,
   // as in a serial walk, so the files after it need not be read.
   std::atomic<std::size_t> failed{n};
-  std::atomic<std::size_t> next{0};
-  pool.run_on_workers([&](int) {
-    for (std::size_t i = next++; i < n; i = next++) {
-      if (cancel.cancelled() || i > failed.load()) continue;
-      const std::string& path = (*paths)[i];
-      // The import is the first 90 % of a rank's share (the summary after it is quick).
-      PartProgress sink(shared, i, 0.9);
-      try {
-        // Only what the summary reads: events and flows, no args text. The trace is dropped at
-        // the end of this iteration, before the worker takes its next file.
-        auto trace =
-            import_chrome_trace(path, {.keep_events = true, .keep_args = false}, cancel, sink);
-        if (trace) {
-          info_ranks[i] = trace->rank;
-          sums[i] = summarize_trace(*trace, options, cancel);
-        } else {
-          sums[i] = trace.error();
-        }
-      } catch (const std::bad_alloc&) {
-        sums[i] = Error::bad_input(path + ": out of memory while summarising the trace");
+  for_each_index(pool, n, [&](std::size_t i) {
+    if (cancel.cancelled() || i > failed.load()) return;
+    const std::string& path = (*paths)[i];
+    // The import is the first 90 % of a rank's share (the summary after it is quick).
+    PartProgress sink(shared, i, 0.9);
+    try {
+      // Only what the summary reads: events and flows, no args text. The trace is dropped at the
+      // end of this call, before the worker takes its next file.
+      auto trace =
+          import_chrome_trace(path, {.keep_events = true, .keep_args = false}, cancel, sink);
+      if (trace) {
+        info_ranks[i] = trace->rank;
+        sums[i] = summarize_trace(*trace, options, cancel);
+      } else {
+        sums[i] = trace.error();
       }
-      if (sums[i])
-        shared.report(i, 1.0);
-      else if (sums[i].error().kind != ErrorKind::Cancelled)
-        lower_to(failed, i);
+    } catch (const std::bad_alloc&) {
+      sums[i] = Error::bad_input(path + ": out of memory while summarising the trace");
     }
+    if (sums[i])
+      shared.report(i, 1.0);
+    else if (sums[i].error().kind != ErrorKind::Cancelled)
+      lower_to(failed, i);
   });
   if (cancel.cancelled()) return Error::cancelled();
   std::vector<RankTrace> order(n);

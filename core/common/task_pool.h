@@ -3,6 +3,8 @@
 // a front end passes a pool in (the CLI's std::thread pool, the explorer's worker pool) and a
 // function that can use several workers runs its loop on them. The serial pool runs everything on
 // the calling thread, so the same code works with no threads at all.
+#include <atomic>
+#include <cstddef>
 #include <functional>
 
 namespace slimpack {
@@ -30,6 +32,16 @@ class SerialTaskPool final : public TaskPool {
 inline TaskPool& TaskPool::serial() {
   static SerialTaskPool pool;
   return pool;
+}
+
+// Calls item(i) once for every i in [0, n) on the pool's workers, which claim the indices in order
+// from one shared counter (a slow item does not hold up the others). item must not throw.
+template <class Item>
+void for_each_index(TaskPool& pool, std::size_t n, const Item& item) {
+  std::atomic<std::size_t> next{0};
+  pool.run_on_workers([&](int) {
+    for (std::size_t i = next++; i < n; i = next++) item(i);
+  });
 }
 
 }  // namespace slimpack

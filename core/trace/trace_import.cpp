@@ -11,7 +11,6 @@
 #include <simdjson.h>
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <cstring>
 #include <limits>
@@ -691,16 +690,13 @@ std::vector<Expected<ImportedTrace>> import_chrome_traces(const std::vector<std:
   std::vector<Expected<ImportedTrace>> out(paths.size(),
                                            Expected<ImportedTrace>(Error::cancelled()));
   PartsProgress shared(progress, "parsing traces", paths.size());
-  std::atomic<std::size_t> next{0};
-  pool.run_on_workers([&](int) {
-    for (std::size_t i = next++; i < paths.size(); i = next++) {
-      PartProgress sink(shared, i);
-      // An exception (out of memory) must not leave the worker: it becomes this file's error.
-      try {
-        out[i] = import_chrome_trace(paths[i], options, cancel, sink);
-      } catch (const std::bad_alloc&) {
-        out[i] = Error::bad_input(paths[i] + ": out of memory while importing the trace");
-      }
+  for_each_index(pool, paths.size(), [&](std::size_t i) {
+    PartProgress sink(shared, i);
+    // An exception (out of memory) must not leave the worker: it becomes this file's error.
+    try {
+      out[i] = import_chrome_trace(paths[i], options, cancel, sink);
+    } catch (const std::bad_alloc&) {
+      out[i] = Error::bad_input(paths[i] + ": out of memory while importing the trace");
     }
   });
   return out;
