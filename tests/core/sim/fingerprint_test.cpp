@@ -1,8 +1,12 @@
-// Pins the simulator's results bit for bit over many plan shapes: every op's start and end, the
-// lanes, and the critical path (whose cause, in ties, is the first predecessor the sweep dequeued).
-// The expected hashes were taken from the simulator before its DAG build and sweep were
-// restructured for speed; a change of any bit, or of a tie, changes a hash. Set
-// SLIMPACK_PRINT_FINGERPRINTS=1 to print the table (to re-derive it from a reference build).
+// Pins the simulator's results bit for bit over many plan shapes, in two tables:
+// - times (fingerprint_times.inc): every op's start and end, the lanes, busy time, makespan and
+//   finish, and for a deadlock how many ops never ran. Taken from the Kahn-sweep simulator of
+//   commit 43bd183 (before the stage-stream evaluation): the times must never change.
+// - everything (fingerprint_expected.inc): the times and the critical path, whose cause in a tie
+//   is the first predecessor in slot order (stream, message, activations, readiness; see
+//   sim/dag.h), and a deadlock's full message, which names the cycle found.
+// Set SLIMPACK_PRINT_FINGERPRINTS=1 to print both tables (to re-derive them from a reference
+// build).
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -38,7 +42,8 @@ struct Hash {
   }
 };
 
-std::uint64_t fingerprint(const SimResult& r) {
+// The times alone, or (with `paths`) the critical paths too, replica by replica.
+std::uint64_t fingerprint(const SimResult& r, bool paths = true) {
   Hash h;
   h.real(r.makespan);
   h.real(r.iteration_time);
@@ -51,6 +56,7 @@ std::uint64_t fingerprint(const SimResult& r) {
       for (const TimedOp& o : st.ops) h.op(o);
       for (const TimedOp& o : st.comm) h.op(o);
     }
+    if (!paths) continue;
     const CriticalPath& cp = rep.critical_path;
     h.real(cp.compute);
     h.real(cp.comm);
@@ -125,14 +131,30 @@ Plan make_plan(std::uint64_t seed) {
   return plan;
 }
 
-// Hashes taken from the simulator as of commit 1c66213 (before the one-pass DAG build).
 constexpr std::uint64_t kExpected[] = {
 #include "fingerprint_expected.inc"
 };
+constexpr std::uint64_t kExpectedTimes[] = {
+#include "fingerprint_times.inc"
+};
+
+std::uint64_t text_hash(const std::string& text) {
+  Hash h;
+  for (char c : text) h.bytes(static_cast<unsigned char>(c), 1);
+  return h.h;
+}
+
+// "... (3 of 40 ops never ran)": the part of a deadlock message that does not depend on which
+// cycle the search found.
+std::string never_ran(const std::string& message) {
+  const auto at = message.rfind(" (");
+  return at == std::string::npos ? message : message.substr(at);
+}
 
 TEST(SimFingerprint, ManyShapesBitForBit) {
   const bool print = std::getenv("SLIMPACK_PRINT_FINGERPRINTS") != nullptr;
   constexpr int kShapes = sizeof(kExpected) / sizeof(kExpected[0]);
+  static_assert(sizeof(kExpectedTimes) == sizeof(kExpected));
   SimOptions o;
   o.check_legality = false;
   int deadlocks = 0;
@@ -140,18 +162,19 @@ TEST(SimFingerprint, ManyShapesBitForBit) {
     const Plan plan = make_plan(1000 + static_cast<std::uint64_t>(i));
     auto res = simulate(plan, nullptr, o);
     // A deadlock (some shapes have one) pins the message, which names the cycle it found.
-    std::uint64_t fp = 0;
+    std::uint64_t fp = 0, times = 0;
     if (res) {
       fp = fingerprint(*res);
+      times = fingerprint(*res, false);
     } else {
-      Hash h;
-      for (char c : res.error().message) h.bytes(static_cast<unsigned char>(c), 1);
-      fp = h.h;
+      fp = text_hash(res.error().message);
+      times = text_hash(never_ran(res.error().message));
       ++deadlocks;
     }
     if (print)
-      std::printf("    0x%016llxull,%s\n", static_cast<unsigned long long>(fp),
-                  res ? "" : "  // deadlock");
+      std::printf("    0x%016llxull, 0x%016llxull,%s\n", static_cast<unsigned long long>(times),
+                  static_cast<unsigned long long>(fp), res ? "" : "  // deadlock");
+    EXPECT_EQ(times, kExpectedTimes[i]) << "shape " << i << ": times changed";
     EXPECT_EQ(fp, kExpected[i]) << "shape " << i;
   }
   EXPECT_LT(deadlocks, kShapes / 3);  // most shapes must run
