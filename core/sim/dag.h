@@ -26,17 +26,29 @@ struct DagNode {
   Pass pass = Pass::Forward;  // P2P: Forward = activations, Backward = gradients
 };
 
-// What the sweep reads and writes per node, in one 32-byte record: a successor's start, cause and
-// remaining in-degree share a cache line, so each edge costs one cache miss rather than three
-// (the sweep is bound by those misses).
+// A node's predecessors in fixed slots (-1 when absent). The slot order is the critical path's tie
+// rule: when several predecessors end last together, the first slot among them is the cause.
+//   compute op: the previous op on the stage's stream, the message it receives (the P2P send of
+//     its activations or gradients from the neighbour stage), the forward whose activations a
+//     backward uses, last-stage readiness (the forwards the schedule runs before a backward);
+//   P2P send: the op it sends, the previous send on the same channel;
+//   DP sync: the stage's last backward; optimizer: the stage's last op, its DP sync.
+// No op has more than four, so the predecessors are a fixed-size record, not a graph in CSR form.
+enum Slot : int { kStream = 0, kMessage = 1, kActivations = 2, kReadiness = 3 };
+struct NodePreds {
+  std::int32_t slot[4];
+};
+
+// What evaluate() reads and writes per node, in one 40-byte record: running a node reads its
+// predecessors and writes its start in the same cache line (the walk is bound by those misses).
+// Splitting it (times apart from links, so that the results copy less) was measured slower.
 struct NodeTime {
   double start;
   double duration;
-  std::int32_t cause;       // the predecessor whose end set `start`; -1 for sources
-  std::int32_t remaining;   // in-degree; what the sweep leaves is non-zero only on a deadlock
-  std::int32_t succ_first;  // successors: succ[succ_first .. succ_last), in emission order
-  std::int32_t succ_last;
+  std::int32_t cause;  // the predecessor whose end set `start`; -1 for sources, kPending before
+  NodePreds preds;
 };
+constexpr std::int32_t kPending = -2;
 
 struct ReplicaDag {
   int replica = 0;
@@ -48,15 +60,13 @@ struct ReplicaDag {
   // keeps them valid (the block does not move).
   std::unique_ptr<Arena> arena = std::make_unique<Arena>();
   Array<DagNode> nodes;
-  Array<NodeTime> times;  // same ids as nodes
-  // Each node's successors form one contiguous run (NodeTime::succ_first/succ_last); runs are
-  // laid out stage by stage as the graph is emitted, not in node-id order.
-  Array<std::int32_t> succ;
-  Array<std::int32_t> queue;  // evaluate()'s FIFO, size nodes; critical_path()'s scratch after
+  Array<NodeTime> times;        // same ids as nodes
+  Array<std::int32_t> scratch;  // size nodes: critical_path()'s walk back
   // Per stage, compute node ids (F/B) in stream order: stage_ops[stage_ops_begin[s] ..).
   std::vector<std::int32_t> stage_ops_begin;
   Array<std::int32_t> stage_ops;
-  // Per stage, P2P send node ids leaving that stage: stage_comm[stage_comm_begin[s] ..).
+  // Per stage, P2P send node ids leaving that stage, in the stream order of the ops they send:
+  // stage_comm[stage_comm_begin[s] ..).
   std::vector<std::int32_t> stage_comm_begin;
   Array<std::int32_t> stage_comm;
   std::vector<std::int32_t> dp_sync;    // per stage, -1 when DP sync is not modelled
@@ -69,9 +79,10 @@ struct ReplicaDag {
 // or the cost model; a pack with neither is BadInput naming it.
 Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const CostModel* cost);
 
-// Earliest start times from one Kahn sweep, kept in the dag's NodeTime records. `cause(v)` is the
-// predecessor whose end set v's start (-1 for sources): the first one the sweep dequeued among
-// those ending last. It is what the critical path walks back through.
+// Earliest start times, kept in the dag's NodeTime records: each stage's stream is walked in order
+// as far as its ops' predecessors have run, round after round over the stages. `cause(v)` is the
+// predecessor whose end set v's start (-1 for sources): the first slot (NodePreds) among those
+// ending last. It is what the critical path walks back through.
 struct Schedule {
   NodeTime* times = nullptr;  // the dag's array
   double start(std::size_t v) const { return times[v].start; }
@@ -81,8 +92,7 @@ struct Schedule {
 };
 
 // Internal error naming up to 8 ops of a cycle when some ops can never run; Cancelled on cancel.
-// Sets start and cause in the dag's NodeTime records and counts `remaining` down; call once per
-// dag.
+// Sets start and cause in the dag's NodeTime records; call once per dag.
 Expected<Schedule> evaluate(ReplicaDag& dag, const CancelToken& cancel);
 
 // DP gradient sync is a collective: a stage's sync cannot start before every replica finished that
@@ -97,7 +107,7 @@ ReplicaResult collect_replica(const Plan& plan, const ReplicaDag& dag, const Sch
 // Walks back from the last-finishing op through the predecessors that set each start.
 // compute + comm + idle equals the replica's finish.
 // `last` is the op to start from (collect_replica's last_node); -1 finds it with a pass of its own.
-// Uses dag.queue as scratch (call after evaluate()).
+// Uses dag.scratch (call after evaluate()).
 CriticalPath critical_path(ReplicaDag& dag, const Schedule& sched, std::int32_t last = -1);
 
 // Memory step function per stage and its peak, with the accounting of peak_memory_per_stage()

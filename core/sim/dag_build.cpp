@@ -1,5 +1,6 @@
 // Builds one replica's DAG: compute nodes F/B(stage, pack, chunk), P2P send nodes, DP sync and
-// optimizer nodes, with edges for data flow, per-stage stream order and last-stage readiness.
+// optimizer nodes, each with its predecessors (data flow, per-stage stream order and last-stage
+// readiness) in the fixed slots of NodePreds.
 //
 // Modelling choices (documented here because results depend on them):
 // - P2P sends run on a comm stream, not the compute stream. Each stage has one send channel per
@@ -93,9 +94,12 @@ Expected<BackwardNeeds> backward_needs(const Plan& plan, int replica) {
                                 " out of range");
       spans.push_back({seg.seq, seg.begin, seg.end, static_cast<std::int32_t>(m)});
     }
-  std::sort(spans.begin(), spans.end(), [](const ForwardSpan& a, const ForwardSpan& b) {
+  // Forward packs usually hold sequences in order already; sorting costs only when they do not.
+  const auto by_sequence = [](const ForwardSpan& a, const ForwardSpan& b) {
     return a.seq != b.seq ? a.seq < b.seq : a.begin < b.begin;
-  });
+  };
+  if (!std::is_sorted(spans.begin(), spans.end(), by_sequence))
+    std::sort(spans.begin(), spans.end(), by_sequence);
   std::vector<std::int32_t> last_pack(static_cast<std::size_t>(nseq), -1);
   std::vector<Tokens> last_end(static_cast<std::size_t>(nseq), -1);
   for (const ForwardSpan& f : spans) {
@@ -142,8 +146,6 @@ struct DagShape {
   std::size_t compute = 0;  // forward + backward compute nodes
   std::size_t sends = 0;    // P2P send nodes
   std::size_t max_nodes = 0;
-  std::size_t max_edges = 0;
-  std::size_t max_stage_edges = 0;  // edges one stage's walk emits at most
   std::int32_t fid(int s, int c, int m) const { return (s * v + c) * mf + m; }
   std::int32_t bid(int s, int c, int b) const { return nf + (s * v + c) * mb + b; }
 };
@@ -169,75 +171,80 @@ DagShape dag_shape(const Plan& plan, int replica, const CostModel* cost) {
   d.sends = static_cast<std::size_t>(std::max(0, d.virtual_stages - 1)) *
             static_cast<std::size_t>(d.mf + d.mb);
   d.max_nodes = d.compute + d.sends + (d.model_dp_sync ? 2 : 1) * static_cast<std::size_t>(d.p);
-  // Per compute op at most: stream order 1, need 1, readiness 1, its send 3; per stage 3 more.
-  d.max_edges = 6 * d.compute + 3 * static_cast<std::size_t>(d.p);
-  d.max_stage_edges = 6 * static_cast<std::size_t>(d.v) * static_cast<std::size_t>(d.mf + d.mb) + 3;
   return d;
 }
 
-// An edge as a stage's walk emits it, before it is sorted into its source's successor run.
-struct Edge {
-  std::int32_t from;
-  std::int32_t to;
-};
+// Times of every pack of one pass on every stage, pack by pack.
+std::size_t pack_table_size(const DagShape& d) {
+  return static_cast<std::size_t>(std::max(d.mf, d.mb)) * static_cast<std::size_t>(d.p);
+}
 
-// One arena block for the DAG, the schedule evaluate() computes on it and the stage edge buffer.
-void carve_arena(const DagShape& d, ReplicaDag& dag, Array<Edge>& stage_edges) {
+// One arena block for the DAG, the schedule evaluate() computes on it and the pack-time table.
+void carve_arena(const DagShape& d, ReplicaDag& dag, Array<double>& pack_times) {
   using I = std::int32_t;
   const std::size_t bytes =
       Arena::bytes_for(d.max_nodes, sizeof(DagNode)) +
       Arena::bytes_for(d.max_nodes, sizeof(NodeTime)) + Arena::bytes_for(d.max_nodes, sizeof(I)) +
-      Arena::bytes_for(d.max_edges, sizeof(I)) + Arena::bytes_for(d.compute, sizeof(I)) +
-      Arena::bytes_for(d.sends, sizeof(I)) + Arena::bytes_for(d.max_stage_edges, sizeof(Edge));
+      Arena::bytes_for(d.compute, sizeof(I)) + Arena::bytes_for(d.sends, sizeof(I)) +
+      Arena::bytes_for(pack_table_size(d), sizeof(double));
   dag.arena->reserve(bytes);
   dag.nodes.take(*dag.arena, d.max_nodes);
   dag.times.take(*dag.arena, d.max_nodes);
-  dag.queue.take(*dag.arena, d.max_nodes);
-  dag.succ.take(*dag.arena, d.max_edges);
+  dag.scratch.take(*dag.arena, d.max_nodes);
   dag.stage_ops.take(*dag.arena, d.compute);
   dag.stage_comm.take(*dag.arena, d.sends);
-  stage_edges.take(*dag.arena, d.max_stage_edges);
+  pack_times.take(*dag.arena, pack_table_size(d));
 }
 
-// A node not yet swept: start 0, no cause, no edges counted yet.
+// A compute node as priced: a source (start 0, cause -1) until a stage's stream lists it, which
+// makes it pending. Its slots are filled as the stages are walked (the message slot of a
+// forward by the stage before it, of a backward by the stage after it).
 NodeTime fresh_time(double duration) {
-  return {0.0, duration, -1, 0, 0, 0};
+  return {0.0, duration, -1, {{-1, -1, -1, -1}}};
 }
 
-// Prices every F and B pack on every stage into its compute node (a chunk takes 1/v of it).
+// Prices every F and B pack on every stage into its compute node (a chunk takes 1/v of it). The
+// prices go pack by pack into a table (so that errors name the first bad pack, as a reader
+// expects), and the nodes are then written stage by stage: each stage's nodes are one run, so
+// the writes stream instead of striding across every stage's run at once.
 Status add_compute_nodes(const Plan& plan, int replica, const CostModel* cost, const DagShape& d,
-                         ReplicaDag& dag) {
+                         Array<double>& table, ReplicaDag& dag) {
   const ReplicaPlan& rp = plan.replicas[static_cast<std::size_t>(replica)];
   const double inv_v = 1.0 / d.v;
-  auto node = [&](std::int32_t id, double t, int pack, int s, int c, OpKind kind, Pass pass) {
-    dag.nodes[static_cast<std::size_t>(id)] = {pack, static_cast<std::int16_t>(s),
-                                               static_cast<std::int8_t>(c), kind, pass};
-    dag.times[static_cast<std::size_t>(id)] = fresh_time(t * inv_v);
+  const auto p = static_cast<std::size_t>(d.p);
+  auto pass_nodes = [&](Pass pass, const std::vector<Pack>& packs) -> Status {
+    Status priced = pack_durations(plan, replica, pass, packs, cost, [&](int m, int s, double t) {
+      table[static_cast<std::size_t>(m) * p + static_cast<std::size_t>(s)] = t * inv_v;
+    });
+    if (!priced) return priced;
+    const bool fwd = pass == Pass::Forward;
+    const OpKind kind = fwd ? OpKind::Forward : OpKind::Backward;
+    const int n = static_cast<int>(packs.size());
+    for (int s = 0; s < d.p; ++s)
+      for (int c = 0; c < d.v; ++c) {
+        const auto first = static_cast<std::size_t>(fwd ? d.fid(s, c, 0) : d.bid(s, c, 0));
+        DagNode* nodes = dag.nodes.data() + first;
+        NodeTime* times = dag.times.data() + first;
+        const double* t = table.data() + s;
+        for (int m = 0; m < n; ++m) {
+          nodes[m] = {m, static_cast<std::int16_t>(s), static_cast<std::int8_t>(c), kind, pass};
+          times[m] = fresh_time(t[static_cast<std::size_t>(m) * p]);
+        }
+      }
+    return Status::success();
   };
-  Status priced =
-      pack_durations(plan, replica, Pass::Forward, rp.forward, cost, [&](int m, int s, double t) {
-        for (int c = 0; c < d.v; ++c)
-          node(d.fid(s, c, m), t, m, s, c, OpKind::Forward, Pass::Forward);
-      });
-  if (!priced) return priced;
-  return pack_durations(plan, replica, Pass::Backward, rp.backward, cost,
-                        [&](int b, int s, double t) {
-                          for (int c = 0; c < d.v; ++c)
-                            node(d.bid(s, c, b), t, b, s, c, OpKind::Backward, Pass::Backward);
-                        });
+  if (Status st = pass_nodes(Pass::Forward, rp.forward); !st) return st;
+  return pass_nodes(Pass::Backward, rp.backward);
 }
 
-// Emits one replica's edges (and its P2P, DP sync and optimizer nodes) in one pass, stage by
-// stage, taking each stage's stream order from stage_order() and recording it in stage_ops. Every
-// edge leaves a node of the stage being walked, so a stage's edges are gathered in a small buffer
-// (it stays in cache) and then sorted by source into successor runs: a counting sort that keeps
-// each source's edges in emission order, the order in which the sweep visits them (its ties
-// depend on it).
-class EdgeEmitter {
+// Fills one replica's predecessor slots (and creates its P2P, DP sync and optimizer nodes) in one
+// pass, stage by stage, taking each stage's stream order from stage_order() and recording it in
+// stage_ops, so that only one stage's order is alive at a time.
+class PredEmitter {
  public:
-  EdgeEmitter(const Plan& plan, int replica, const CostModel* cost, const DagShape& shape,
-              const BackwardNeeds& needs, const Array<Edge>& stage_edges, ReplicaDag& dag)
-      : plan_(plan), d_(shape), needs_(needs), dag_(dag), edges_(stage_edges.ptr) {
+  PredEmitter(const Plan& plan, int replica, const CostModel* cost, const DagShape& shape,
+              const BackwardNeeds& needs, ReplicaDag& dag)
+      : plan_(plan), d_(shape), needs_(needs), dag_(dag) {
     const ReplicaPlan& rp = plan.replicas[static_cast<std::size_t>(replica)];
     fsend_time_.resize(static_cast<std::size_t>(d_.mf));
     bsend_time_.resize(static_cast<std::size_t>(d_.mb));
@@ -256,10 +263,16 @@ class EdgeEmitter {
   }
 
   void emit() {
-    for (int s = 0; s < d_.p; ++s) emit_stage(s);
+    for (int s = 0; s < d_.p; ++s) {
+      StageCursor cur;
+      cur.s = s;
+      for (const OrderedOp& op :
+           stage_order(plan_.schedule, d_.p, s, d_.mf, d_.mb, plan_.warmup_extra, plan_.vchunks))
+        add_op(cur, op);
+      close_stage(cur);
+    }
   }
   std::size_t nodes_created() const { return static_cast<std::size_t>(next_id_); }
-  std::size_t edges_placed() const { return static_cast<std::size_t>(n_succ_); }
   std::size_t ops_recorded() const { return n_ops_; }
   std::size_t sends_recorded() const { return n_comm_; }
 
@@ -271,60 +284,25 @@ class EdgeEmitter {
     std::int32_t prev = -1, last_fsend = -1, last_bsend = -1, last_b = -1;
   };
 
-  // One stage's walk: its ops in stream order, its DP sync and optimizer, then its edges sorted
-  // by source into successor runs.
-  void emit_stage(int s) {
-    StageCursor cur;
-    cur.s = s;
-    n_edges_ = 0;
-    const std::int32_t first_new = next_id_;
-    for (const OrderedOp& op :
-         stage_order(plan_.schedule, d_.p, s, d_.mf, d_.mb, plan_.warmup_extra, plan_.vchunks))
-      add_op(cur, op);
-    close_stage(cur);
-    // Every edge leaves one of the stage's compute nodes or a node the stage created.
-    place_runs(d_.fid(s, 0, 0), d_.fid(s, 0, 0) + d_.v * d_.mf);
-    place_runs(d_.bid(s, 0, 0), d_.bid(s, 0, 0) + d_.v * d_.mb);
-    place_runs(first_new, next_id_);
-    NodeTime* t = dag_.times.data();
-    std::int32_t* succ = dag_.succ.data();
-    for (std::size_t i = 0; i < n_edges_; ++i) {
-      const Edge e = edges_[i];
-      succ[t[e.from].succ_last++] = e.to;
-    }
-  }
-
-  // Gives each node in [first, last) its successor run, sized by the out-degree add() counted in
-  // succ_last; succ_last then restarts at the run's first slot and is advanced once per edge.
-  void place_runs(std::int32_t first, std::int32_t last) {
-    NodeTime* t = dag_.times.data();
-    for (std::int32_t u = first; u < last; ++u) {
-      const std::int32_t out = t[u].succ_last;
-      t[u].succ_first = t[u].succ_last = n_succ_;
-      n_succ_ += out;
-    }
-  }
-
-  std::int32_t new_node(const DagNode& node, double duration) {
-    dag_.nodes[static_cast<std::size_t>(next_id_)] = node;
-    dag_.times[static_cast<std::size_t>(next_id_)] = fresh_time(duration);
+  std::int32_t new_node(const DagNode& node, double duration, const NodePreds& preds) {
+    const auto id = static_cast<std::size_t>(next_id_);
+    dag_.nodes[id] = node;
+    dag_.times[id] = {0.0, duration, kPending, preds};
     return next_id_++;
   }
 
-  // Edges are counted here and placed when the stage is done (emit_stage).
-  void add(std::int32_t from, std::int32_t to) {
-    edges_[n_edges_++] = {from, to};
-    ++dag_.times[static_cast<std::size_t>(from)].succ_last;
-    ++dag_.times[static_cast<std::size_t>(to)].remaining;
+  void set(std::int32_t v, Slot slot, std::int32_t u) {
+    dag_.times[static_cast<std::size_t>(v)].preds.slot[slot] = u;
   }
 
-  // One compute op: its place in the stream, then its data-flow edges and sends.
+  // One compute op: its place in the stream, then its data flow and sends.
   void add_op(StageCursor& cur, const OrderedOp& op) {
     const bool fwd = op.pass == Pass::Forward;
     const std::int32_t id =
         fwd ? d_.fid(cur.s, op.chunk, op.pack) : d_.bid(cur.s, op.chunk, op.pack);
     dag_.stage_ops[n_ops_++] = id;
-    if (cur.prev >= 0) add(cur.prev, id);
+    dag_.times[static_cast<std::size_t>(id)].cause = kPending;
+    set(id, kStream, cur.prev);
     cur.prev = id;
     if (fwd) {
       add_forward_send(cur, op, id);
@@ -352,11 +330,11 @@ class EdgeEmitter {
     const auto b = static_cast<std::size_t>(op.pack);
     const std::int32_t need =
         c * d_.p + s + 1 == d_.virtual_stages ? needs_.last[b] : needs_.any[b];
-    if (need >= 0) add(d_.fid(s, c, need), id);
+    if (need >= 0) set(id, kActivations, d_.fid(s, c, need));
     if (d_.v == 1 && s == d_.p - 1 && d_.mf > 0) {
       // Last-stage readiness (docs/design.md section 6); also implied by the stream order.
       const int k = forwards_before_backward(plan_.schedule, d_.mf, op.pack, plan_.warmup_extra);
-      if (k > 0) add(d_.fid(s, 0, k - 1), id);
+      if (k > 0) set(id, kReadiness, d_.fid(s, 0, k - 1));
     }
   }
 
@@ -376,11 +354,9 @@ class EdgeEmitter {
                 std::int32_t& last_send, std::int32_t to) {
     const std::int32_t send = new_node({op.pack, static_cast<std::int16_t>(s),
                                         static_cast<std::int8_t>(op.chunk), OpKind::P2P, pass},
-                                       time);
-    add(from, send);
-    if (last_send >= 0) add(last_send, send);
+                                       time, {{from, last_send, -1, -1}});
     last_send = send;
-    add(send, to);
+    set(to, kMessage, send);
     dag_.stage_comm[n_comm_++] = send;
   }
 
@@ -389,13 +365,11 @@ class EdgeEmitter {
     const auto s = static_cast<std::size_t>(cur.s);
     const auto s16 = static_cast<std::int16_t>(cur.s);
     std::int32_t sync = -1;
-    if (d_.model_dp_sync && cur.last_b >= 0) {
-      sync = new_node({-1, s16, 0, OpKind::DpSync, Pass::Backward}, sync_time_[s]);
-      add(cur.last_b, sync);
-    }
-    const std::int32_t opt = new_node({-1, s16, 0, OpKind::Optimizer, Pass::Backward}, 0.0);
-    if (cur.prev >= 0) add(cur.prev, opt);
-    if (sync >= 0) add(sync, opt);
+    if (d_.model_dp_sync && cur.last_b >= 0)
+      sync = new_node({-1, s16, 0, OpKind::DpSync, Pass::Backward}, sync_time_[s],
+                      {{cur.last_b, -1, -1, -1}});
+    const std::int32_t opt =
+        new_node({-1, s16, 0, OpKind::Optimizer, Pass::Backward}, 0.0, {{cur.prev, sync, -1, -1}});
     dag_.dp_sync[s] = sync;
     dag_.optimizer[s] = opt;
     dag_.stage_ops_begin[s + 1] = static_cast<std::int32_t>(n_ops_);
@@ -406,10 +380,7 @@ class EdgeEmitter {
   const DagShape& d_;
   const BackwardNeeds& needs_;
   ReplicaDag& dag_;
-  Edge* edges_;  // this stage's edges, in emission order
-  std::size_t n_edges_ = 0;
   std::int32_t next_id_ = static_cast<std::int32_t>(d_.compute);  // P2P/sync/optimizer ids follow
-  std::int32_t n_succ_ = 0;
   std::vector<double> fsend_time_;
   std::vector<double> bsend_time_;
   std::vector<double> sync_time_;
@@ -427,9 +398,9 @@ Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const Cost
   dag.vchunks = shape.v;
   dag.mf = shape.mf;
   dag.mb = shape.mb;
-  Array<Edge> stage_edges;
-  carve_arena(shape, dag, stage_edges);
-  if (Status priced = add_compute_nodes(plan, replica, cost, shape, dag); !priced)
+  Array<double> pack_times;
+  carve_arena(shape, dag, pack_times);
+  if (Status priced = add_compute_nodes(plan, replica, cost, shape, pack_times, dag); !priced)
     return priced.error();
   auto needs = backward_needs(plan, replica);
   if (!needs) return needs.error();
@@ -440,12 +411,11 @@ Expected<ReplicaDag> build_replica_dag(const Plan& plan, int replica, const Cost
   dag.dp_sync.assign(stages, -1);
   dag.optimizer.assign(stages, -1);
 
-  EdgeEmitter emitter(plan, replica, cost, shape, *needs, stage_edges, dag);
+  PredEmitter emitter(plan, replica, cost, shape, *needs, dag);
   emitter.emit();
   dag.nodes.count = emitter.nodes_created();
   dag.times.count = emitter.nodes_created();
-  dag.queue.count = emitter.nodes_created();
-  dag.succ.count = emitter.edges_placed();
+  dag.scratch.count = emitter.nodes_created();
   dag.stage_ops.count = emitter.ops_recorded();
   dag.stage_comm.count = emitter.sends_recorded();
   return dag;

@@ -1,38 +1,61 @@
-// Earliest start times in one Kahn sweep over the CSR graph; a cycle is reported as a deadlock.
+// Earliest start times: each stage's stream is walked in order as far as its ops' predecessors
+// have run, round after round over the stages; a round that moves no stage is a deadlock.
+//
+// Why not a topological sweep over successor lists: every op has at most four predecessors in
+// fixed slots and its stage's stream fixes the order in which a stage runs them, so the streams
+// are a topological order already, found without building or sorting a single edge. A send runs
+// right after the op it sends (its other predecessor, the channel's previous send, ran before);
+// a stage's DP sync right after its last backward, as a sweep would run it.
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "sim/dag.h"
 
 namespace slimpack::sim_detail {
 namespace {
 
-constexpr std::size_t kCancelEvery = 1u << 16;
+constexpr std::size_t kCancelEvery = 1u << 10;  // rounds between looks at the cancel token
 constexpr std::size_t kMaxNamedOps = 8;
 
-// Some ops never became ready: walk backwards through not-yet-run predecessors from one of them
-// until a node repeats; that loop is the cycle ("X waits for Y waits for ... X").
+// Sets v's start and cause from its predecessors and returns true, or returns false when one of
+// them has not run. Ties keep the first slot (the critical path's rule, NodePreds).
+inline bool run_node(NodeTime* t, std::int32_t v) {
+  const NodePreds& pr = t[v].preds;
+  double start = 0.0;
+  std::int32_t cause = -1;
+  for (const std::int32_t u : pr.slot) {
+    if (u < 0) continue;
+    const NodeTime& tu = t[u];
+    if (tu.cause == kPending) return false;
+    const double end = tu.start + tu.duration;
+    if (cause < 0 || end > start) {
+      start = end;
+      cause = u;
+    }
+  }
+  t[v].start = start;
+  t[v].cause = cause;
+  return true;
+}
+
+// The first predecessor of a node that has not run (there is one: run_node() refused it).
+inline std::int32_t blocking_pred(const NodeTime* t, const NodePreds& pr) {
+  for (const std::int32_t u : pr.slot)
+    if (u >= 0 && t[u].cause == kPending) return u;
+  return -1;
+}
+
+// Some ops never ran: from the lowest such op, walk back through the first predecessor (in slot
+// order) that never ran until a node repeats; that loop is the cycle ("X waits for Y waits for ...
+// X"). Every op that never ran has such a predecessor, or it would have run.
 std::string deadlock_message(const ReplicaDag& dag, std::size_t never_ran) {
   const auto n = static_cast<std::size_t>(dag.size());
   const NodeTime* t = dag.times.data();
-  auto remaining = [&](std::size_t v) { return t[v].remaining; };
-  // Reverse CSR, built only on this error path.
-  std::vector<std::int32_t> pred_begin(n + 1, 0);
-  for (std::size_t u = 0; u < n; ++u)
-    for (auto e = t[u].succ_first; e < t[u].succ_last; ++e)
-      ++pred_begin[static_cast<std::size_t>(dag.succ[static_cast<std::size_t>(e)]) + 1];
-  for (std::size_t i = 0; i < n; ++i) pred_begin[i + 1] += pred_begin[i];
-  std::vector<std::int32_t> preds(static_cast<std::size_t>(pred_begin[n]));
-  std::vector<std::int32_t> cursor(pred_begin.begin(), pred_begin.end() - 1);
-  for (std::size_t u = 0; u < n; ++u)
-    for (auto e = t[u].succ_first; e < t[u].succ_last; ++e) {
-      const auto v = static_cast<std::size_t>(dag.succ[static_cast<std::size_t>(e)]);
-      preds[static_cast<std::size_t>(cursor[v]++)] = static_cast<std::int32_t>(u);
-    }
-
+  auto pending = [&](std::int32_t v) { return v >= 0 && t[v].cause == kPending; };
   std::int32_t u = -1;
   for (std::size_t i = 0; i < n && u < 0; ++i)
-    if (remaining(i) > 0) u = static_cast<std::int32_t>(i);
+    if (pending(static_cast<std::int32_t>(i))) u = static_cast<std::int32_t>(i);
   std::vector<std::int32_t> position(n, -1);
   std::vector<std::int32_t> path;
   std::size_t cycle_start = 0;
@@ -40,15 +63,12 @@ std::string deadlock_message(const ReplicaDag& dag, std::size_t never_ran) {
     position[static_cast<std::size_t>(u)] = static_cast<std::int32_t>(path.size());
     path.push_back(u);
     std::int32_t next = -1;
-    for (auto e = pred_begin[static_cast<std::size_t>(u)];
-         e < pred_begin[static_cast<std::size_t>(u) + 1]; ++e) {
-      const std::int32_t w = preds[static_cast<std::size_t>(e)];
-      if (remaining(static_cast<std::size_t>(w)) > 0) {
+    for (const std::int32_t w : dag.times[static_cast<std::size_t>(u)].preds.slot)
+      if (pending(w)) {
         next = w;
         break;
       }
-    }
-    if (next < 0) break;  // cannot happen: an op that never ran has a predecessor that never ran
+    if (next < 0) break;  // cannot happen (see above)
     if (position[static_cast<std::size_t>(next)] >= 0) {
       cycle_start = static_cast<std::size_t>(position[static_cast<std::size_t>(next)]);
       path.push_back(next);
@@ -91,31 +111,64 @@ std::string describe_node(const ReplicaDag& dag, int v) {
   return "op" + std::to_string(v);
 }
 
+namespace {
+
+// One stage's walk through its stream: the next op and send, where they end, and the predecessor
+// it last stopped at (looked at first in the next round: most rounds find it still pending).
+struct StageWalk {
+  std::int32_t next_op, op_end, next_send, send_end;
+  std::int32_t sync, last_b, optimizer, blocked_on;
+};
+
+}  // namespace
+
 Expected<Schedule> evaluate(ReplicaDag& dag, const CancelToken& cancel) {
-  const auto n = static_cast<std::size_t>(dag.size());
   NodeTime* t = dag.times.data();
-  std::int32_t* queue = dag.queue.data();
-  std::size_t head = 0, tail = 0;
-  for (std::size_t i = 0; i < n; ++i)
-    if (t[i].remaining == 0) queue[tail++] = static_cast<std::int32_t>(i);
-  const std::int32_t* succ = dag.succ.data();
-  while (head < tail) {
-    if ((head & (kCancelEvery - 1)) == 0 && cancel.cancelled()) return Error::cancelled();
-    const std::int32_t u = queue[head++];
-    const NodeTime& tu = t[u];
-    const double end = tu.start + tu.duration;
-    for (std::int32_t e = tu.succ_first; e < tu.succ_last; ++e) {
-      const std::int32_t v = succ[e];
-      NodeTime& tv = t[v];
-      // Ties keep the first predecessor dequeued (the critical paths depend on it).
-      if (tv.cause < 0 || end > tv.start) {
-        tv.start = end;
-        tv.cause = u;
-      }
-      if (--tv.remaining == 0) queue[tail++] = v;
-    }
+  const std::int32_t* ops = dag.stage_ops.data();
+  const std::int32_t* comm = dag.stage_comm.data();
+  std::vector<StageWalk> open;  // the stages whose streams have not finished
+  open.reserve(static_cast<std::size_t>(dag.stages));
+  for (std::size_t s = 0; s < static_cast<std::size_t>(dag.stages); ++s) {
+    const std::int32_t sync = dag.dp_sync[s];
+    open.push_back({dag.stage_ops_begin[s], dag.stage_ops_begin[s + 1], dag.stage_comm_begin[s],
+                    dag.stage_comm_begin[s + 1], sync, sync >= 0 ? t[sync].preds.slot[kStream] : -1,
+                    dag.optimizer[s], -1});
   }
-  if (tail < n) return Error::internal(deadlock_message(dag, n - tail));
+  for (std::size_t round = 0; !open.empty(); ++round) {
+    if ((round & (kCancelEvery - 1)) == 0 && cancel.cancelled()) return Error::cancelled();
+    bool moved = false;
+    std::size_t kept = 0;
+    for (StageWalk w : open) {
+      if (w.blocked_on < 0 || t[w.blocked_on].cause != kPending) {
+        const std::int32_t first = w.next_op;
+        std::int32_t i = first, c = w.next_send;
+        for (; i < w.op_end; ++i) {
+          const std::int32_t v = ops[i];
+          if (!run_node(t, v)) break;
+          // Its send, if it has one, is the stage's next: sends are listed in stream order.
+          if (c < w.send_end && t[comm[c]].preds.slot[kStream] == v) run_node(t, comm[c++]);
+          if (v == w.last_b) run_node(t, w.sync);
+        }
+        w.next_op = i;
+        w.next_send = c;
+        moved |= i != first;
+        if (i == w.op_end) {
+          run_node(t, w.optimizer);
+          moved = true;
+          continue;  // closed
+        }
+        w.blocked_on = blocking_pred(t, t[ops[i]].preds);
+      }
+      open[kept++] = w;
+    }
+    open.resize(kept);
+    if (!moved) break;
+  }
+  if (!open.empty()) {
+    std::size_t never_ran = 0;
+    for (const NodeTime& nt : dag.times) never_ran += nt.cause == kPending ? 1 : 0;
+    return Error::internal(deadlock_message(dag, never_ran));
+  }
   return Schedule{t};
 }
 

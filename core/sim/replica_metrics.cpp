@@ -141,10 +141,10 @@ CriticalPath critical_path(ReplicaDag& dag, const Schedule& sched, std::int32_t 
   }
   if (last < 0) return path;
   const double finish = sched.end(static_cast<std::size_t>(last));
-  // One walk back collects the path's nodes into the sweep's queue, free by now (a path holds
-  // each node at most once): each step of a cause chain is a cache miss, so the walk is not
+  // One walk back collects the path's nodes into the dag's scratch array (a path holds each node
+  // at most once): each step of a cause chain is a cache miss, so the walk is not
   // repeated. Sums keep the walk-back order; the list comes out in time order.
-  std::int32_t* walk = dag.queue.data();
+  std::int32_t* walk = dag.scratch.data();
   std::size_t length = 0;
   for (std::int32_t v = last; v >= 0; v = sched.cause(static_cast<std::size_t>(v)))
     walk[length++] = v;

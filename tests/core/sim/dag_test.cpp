@@ -125,6 +125,31 @@ TEST(SimDag, BadStageTimesCountIsBadInput) {
   EXPECT_NE(res.error().message.find("B1"), std::string::npos) << res.error().message;
 }
 
+// The critical path's tie rule: among predecessors ending last together, the first slot wins,
+// and the stream comes before the message. GPipe, p = 2, two packs, all times 1, P2P free:
+//   stage 0: F1 [0,1] F2 [1,2]
+//   stage 1:          F1 [1,2] F2 [2,3]
+// Stage 1's F2 waits for its stream (F1@stage1) and for F2's activations (F2@stage0), both ending
+// at 2: the path goes through F1@stage1, never through F2@stage0.
+TEST(SimDag, CriticalPathTieGoesToTheStream) {
+  auto res = simulate(test::uniform_plan(2, 2, 1.0, 1.0, ScheduleKind::GPipe), nullptr, checked());
+  ASSERT_TRUE(res.ok()) << res.error().message;
+  const std::vector<TimedOp>& path = res->replicas[0].critical_path.ops;
+  auto is = [](const TimedOp& op, OpKind kind, int stage, int pack) {
+    return op.kind == kind && op.stage == stage && op.pack == pack;
+  };
+  std::size_t f2 = path.size();
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    EXPECT_FALSE(is(path[i], OpKind::Forward, 0, 1)) << "the path took the message in a tie";
+    if (is(path[i], OpKind::Forward, 1, 1)) f2 = i;
+  }
+  ASSERT_LT(f2, path.size());
+  ASSERT_GT(f2, 0u);
+  EXPECT_TRUE(is(path[f2 - 1], OpKind::Forward, 1, 0));
+  EXPECT_DOUBLE_EQ(path[f2].start, 2.0);
+  EXPECT_DOUBLE_EQ(res->replicas[0].critical_path.idle, 0.0);
+}
+
 // B1 on the last stage needs "y", forwarded in F2, which stage 1 issues only after B1 (w = 0).
 Plan impossible_plan() {
   Plan plan;
