@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "common/memory_reuse.h"
 #include "window/data_paths.h"
 #include "window/explorer_args.h"
 #include "window/main_window.h"
@@ -17,6 +18,8 @@
 #include "window/settings.h"
 
 int main(int argc, char** argv) {
+  // Every slider move re-simulates: freed result memory stays for the next simulation.
+  slimpack::keep_freed_memory_for_reuse();
   // An export into a FIFO or socket whose reader went away must fail with a message (EPIPE from
   // the output-file rule), not end the program with SIGPIPE.
   std::signal(SIGPIPE, SIG_IGN);

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <new>
 
+#include "common/memory_reuse.h"
+
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -70,7 +72,7 @@ void prefault_for_write(const void* p, std::size_t bytes) {
 #ifdef MADV_POPULATE_WRITE
   constexpr std::size_t kPage = 4096;
   constexpr std::size_t kWorthIt = std::size_t{256} << 10;  // below this, faults are cheap enough
-  if (bytes < kWorthIt) return;
+  if (bytes < kWorthIt || freed_memory_is_kept()) return;
   const auto first = (reinterpret_cast<std::uintptr_t>(p) + kPage - 1) / kPage * kPage;
   const auto last = (reinterpret_cast<std::uintptr_t>(p) + bytes) / kPage * kPage;
   // Failure (an old kernel) is harmless: the pages then fault in one by one as before.

@@ -46,7 +46,8 @@ class Arena {
 
 // Asks the kernel to back [p, p + bytes) with writable pages in one call before a large result
 // vector is filled: a page fault per 4 KiB costs microseconds (far more in a VM), and the result
-// vectors of a million-op simulation span tens of MiB. Advice only; does nothing for small ranges.
+// vectors of a million-op simulation span tens of MiB. Advice only; does nothing for small ranges,
+// nor where the process keeps freed memory (common/memory_reuse.h): the pages are warm there.
 void prefault_for_write(const void* p, std::size_t bytes);
 
 // A view of `size` elements in an Arena (the owner keeps the arena alive).
