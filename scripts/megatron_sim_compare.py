@@ -131,8 +131,12 @@ def whole_process_seconds(cmd, repeat):
     return median_seconds(run, repeat, children=True)
 
 
-def our_in_process_seconds(bench, plan, repeat):
+def our_in_process_seconds(bench, plan, repeat, default_malloc=False):
+    """BM_SimPlanFile's medians. slimpack_bench, like slimpack and the explorer, keeps freed
+    memory for reuse (core/common/memory_reuse.h); default_malloc measures glibc's defaults."""
     env = dict(os.environ, SLIMPACK_BENCH_PLAN=plan)
+    if default_malloc:
+        env["SLIMPACK_BENCH_DEFAULT_MALLOC"] = "1"
     out = subprocess.run(
         [bench, "--benchmark_filter=^BM_SimPlanFile", "--benchmark_format=json",
          f"--benchmark_repetitions={max(repeat, 3)}", "--benchmark_min_time=0.2"],
@@ -182,6 +186,7 @@ def main():
     meg_in = median_seconds(
         lambda: megatron_timeline(schedules, solver, args.stages, args.packs), args.repeat)
     ours_in = our_in_process_seconds(args.bench, plan, args.repeat)
+    ours_plain = our_in_process_seconds(args.bench, plan, args.repeat, default_malloc=True)
     meg_proc = whole_process_seconds(
         [sys.executable, os.path.abspath(__file__), "--megatron", args.megatron, "--megatron-only",
          "--stages", str(args.stages), "--packs", str(args.packs)], args.repeat)
@@ -192,6 +197,7 @@ def main():
         ("in process, Megatron (schedule + graph + solve)", meg_in, None),
         ("in process, ours: simulate(), every result", ours_in["full"], meg_in),
         ("in process, ours: simulate(), no legality check", ours_in["no_legality"], meg_in),
+        ("in process, ours: every result, glibc's default malloc", ours_plain["full"], meg_in),
         ("whole process, Megatron (python3 start to exit)", meg_proc, None),
         ("whole process, ours (slimpack simulate --plan)", ours_proc, meg_proc),
     ]
@@ -207,6 +213,8 @@ def main():
                        "seconds_wall_cpu": {name: list(t) for name, t, _ in rows},
                        "in_process_ratio_wall": meg_in[0] / ours_in["full"][0],
                        "in_process_ratio_cpu": meg_in[1] / ours_in["full"][1],
+                       "in_process_ratio_cpu_default_malloc":
+                           meg_in[1] / ours_plain["full"][1],
                        "process_ratio_wall": meg_proc[0] / ours_proc[0],
                        "process_ratio_cpu": meg_proc[1] / ours_proc[1]}, f, indent=1)
     return 0

@@ -30,16 +30,19 @@ struct DagNode {
 // rule: when several predecessors end last together, the first slot among them is the cause.
 //   compute op: the previous op on the stage's stream, the message it receives (the P2P send of
 //     its activations or gradients from the neighbour stage), the forward whose activations a
-//     backward uses, last-stage readiness (the forwards the schedule runs before a backward);
+//     backward uses;
 //   P2P send: the op it sends, the previous send on the same channel;
 //   DP sync: the stage's last backward; optimizer: the stage's last op, its DP sync.
-// No op has more than four, so the predecessors are a fixed-size record, not a graph in CSR form.
-enum Slot : int { kStream = 0, kMessage = 1, kActivations = 2, kReadiness = 3 };
+// Last-stage readiness (a backward waits for the forwards the schedule runs before it) needs no
+// slot: stage_order() issues exactly those forwards before it on the last stage
+// (schedule_order_test pins that), so the stream slot carries it.
+// No op has more than three, so the predecessors are a fixed-size record, not a graph in CSR form.
+enum Slot : int { kStream = 0, kMessage = 1, kActivations = 2 };
 struct NodePreds {
-  std::int32_t slot[4];
+  std::int32_t slot[3];
 };
 
-// What evaluate() reads and writes per node, in one 40-byte record: running a node reads its
+// What evaluate() reads and writes per node, in one 32-byte record: running a node reads its
 // predecessors and writes its start in the same cache line (the walk is bound by those misses).
 // Splitting it (times apart from links, so that the results copy less) was measured slower.
 struct NodeTime {
@@ -48,6 +51,7 @@ struct NodeTime {
   std::int32_t cause;  // the predecessor whose end set `start`; -1 for sources, kPending before
   NodePreds preds;
 };
+static_assert(sizeof(NodeTime) == 32, "two records per cache line");
 constexpr std::int32_t kPending = -2;
 
 struct ReplicaDag {

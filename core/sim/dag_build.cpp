@@ -1,6 +1,6 @@
 // Builds one replica's DAG: compute nodes F/B(stage, pack, chunk), P2P send nodes, DP sync and
-// optimizer nodes, each with its predecessors (data flow, per-stage stream order and last-stage
-// readiness) in the fixed slots of NodePreds.
+// optimizer nodes, each with its predecessors (data flow and per-stage stream order, which also
+// carries last-stage readiness) in the fixed slots of NodePreds.
 //
 // Modelling choices (documented here because results depend on them):
 // - P2P sends run on a comm stream, not the compute stream. Each stage has one send channel per
@@ -200,7 +200,7 @@ void carve_arena(const DagShape& d, ReplicaDag& dag, Array<double>& pack_times) 
 // makes it pending. Its slots are filled as the stages are walked (the message slot of a
 // forward by the stage before it, of a backward by the stage after it).
 NodeTime fresh_time(double duration) {
-  return {0.0, duration, -1, {{-1, -1, -1, -1}}};
+  return {0.0, duration, -1, {{-1, -1, -1}}};
 }
 
 // Prices every F and B pack on every stage into its compute node (a chunk takes 1/v of it). The
@@ -323,19 +323,15 @@ class PredEmitter {
              cur.last_fsend, d_.fid(rs, rc, op.pack));
   }
 
-  // A backward op waits for the forward packs whose activations it uses, and on the last stage
-  // (v = 1) for the forwards the schedule runs before it.
+  // A backward op waits for the forward packs whose activations it uses. On the last stage it also
+  // waits for the forwards the schedule runs before it (readiness, docs/design.md section 6): the
+  // stream order already holds those (see NodePreds).
   void add_backward_needs(const StageCursor& cur, const OrderedOp& op, std::int32_t id) {
     const int s = cur.s, c = op.chunk;
     const auto b = static_cast<std::size_t>(op.pack);
     const std::int32_t need =
         c * d_.p + s + 1 == d_.virtual_stages ? needs_.last[b] : needs_.any[b];
     if (need >= 0) set(id, kActivations, d_.fid(s, c, need));
-    if (d_.v == 1 && s == d_.p - 1 && d_.mf > 0) {
-      // Last-stage readiness (docs/design.md section 6); also implied by the stream order.
-      const int k = forwards_before_backward(plan_.schedule, d_.mf, op.pack, plan_.warmup_extra);
-      if (k > 0) set(id, kReadiness, d_.fid(s, 0, k - 1));
-    }
   }
 
   // Gradients to the previous virtual stage (stage s-1, or the last stage of the previous chunk).
@@ -354,7 +350,7 @@ class PredEmitter {
                 std::int32_t& last_send, std::int32_t to) {
     const std::int32_t send = new_node({op.pack, static_cast<std::int16_t>(s),
                                         static_cast<std::int8_t>(op.chunk), OpKind::P2P, pass},
-                                       time, {{from, last_send, -1, -1}});
+                                       time, {{from, last_send, -1}});
     last_send = send;
     set(to, kMessage, send);
     dag_.stage_comm[n_comm_++] = send;
@@ -367,9 +363,9 @@ class PredEmitter {
     std::int32_t sync = -1;
     if (d_.model_dp_sync && cur.last_b >= 0)
       sync = new_node({-1, s16, 0, OpKind::DpSync, Pass::Backward}, sync_time_[s],
-                      {{cur.last_b, -1, -1, -1}});
+                      {{cur.last_b, -1, -1}});
     const std::int32_t opt =
-        new_node({-1, s16, 0, OpKind::Optimizer, Pass::Backward}, 0.0, {{cur.prev, sync, -1, -1}});
+        new_node({-1, s16, 0, OpKind::Optimizer, Pass::Backward}, 0.0, {{cur.prev, sync, -1}});
     dag_.dp_sync[s] = sync;
     dag_.optimizer[s] = opt;
     dag_.stage_ops_begin[s + 1] = static_cast<std::int32_t>(n_ops_);

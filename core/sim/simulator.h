@@ -1,7 +1,8 @@
 #pragma once
 // The DAG simulator of docs/design.md section 6: per replica, compute nodes F/B(stage, pack), P2P
 // nodes between stages, DP sync and optimizer nodes; edges for data flow, per-stage stream order
-// and last-stage readiness. Earliest start times in one topological sweep; a cycle is a deadlock.
+// and last-stage readiness. Earliest start times from walking the stage streams; a cycle is a
+// deadlock.
 #include "common/cancel.h"
 #include "common/progress.h"
 #include "common/status.h"
