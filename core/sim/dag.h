@@ -53,6 +53,9 @@ struct NodeTime {
 };
 static_assert(sizeof(NodeTime) == 32, "two records per cache line");
 constexpr std::int32_t kPending = -2;
+inline bool pending(const NodeTime& t) {
+  return t.cause == kPending;
+}
 
 struct ReplicaDag {
   int replica = 0;

@@ -1,7 +1,7 @@
 // Earliest start times: each stage's stream is walked in order as far as its ops' predecessors
 // have run, round after round over the stages; a round that moves no stage is a deadlock.
 //
-// Why not a topological sweep over successor lists: every op has at most four predecessors in
+// Why not a topological sweep over successor lists: every op has at most three predecessors in
 // fixed slots and its stage's stream fixes the order in which a stage runs them, so the streams
 // are a topological order already, found without building or sorting a single edge. A send runs
 // right after the op it sends (its other predecessor, the channel's previous send, ran before);
@@ -18,16 +18,23 @@ namespace {
 constexpr std::size_t kCancelEvery = 1u << 10;  // rounds between looks at the cancel token
 constexpr std::size_t kMaxNamedOps = 8;
 
-// Sets v's start and cause from its predecessors and returns true, or returns false when one of
-// them has not run. Ties keep the first slot (the critical path's rule, NodePreds).
-inline bool run_node(NodeTime* t, std::int32_t v) {
-  const NodePreds& pr = t[v].preds;
+// The first predecessor in slot order that has not run, or -1.
+inline std::int32_t first_pending_pred(const NodeTime* t, const NodePreds& pr) {
+  for (const std::int32_t u : pr.slot)
+    if (u >= 0 && pending(t[u])) return u;
+  return -1;
+}
+
+// Runs v (sets its start and cause from its predecessors) and returns -1, or returns the first
+// predecessor (in slot order) that has not run, leaving v pending. Ties keep the first slot (the
+// critical path's rule, NodePreds).
+inline std::int32_t run_node(NodeTime* t, std::int32_t v) {
   double start = 0.0;
   std::int32_t cause = -1;
-  for (const std::int32_t u : pr.slot) {
+  for (const std::int32_t u : t[v].preds.slot) {
     if (u < 0) continue;
     const NodeTime& tu = t[u];
-    if (tu.cause == kPending) return false;
+    if (pending(tu)) return u;
     const double end = tu.start + tu.duration;
     if (cause < 0 || end > start) {
       start = end;
@@ -36,13 +43,6 @@ inline bool run_node(NodeTime* t, std::int32_t v) {
   }
   t[v].start = start;
   t[v].cause = cause;
-  return true;
-}
-
-// The first predecessor of a node that has not run (there is one: run_node() refused it).
-inline std::int32_t blocking_pred(const NodeTime* t, const NodePreds& pr) {
-  for (const std::int32_t u : pr.slot)
-    if (u >= 0 && t[u].cause == kPending) return u;
   return -1;
 }
 
@@ -52,22 +52,16 @@ inline std::int32_t blocking_pred(const NodeTime* t, const NodePreds& pr) {
 std::string deadlock_message(const ReplicaDag& dag, std::size_t never_ran) {
   const auto n = static_cast<std::size_t>(dag.size());
   const NodeTime* t = dag.times.data();
-  auto pending = [&](std::int32_t v) { return v >= 0 && t[v].cause == kPending; };
   std::int32_t u = -1;
   for (std::size_t i = 0; i < n && u < 0; ++i)
-    if (pending(static_cast<std::int32_t>(i))) u = static_cast<std::int32_t>(i);
+    if (pending(t[i])) u = static_cast<std::int32_t>(i);
   std::vector<std::int32_t> position(n, -1);
   std::vector<std::int32_t> path;
   std::size_t cycle_start = 0;
   while (u >= 0) {
     position[static_cast<std::size_t>(u)] = static_cast<std::int32_t>(path.size());
     path.push_back(u);
-    std::int32_t next = -1;
-    for (const std::int32_t w : dag.times[static_cast<std::size_t>(u)].preds.slot)
-      if (pending(w)) {
-        next = w;
-        break;
-      }
+    const std::int32_t next = first_pending_pred(t, t[u].preds);
     if (next < 0) break;  // cannot happen (see above)
     if (position[static_cast<std::size_t>(next)] >= 0) {
       cycle_start = static_cast<std::size_t>(position[static_cast<std::size_t>(next)]);
@@ -139,12 +133,12 @@ Expected<Schedule> evaluate(ReplicaDag& dag, const CancelToken& cancel) {
     bool moved = false;
     std::size_t kept = 0;
     for (StageWalk w : open) {
-      if (w.blocked_on < 0 || t[w.blocked_on].cause != kPending) {
+      if (w.blocked_on < 0 || !pending(t[w.blocked_on])) {
         const std::int32_t first = w.next_op;
         std::int32_t i = first, c = w.next_send;
         for (; i < w.op_end; ++i) {
           const std::int32_t v = ops[i];
-          if (!run_node(t, v)) break;
+          if ((w.blocked_on = run_node(t, v)) >= 0) break;
           // Its send, if it has one, is the stage's next: sends are listed in stream order.
           if (c < w.send_end && t[comm[c]].preds.slot[kStream] == v) run_node(t, comm[c++]);
           if (v == w.last_b) run_node(t, w.sync);
@@ -157,7 +151,6 @@ Expected<Schedule> evaluate(ReplicaDag& dag, const CancelToken& cancel) {
           moved = true;
           continue;  // closed
         }
-        w.blocked_on = blocking_pred(t, t[ops[i]].preds);
       }
       open[kept++] = w;
     }
@@ -166,7 +159,7 @@ Expected<Schedule> evaluate(ReplicaDag& dag, const CancelToken& cancel) {
   }
   if (!open.empty()) {
     std::size_t never_ran = 0;
-    for (const NodeTime& nt : dag.times) never_ran += nt.cause == kPending ? 1 : 0;
+    for (const NodeTime& nt : dag.times) never_ran += pending(nt) ? 1 : 0;
     return Error::internal(deadlock_message(dag, never_ran));
   }
   return Schedule{t};
