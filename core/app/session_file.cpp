@@ -199,7 +199,9 @@ std::string session_to_json(const SessionFile& s) {
            {"tab", s.view.tab},
            {"saved_views", views}}}};
   if (!s.plan_file.empty()) j["plan_file"] = s.plan_file;
-  if (!s.traces.files.empty() || s.trace_options != TraceSpec{}) {
+  // Any part that differs from the defaults is written, so that reading it back gives it again
+  // (run B's files or the measured-vs-simulated switch without run A included).
+  if (s.traces != TraceSessionPart{} || s.trace_options != TraceSpec{}) {
     Json t = section_json(scenario, OptionSection::Traces);
     t["files"] = s.traces.files;
     if (!s.traces.compare_files.empty()) t["compare_files"] = s.traces.compare_files;
