@@ -2,6 +2,7 @@
 // (docs/search.md); slimpack search merge: the shards of one search, together.
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include "app/config_options.h"
 #include "app/search.h"
 #include "app/search_json.h"
+#include "app/search_space_text.h"
 #include "args.h"
 #include "commands.h"
 #include "common/json_util.h"
@@ -22,10 +24,6 @@
 
 namespace slimpack::cli {
 namespace {
-
-// The configuration options the search varies: each takes a comma-separated list.
-constexpr const char* kSearched[] = {"pp",    "tp",        "cp",       "dp",
-                                     "slice", "recompute", "schedule", "strategy"};
 
 // Progress on stderr: one line rewritten in place on a terminal, a line every 10 s otherwise
 // (a Slurm log; nothing for a short run, so error output stays one line).
@@ -61,19 +59,19 @@ std::vector<OptionSpec> search_specs() {
   for (auto& s : config_options()) specs.push_back(s);
   // The searched options take lists; their help says what the space tries by default.
   const std::pair<const char*, const char*> kListHelp[] = {
-      {"pp", "pipeline stages p to try (default: powers of two up to the model's layers)"},
-      {"tp", "tensor-parallel degrees t (default: powers of two within a node dividing the heads)"},
-      {"cp", "context-parallel degrees c (default: 1,2,4,8)"},
-      {"dp", "data-parallel degrees d (default: powers of two and the largest that fits)"},
-      {"slice", "slice sizes S for slicing strategies (default: 0 = the strategy's choice)"},
-      {"recompute", "recompute modes (default: none,selective,full,auto)"},
-      {"schedule", "schedules (default: 1f1b; interleaved only for unsliced strategies)"},
-      {"strategy", "strategies (default: fixed,slimpack)"}};
+      {"pp", "pipeline stages p to try"},
+      {"tp", "tensor-parallel degrees t"},
+      {"cp", "context-parallel degrees c"},
+      {"dp", "data-parallel degrees d"},
+      {"slice", "slice sizes S for slicing strategies"},
+      {"recompute", "recompute modes"},
+      {"schedule", "schedules (interleaved only for unsliced strategies)"},
+      {"strategy", "strategies"}};
   for (auto& s : specs)
     for (const auto& [name, help] : kListHelp)
       if (s.name == name) {
         s.value = "LIST";
-        s.help = help;
+        s.help = std::string(help) + " (default: " + space_list_default(name) + ")";
       }
   specs.push_back({"gpus", "N", "the GPU budget: p * t * c * d <= N (required)"});
   specs.push_back({"min-gpus", "N", "only configurations with at least N GPUs (default 1)"});
@@ -97,22 +95,6 @@ std::vector<OptionSpec> search_specs() {
   return specs;
 }
 
-// The list given for one searched option, each value checked by the option table.
-template <class T>
-Status read_list(const Args& args, const char* flag, std::vector<T>& out,
-                 T (*pick)(const ConfigSpec&)) {
-  if (!args.has(flag)) return {};
-  const ConfigOption* o = find_option(flag);
-  for (const auto& text : args.get_list(flag)) {
-    auto value = parse_option_text(*o, text, cli_name(*o));
-    if (!value) return value.error();
-    ScenarioSpec scratch;
-    if (Status s = set_option(*o, scratch, *value, cli_name(*o)); !s) return s;
-    out.push_back(pick(scratch.config));
-  }
-  return {};
-}
-
 Expected<SearchSpace> space_from(const Args& args) {
   SearchSpace s;
   auto gpus = args.get_int("gpus", 0);
@@ -127,27 +109,12 @@ Expected<SearchSpace> space_from(const Args& args) {
   if (args.has("gpus-per-node") && *per_node < 1)
     return Error::bad_input("--gpus-per-node: must be at least 1");
   s.gpus_per_node = static_cast<int>(*per_node);
-  Status st;
-  if (!(st = read_list<int>(args, "pp", s.pp, [](const ConfigSpec& c) { return c.pp; })))
-    return st.error();
-  if (!(st = read_list<int>(args, "tp", s.tp, [](const ConfigSpec& c) { return c.tp; })))
-    return st.error();
-  if (!(st = read_list<int>(args, "cp", s.cp, [](const ConfigSpec& c) { return c.cp; })))
-    return st.error();
-  if (!(st = read_list<int>(args, "dp", s.dp, [](const ConfigSpec& c) { return c.dp; })))
-    return st.error();
-  if (!(st = read_list<Tokens>(args, "slice", s.slices,
-                               [](const ConfigSpec& c) { return c.slice_size; })))
-    return st.error();
-  if (!(st = read_list<RecomputeSpec>(args, "recompute", s.recompute,
-                                      [](const ConfigSpec& c) { return c.recompute; })))
-    return st.error();
-  if (!(st = read_list<ScheduleKind>(args, "schedule", s.schedules,
-                                     [](const ConfigSpec& c) { return c.schedule; })))
-    return st.error();
-  if (!(st = read_list<std::string>(args, "strategy", s.strategies,
-                                    [](const ConfigSpec& c) { return c.strategy; })))
-    return st.error();
+  for (std::string_view key : kSearchListOptions) {
+    const std::string flag(key);
+    if (!args.has(flag)) continue;
+    if (Status st = set_space_list(s, key, *args.get(flag), cli_name(*find_option(key))); !st)
+      return st.error();
+  }
   return s;
 }
 
@@ -213,14 +180,11 @@ Status write_outputs(const Args& args, const SearchResult& result, const nlohman
 // Errors about the search's own settings name their option; the rest as the option table names
 // them.
 Error search_option_error(const Error& e) {
-  constexpr std::pair<const char*, const char*> kOwn[] = {{"gpus", "--gpus"},
-                                                          {"min gpus", "--min-gpus"},
-                                                          {"gpus per node", "--gpus-per-node"},
-                                                          {"batches", "--batches"},
-                                                          {"shard", "--shard"}};
-  for (const auto& [field, flag] : kOwn)
-    if (e.field == field) return Error::bad_field(flag, e.field_reason);
-  return as_option_error(e);
+  return name_search_error(e, cli_name, [](std::string_view field) {
+    std::string flag = "--" + std::string(field);
+    std::replace(flag.begin(), flag.end(), ' ', '-');
+    return flag;
+  });
 }
 
 bool text_to_stdout(const Args& args) {
@@ -293,7 +257,7 @@ int cmd_search(int argc, char** argv) {
   if (!space) return report_error("search", search_option_error(space.error()));
   request.space = *space;
   Args base_args = *args;
-  for (const char* name : kSearched) base_args = base_args.without(name);
+  for (std::string_view name : kSearchListOptions) base_args = base_args.without(std::string(name));
   auto workload = workload_spec(*args);
   if (!workload) return report_error("search", workload.error());
   request.workload = *workload;

@@ -37,6 +37,8 @@
 #include "open_window.h"
 #include "panels/compare_view.h"
 #include "panels/config_panel.h"
+#include "panels/search_panel.h"
+#include "panels/search_space_editor.h"
 #include "sim/simulator.h"
 #include "stall_probe.h"
 #include "trace/trace_workspace.h"
@@ -136,6 +138,20 @@ class TestWindow : public QObject {
     QVERIFY2(errors.at(1).at(1).toString().contains("bad_plan.json"),
              qPrintable(errors.at(1).at(1).toString()));
     QVERIFY(c.snapshot() == before);
+  }
+
+  // A bad list typed in the Search tab reaches the window's error dialog, named by its field.
+  void badSearchSpaceShowsError() {
+    QSignalSpy errors(window_.get(), &MainWindow::errorShown);
+    SearchPanel* search = window_->searchPanel();
+    search->spaceEditor()->field("cp")->setText(QStringLiteral("1,0"));
+    search->run();
+    QCOMPARE(errors.count(), 1);
+    QCOMPARE(errors.at(0).at(0).toString(), QStringLiteral("Cannot search"));
+    QVERIFY2(errors.at(0).at(1).toString().startsWith(QStringLiteral("Search space, c: ")),
+             qPrintable(errors.at(0).at(1).toString()));
+    QVERIFY(!search->jobs().busy());
+    search->spaceEditor()->field("cp")->clear();
   }
 
   void droppedGoodLengthFileReplacesWorkload() {

@@ -20,6 +20,7 @@
 #include "jobs/qt_task_pool.h"
 #include "models/format.h"
 #include "models/search_model.h"
+#include "panels/search_space_editor.h"
 
 namespace slimpack::ui {
 
@@ -31,6 +32,7 @@ SearchPanel::SearchPanel(QWidget* parent)
       table_(new QTableView),
       gpus_(new QSpinBox),
       batches_(new QSpinBox),
+      space_(new SearchSpaceEditor),
       x_axis_(new QComboBox),
       run_(new QPushButton(tr("Search"))),
       cancel_(new QPushButton(tr("Cancel"))),
@@ -65,7 +67,9 @@ void SearchPanel::configureControls() {
   table_->setToolTip(tr("Double-click a row to load that configuration"));
 }
 
-// The controls in one row over the plot and the table, which share the height 3:2.
+// The controls in one row, the space's fields under them, the message on a line of its own (it
+// grows to a few lines: "128 configurations: ..."), then the plot and the table sharing the
+// height 3:2; the plot keeps room for its axes when the window is short.
 void SearchPanel::layOut() {
   auto* controls = new QHBoxLayout;
   controls->addWidget(new QLabel(tr("GPUs")));
@@ -75,9 +79,10 @@ void SearchPanel::layOut() {
   controls->addWidget(run_);
   controls->addWidget(cancel_);
   controls->addWidget(progress_);
-  controls->addWidget(message_, 1);
+  controls->addStretch(1);
   controls->addWidget(x_axis_);
   controls->addWidget(export_);
+  chart_->setMinimumHeight(220);
   auto* split = new QSplitter(Qt::Vertical);
   split->addWidget(chart_);
   split->addWidget(table_);
@@ -86,11 +91,16 @@ void SearchPanel::layOut() {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(controls);
+  layout->addWidget(space_);
+  layout->addWidget(message_);
   layout->addWidget(split, 1);
 }
 
 void SearchPanel::connectSignals() {
   connect(run_, &QPushButton::clicked, this, &SearchPanel::run);
+  connect(space_, &SearchSpaceEditor::submitted, this, [this] {
+    if (!jobs_->busy()) run();
+  });
   connect(cancel_, &QPushButton::clicked, this, &SearchPanel::cancel);
   connect(export_, &QPushButton::clicked, this, &SearchPanel::exportDialog);
   connect(x_axis_, &QComboBox::currentIndexChanged, this, [this](int i) {
@@ -127,7 +137,7 @@ QString SearchPanel::message() const {
   return message_->text();
 }
 
-SearchRequest SearchPanel::request() const {
+Expected<SearchRequest> SearchPanel::request() const {
   SearchRequest r;
   r.workload = workload_;
   // A whole length file is one batch; a preset or a sized batch is sampled K times.
@@ -135,12 +145,24 @@ SearchRequest SearchPanel::request() const {
       !workload_.file.empty() && workload_.batch_tokens == 0 && workload_.batch_count == 0;
   r.batches = whole_file ? 1 : batches_->value();
   r.base = config_;
-  r.space.gpus = gpus_->value();
+  auto space = space_->space(gpus_->value());
+  if (!space) return space.error();
+  // The lists against the model and GPU (layers, heads, a node), before any work starts.
+  if (auto resolved = resolve_space(*space, config_); !resolved)
+    return searchSpaceError(resolved.error());
+  r.space = std::move(*space);
   return r;
 }
 
 void SearchPanel::run() {
-  const SearchRequest request = this->request();
+  auto checked = this->request();
+  if (!checked) {
+    const QString reason = QString::fromStdString(checked.error().message);
+    message_->setText(readableMessage(checked.error().message, 400));
+    emit badInput(tr("Cannot search"), reason);
+    return;
+  }
+  const SearchRequest request = std::move(*checked);
   progress_->setValue(0);
   pending_ = true;
   jobs_->start(

@@ -1,10 +1,11 @@
 #pragma once
 // The Search tab: `slimpack search` in the explorer (docs/search.md). The workload and the
 // configuration's model, GPU, caps and costs are the explorer's current ones; the tab sets the GPU
-// budget and K, runs core/app's run_search on the shared worker pool (its own JobTracker: progress,
-// cancel, stale results dropped) and shows the front as a scatter plot, the ranked table and the
-// infeasible configurations with their reasons. A click on a point or a double click on a row
-// loads that configuration into the explorer; the table and result export as CSV and JSON.
+// budget, K and the space's lists (SearchSpaceEditor), runs core/app's run_search on the shared
+// worker pool (its own JobTracker: progress, cancel, stale results dropped) and shows the front as
+// a scatter plot, the ranked table and the infeasible configurations with their reasons. A click on
+// a point or a double click on a row loads that configuration into the explorer; the table and
+// result export as CSV and JSON.
 #include <QWidget>
 #include <memory>
 
@@ -25,6 +26,7 @@ namespace slimpack::ui {
 class JobTracker;
 class SearchChart;
 class SearchModel;
+class SearchSpaceEditor;
 
 class SearchPanel : public QWidget {
   Q_OBJECT
@@ -34,8 +36,9 @@ class SearchPanel : public QWidget {
 
   // The workload and base configuration the next search uses.
   void setBasis(const WorkloadSpec& workload, const ConfigSpec& config);
-  // The request Run would start (for tests and the status text).
-  SearchRequest request() const;
+  // The request Run would start; a bad space field gives its reason, named by the field.
+  Expected<SearchRequest> request() const;
+  SearchSpaceEditor* spaceEditor() const { return space_; }
   void setGpus(int gpus);
   void setBatches(int batches);
   void setDark(bool dark);
@@ -57,6 +60,8 @@ class SearchPanel : public QWidget {
 
  signals:
   void configurationChosen(const slimpack::ConfigSpec& config);
+  // Run refused: a space field or the budget is not valid (the window shows a dialog).
+  void badInput(const QString& title, const QString& message);
   void finished();
 
  private:
@@ -75,6 +80,7 @@ class SearchPanel : public QWidget {
   QTableView* table_;
   QSpinBox* gpus_;
   QSpinBox* batches_;
+  SearchSpaceEditor* space_;
   QComboBox* x_axis_;
   QPushButton* run_;
   QPushButton* cancel_;

@@ -80,6 +80,7 @@ void MainWindow::connectController() {
     controller_->setConfig(spec);
     tabs_->setCurrentWidget(gantt_frame_);
   });
+  connect(search_, &SearchPanel::badInput, this, &MainWindow::showError);
   connect(config_, &ConfigPanel::costFileRequested, menus_, &WindowMenus::costFileDialog);
   connect(&c, &ExplorerController::inputsChanged, this, [this] {
     search_->setBasis(controller_->workload(), controller_->config());
