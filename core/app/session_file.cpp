@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "app/config_options.h"
+#include "app/search_space_text.h"
 #include "common/json_util.h"
 #include "common/output_file.h"
 #include "trace/trace_units.h"
@@ -174,6 +175,44 @@ Status read_traces(const Json& t, const std::string& path, ScenarioSpec& scenari
   return {};
 }
 
+Json search_json(const SearchSessionPart& part) {
+  Json j{{"gpus", part.space.gpus},
+         {"min_gpus", part.space.min_gpus},
+         {"gpus_per_node", part.space.gpus_per_node},
+         {"batches", part.batches}};
+  for (std::string_view key : kSearchListOptions)
+    j[std::string(key)] = space_list_text(part.space, key);
+  return j;
+}
+
+// The "search" object: absent keys keep the tab's defaults; limits as the tab's fields have them.
+Status read_search(const Json& j, const std::string& path, SearchSessionPart& part) {
+  if (!j.is_object()) return Error::bad_input(path + ": expected an object");
+  struct Bounded {
+    const char* key;
+    int& out;
+    int lo, hi;
+  };
+  const Bounded ints[] = {{"gpus", part.space.gpus, 1, 1 << 16},
+                          {"min_gpus", part.space.min_gpus, 1, 1 << 16},
+                          {"gpus_per_node", part.space.gpus_per_node, 0, 1024},
+                          {"batches", part.batches, 1, 1024}};
+  for (const Bounded& b : ints) {
+    if (Status s = read_opt(j, b.key, path, b.out, json_util::opt_int); !s) return s;
+    if (b.out < b.lo || b.out > b.hi)
+      return Error::bad_input(path + "." + b.key + ": " + std::to_string(b.out) + " is outside " +
+                              std::to_string(b.lo) + ".." + std::to_string(b.hi));
+  }
+  for (std::string_view key : kSearchListOptions) {
+    const std::string name(key);
+    auto text = json_util::opt_string(j, name, path);
+    if (!text) return text.error();
+    if (!*text) continue;
+    if (Status s = set_space_list(part.space, key, **text, path + "." + name); !s) return s;
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string session_to_json(const SessionFile& s) {
@@ -212,6 +251,7 @@ std::string session_to_json(const SessionFile& s) {
     t["measured_vs_simulated"] = s.traces.measured_vs_simulated;
     j["traces"] = std::move(t);
   }
+  if (s.search != SearchSessionPart{}) j["search"] = search_json(s.search);
   return j.dump(2) + "\n";
 }
 
@@ -245,6 +285,8 @@ Expected<SessionFile> session_from_json(const std::string& text, const std::stri
   s.trace_options = scenario.traces;
   if (auto it = j.find("view"); it != j.end())
     if (Status st = read_view(*it, "$.view", s.view); !st) return fail(st.error());
+  if (auto it = j.find("search"); it != j.end())
+    if (Status st = read_search(*it, "$.search", s.search); !st) return fail(st.error());
   if (Status st = read_opt(j, "plan_file", "$", s.plan_file, json_util::opt_string); !st)
     return fail(st.error());
   return s;

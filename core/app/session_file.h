@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/scenario.h"
+#include "app/search_space.h"
 #include "common/status.h"
 
 namespace slimpack {
@@ -50,6 +51,23 @@ struct TraceSessionPart {
   bool operator==(const TraceSessionPart&) const = default;
 };
 
+// The Search tab's settings: the GPU budget and its bounds, K and the searched lists (empty =
+// automatic). The session's "search" object, written when any differs from these defaults:
+//   "search": {"gpus": 64, "min_gpus": 1, "gpus_per_node": 0, "batches": 8,
+//              "pp": "2,4", "tp": "", "cp": "", "dp": "", "slice": "", "recompute": "full",
+//              "schedule": "", "strategy": ""}
+// The lists are the CLI's spelling (`--pp 2,4`), read by set_space_list.
+struct SearchSessionPart {
+  SearchSpace space = default_space();
+  int batches = 8;
+  bool operator==(const SearchSessionPart&) const = default;
+  static SearchSpace default_space() {
+    SearchSpace s;
+    s.gpus = 64;
+    return s;
+  }
+};
+
 struct SessionFile {
   WorkloadSpec workload;
   ConfigSpec config;
@@ -57,6 +75,7 @@ struct SessionFile {
   ViewState view;
   TraceSpec trace_options;
   TraceSessionPart traces;
+  SearchSessionPart search;
   bool operator==(const SessionFile&) const = default;
 };
 

@@ -1,5 +1,6 @@
 // Session files: JSON round trip, atomic write, errors that name the JSON path, and the window's
 // save -> open round trip restoring workload, configuration and view.
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -7,6 +8,8 @@
 #include "app/session_file.h"
 #include "common/json_util.h"
 #include "gantt/gantt_view.h"
+#include "panels/search_panel.h"
+#include "panels/search_space_editor.h"
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
 #include "window/settings.h"
@@ -156,6 +159,11 @@ class TestSession : public QObject {
     const double end = a.ganttView()->model()->time_extent().t1;
     a.ganttView()->setViewRange(end * 0.25, end * 0.5);
     a.saveCurrentView();
+    // The Search tab's settings, typed into its fields.
+    a.searchPanel()->setGpus(16);
+    a.searchPanel()->setBatches(2);
+    QTest::keyClicks(a.searchPanel()->spaceEditor()->field("pp"), QStringLiteral("2, 4"));
+    QTest::keyClicks(a.searchPanel()->spaceEditor()->field("recompute"), QStringLiteral("full"));
     a.showView(QStringLiteral("compare"));  // the tab in front comes back with the session
     QCOMPARE(a.currentTabName(), QStringLiteral("compare"));
     const QString path = dir.filePath("round.slimpack");
@@ -178,6 +186,12 @@ class TestSession : public QObject {
     QVERIFY(sb.view.saved_views == sa.view.saved_views);
     QCOMPARE(b.ganttView()->viewRange().t0, end * 0.25);
     QCOMPARE(b.ganttView()->viewRange().t1, end * 0.5);
+    QVERIFY(sb.search == sa.search);
+    QCOMPARE(sb.search.space.gpus, 16);
+    QCOMPARE(sb.search.batches, 2);
+    QCOMPARE(b.searchPanel()->spaceEditor()->field("pp")->text(), QStringLiteral("2,4"));
+    QCOMPARE(b.searchPanel()->spaceEditor()->field("recompute")->text(), QStringLiteral("full"));
+    QCOMPARE(b.searchPanel()->spaceEditor()->field("cp")->text(), QString());
   }
 };
 

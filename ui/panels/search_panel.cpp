@@ -133,6 +133,16 @@ void SearchPanel::setDark(bool dark) {
   chart_->setDark(dark);
 }
 
+SearchSessionPart SearchPanel::sessionPart() const {
+  return {space_->readableSpace(gpus_->value()), batches_->value()};
+}
+
+void SearchPanel::restoreSessionPart(const SearchSessionPart& part) {
+  space_->setSpace(part.space);
+  gpus_->setValue(part.space.gpus);
+  batches_->setValue(part.batches);
+}
+
 QString SearchPanel::message() const {
   return message_->text();
 }

@@ -11,6 +11,7 @@
 
 #include "app/scenario.h"
 #include "app/search.h"
+#include "app/session_file.h"
 
 QT_BEGIN_NAMESPACE
 class QComboBox;
@@ -42,6 +43,9 @@ class SearchPanel : public QWidget {
   void setGpus(int gpus);
   void setBatches(int batches);
   void setDark(bool dark);
+  // The tab's settings for a session, and restoring them (the result is not saved).
+  SearchSessionPart sessionPart() const;
+  void restoreSessionPart(const SearchSessionPart& part);
 
   JobTracker& jobs() { return *jobs_; }
   SearchChart* chart() const { return chart_; }

@@ -91,6 +91,19 @@ Expected<SearchSpace> SearchSpaceEditor::space(int gpus) const {
   return s;
 }
 
+SearchSpace SearchSpaceEditor::readableSpace(int gpus) const {
+  SearchSpace s;
+  s.gpus = gpus;
+  s.min_gpus = min_gpus_->value();
+  s.gpus_per_node = gpus_per_node_->value();
+  for (std::size_t i = 0; i < fields_.size(); ++i) {
+    const std::string_view key = kSearchListOptions[i];
+    // A field that does not read leaves its list empty (set_space_list changes nothing on error).
+    (void)set_space_list(s, key, fields_[i]->text().toStdString(), std::string(key));
+  }
+  return s;
+}
+
 void SearchSpaceEditor::setSpace(const SearchSpace& space) {
   for (std::size_t i = 0; i < fields_.size(); ++i)
     fields_[i]->setText(QString::fromStdString(space_list_text(space, kSearchListOptions[i])));

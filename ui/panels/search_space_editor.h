@@ -24,6 +24,9 @@ class SearchSpaceEditor : public QWidget {
 
   // The space within `gpus` GPUs; a bad field gives "Search space, p: <reason>".
   Expected<SearchSpace> space(int gpus) const;
+  // The space with each field that reads; a field that does not is automatic (what a session saves
+  // while a field is being edited).
+  SearchSpace readableSpace(int gpus) const;
   // Shows a space's lists (blank where automatic) and its GPU bounds.
   void setSpace(const SearchSpace& space);
   // The field of a searched option ("pp", ..., "strategy"); nullptr for another key.

@@ -98,6 +98,7 @@ SessionFile MainWindow::currentSession() const {
   s.view.saved_views = saved_views_;
   s.trace_options = traces_->traceOptions();
   s.traces = traces_->sessionPart();
+  s.search = search_->sessionPart();
   return s;
 }
 
@@ -112,6 +113,7 @@ QString MainWindow::currentTabName() const {
 void MainWindow::applySession(const SessionFile& session) {
   pending_view_ = session.view;
   setSavedViews(session.view.saved_views);
+  search_->restoreSessionPart(session.search);
   // Back on the tab that was in front when it was saved.
   const std::string& tab = session.view.tab;
   tabs_->setCurrentWidget(tab == "compare"  ? static_cast<QWidget*>(compare_)

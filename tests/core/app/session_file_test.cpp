@@ -47,5 +47,43 @@ TEST(SessionFile, FullSessionReadsBack) {
   EXPECT_EQ(round_trip(s), s);
 }
 
+// The Search tab's settings: written only when not the tab's defaults, lists in the CLI's spelling.
+TEST(SessionFile, SearchSettingsReadBack) {
+  SessionFile s;
+  EXPECT_EQ(session_to_json(s).find("\"search\""), std::string::npos);
+  s.search.space.gpus = 16;
+  s.search.space.min_gpus = 4;
+  s.search.space.gpus_per_node = 4;
+  s.search.batches = 2;
+  s.search.space.pp = {2, 4};
+  s.search.space.recompute = {{RecomputeMode::Full, 0}, {RecomputeMode::Layers, 6}};
+  s.search.space.strategies = {"slimpack"};
+  const std::string text = session_to_json(s);
+  EXPECT_NE(text.find("\"pp\": \"2,4\""), std::string::npos) << text;
+  EXPECT_NE(text.find("\"recompute\": \"full,6\""), std::string::npos) << text;
+  EXPECT_EQ(round_trip(s), s);
+}
+
+TEST(SessionFile, BadSearchSettingsAreNamed) {
+  auto with_search = [](const std::string& search) {
+    return R"({"format": "slimpack-session", "version": 1, "search": )" + search + "}";
+  };
+  auto bad = session_from_json(with_search(R"({"pp": "2,x"})"), "s.slimpack");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "s.slimpack: $.search.pp: expected an integer, got 'x'");
+  bad = session_from_json(with_search(R"({"gpus": 0})"), "s.slimpack");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "s.slimpack: $.search.gpus: 0 is outside 1..65536");
+  bad = session_from_json(with_search(R"({"batches": "8"})"), "s.slimpack");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("$.search.batches"), std::string::npos) << bad.error().message;
+  // Absent keys keep the tab's defaults.
+  auto good = session_from_json(with_search(R"({"cp": "1,2"})"), "s.slimpack");
+  ASSERT_TRUE(good.ok()) << good.error().message;
+  EXPECT_EQ(good->search.space.gpus, 64);
+  EXPECT_EQ(good->search.batches, 8);
+  EXPECT_EQ(good->search.space.cp, (std::vector<int>{1, 2}));
+}
+
 }  // namespace
 }  // namespace slimpack
