@@ -1,11 +1,15 @@
 // The Search tab's space fields: what is typed becomes the searched lists (the CLI's reader), a
 // bad field refuses to run with its name and reason (no job starts, the last result stays), and a
 // search over typed lists tries exactly those values.
+#include <QChart>
+#include <QChartView>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QTest>
 
+#include "charts/search_chart.h"
 #include "jobs/job_tracker.h"
+#include "models/search_model.h"
 #include "panels/search_panel.h"
 #include "panels/search_space_editor.h"
 
@@ -106,6 +110,24 @@ class TestSearchSpace : public QObject {
     }
     // d: every d with p * t * d <= 8, so t = 2 with d = 1, 2 and t = 4 with d = 1.
     QCOMPARE(result.rows.size(), std::size_t{3});
+  }
+
+  // An empty plot says why: no search yet, or nothing fits (the table has the reasons).
+  void emptyPlotSaysWhy() {
+    SearchPanel panel;
+    QVERIFY(panel.chart()->view()->chart()->title().startsWith(QStringLiteral("Press Search")));
+    ConfigSpec tiny;
+    tiny.memory_cap_gb = 1.0;
+    panel.setBasis(smallWorkload(), tiny);
+    panel.setGpus(4);
+    panel.setBatches(1);
+    QSignalSpy finished(&panel, &SearchPanel::finished);
+    panel.run();
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
+    QVERIFY(panel.result());
+    QCOMPARE(panel.result()->stats.solved, 0);
+    QVERIFY(panel.chart()->view()->chart()->title().startsWith(QStringLiteral("No configuration")));
+    QVERIFY(panel.model()->rowCount() > 0);  // the infeasible ones, with their limits
   }
 };
 

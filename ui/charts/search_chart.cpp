@@ -130,7 +130,15 @@ void SearchChart::rebuild() {
   front_->replace(front);
   others_->setColor(dark_ ? QColor(0x80, 0x80, 0x80) : QColor(0xb0, 0xb0, 0xb0));
   front_->setColor(QColor(0x1f, 0x4f, 0xb0));
-  const NiceAxis y = nice_zero_based_axis(ymax * 1.05, 6);
+  // An empty plot says why instead of showing bare axes.
+  if (!result_)
+    chart_->setTitle(tr("Press Search: every solved configuration appears here"));
+  else if (front.isEmpty())
+    chart_->setTitle(tr("No configuration fits: the table gives each one's binding limit"));
+  else
+    chart_->setTitle({});
+  // Without points, whole-number ticks 0..5 (the labels print no decimals).
+  const NiceAxis y = front.isEmpty() ? NiceAxis{5.0, 6} : nice_zero_based_axis(ymax * 1.05, 6);
   y_axis_->setRange(0.0, y.max);
   y_axis_->setTickCount(y.ticks);
   if (xmax <= 0.0) xmin = 1.0, xmax = 2.0;
