@@ -2,6 +2,7 @@
 // save -> open round trip restoring workload, configuration and view.
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -192,6 +193,16 @@ class TestSession : public QObject {
     QCOMPARE(b.searchPanel()->spaceEditor()->field("pp")->text(), QStringLiteral("2,4"));
     QCOMPARE(b.searchPanel()->spaceEditor()->field("recompute")->text(), QStringLiteral("full"));
     QCOMPARE(b.searchPanel()->spaceEditor()->field("cp")->text(), QString());
+    // A field that does not read is saved as automatic, and the status bar says so.
+    b.searchPanel()->spaceEditor()->field("tp")->setText(QStringLiteral("2,x"));
+    QVERIFY(b.saveSession(path));
+    QVERIFY2(b.statusBar()->currentMessage().contains(QStringLiteral(
+                 "Search space, t: expected an integer, got 'x' (saved as automatic)")),
+             qPrintable(b.statusBar()->currentMessage()));
+    auto saved = read_session_file(path.toStdString());
+    QVERIFY(saved.ok());
+    QVERIFY(saved->search.space.tp.empty());
+    QCOMPARE(saved->search.space.pp, (std::vector<int>{2, 4}));
   }
 };
 

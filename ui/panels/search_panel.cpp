@@ -137,6 +137,11 @@ SearchSessionPart SearchPanel::sessionPart() const {
   return {space_->readableSpace(gpus_->value()), batches_->value()};
 }
 
+QString SearchPanel::unsavedField() const {
+  auto space = space_->space(gpus_->value());
+  return space ? QString() : QString::fromStdString(space.error().message);
+}
+
 void SearchPanel::restoreSessionPart(const SearchSessionPart& part) {
   space_->setSpace(part.space);
   gpus_->setValue(part.space.gpus);

@@ -46,6 +46,9 @@ class SearchPanel : public QWidget {
   // The tab's settings for a session, and restoring them (the result is not saved).
   SearchSessionPart sessionPart() const;
   void restoreSessionPart(const SearchSessionPart& part);
+  // Why a space field cannot be saved ("Search space, p: expected an integer, got 'x'"; the
+  // session saves it as automatic); empty when every field reads.
+  QString unsavedField() const;
 
   JobTracker& jobs() { return *jobs_; }
   SearchChart* chart() const { return chart_; }

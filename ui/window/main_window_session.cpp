@@ -138,7 +138,12 @@ bool MainWindow::saveSession(const QString& given) {
   session_path_ = path;
   settings_.addRecentFile(path);
   updateTitle();
-  statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+  // A Search field being typed that does not read is saved as automatic: say so.
+  const QString unsaved = search_->unsavedField();
+  if (unsaved.isEmpty())
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+  else
+    statusBar()->showMessage(tr("Saved %1; %2 (saved as automatic)").arg(path, unsaved), 15000);
   return true;
 }
 
