@@ -65,6 +65,13 @@ class TestSearchSpace : public QObject {
     QVERIFY(!space.ok());
     QCOMPARE(QString::fromStdString(space.error().message),
              QStringLiteral("Search space, t: expected an integer, got 'eight'"));
+    // Named by the tab's label, not the option's session key ("slice_size").
+    editor.field("tp")->clear();
+    editor.field("slice")->setText(QStringLiteral("4096,-1"));
+    space = editor.space(16);
+    QVERIFY(!space.ok());
+    QVERIFY2(QString::fromStdString(space.error().message).startsWith("Search space, S: "),
+             space.error().message.c_str());
   }
 
   void panelRefusesABadSpaceAndStartsNothing() {

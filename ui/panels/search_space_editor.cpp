@@ -20,9 +20,10 @@ constexpr std::pair<std::string_view, const char*> kLabels[] = {{"pp", "p"},
                                                                 {"schedule", "schedule"},
                                                                 {"strategy", "strategies"}};
 
-// Errors name the tab's fields: "Search space, p: ..." and "Search space, min GPUs: ...".
+// Errors name the tab's fields: "Search space, p: ..." and "Search space, GPUs per node: ...".
+// By the option's flag, which kSearchListOptions uses ("slice"; its session key is "slice_size").
 std::string field_name(const ConfigOption& o) {
-  return "Search space, " + SearchSpaceEditor::label(o.key).toStdString();
+  return "Search space, " + SearchSpaceEditor::label(o.flag).toStdString();
 }
 std::string own_name(std::string_view field) {
   if (field == "min gpus") return "Search space, at least N GPUs";
