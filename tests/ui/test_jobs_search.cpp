@@ -17,19 +17,10 @@
 #include "jobs/qt_task_pool.h"
 #include "models/search_model.h"
 #include "panels/search_panel.h"
+#include "search_test_support.h"
 
 using namespace slimpack;
 using namespace slimpack::ui;
-
-namespace {
-
-WorkloadSpec smallWorkload() {
-  WorkloadSpec w;
-  w.batch_tokens = 256 * 1024;
-  return w;
-}
-
-}  // namespace
 
 class TestJobsSearch : public QObject {
   Q_OBJECT
@@ -72,7 +63,7 @@ class TestJobsSearch : public QObject {
 
   void modelPassesTheTester() {
     SearchRequest r;
-    r.workload = smallWorkload();
+    r.workload = smallSearchWorkload();
     r.space.gpus = 4;
     r.batches = 1;
     auto result = run_search(r, TaskPool::serial(), CancelToken::none(), ProgressSink::none());
@@ -95,7 +86,7 @@ class TestJobsSearch : public QObject {
   void panelSearchesDrawsAndLoads() {
     SearchPanel panel;
     ConfigSpec config;
-    panel.setBasis(smallWorkload(), config);
+    panel.setBasis(smallSearchWorkload(), config);
     panel.setGpus(4);
     panel.setBatches(1);
     QSignalSpy finished(&panel, &SearchPanel::finished);
@@ -129,7 +120,7 @@ class TestJobsSearch : public QObject {
 
   void panelCancels() {
     SearchPanel panel;
-    panel.setBasis(smallWorkload(), ConfigSpec{});
+    panel.setBasis(smallSearchWorkload(), ConfigSpec{});
     panel.setGpus(64);
     panel.setBatches(4);
     panel.run();

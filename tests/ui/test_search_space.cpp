@@ -12,19 +12,10 @@
 #include "models/search_model.h"
 #include "panels/search_panel.h"
 #include "panels/search_space_editor.h"
+#include "search_test_support.h"
 
 using namespace slimpack;
 using namespace slimpack::ui;
-
-namespace {
-
-WorkloadSpec smallWorkload() {
-  WorkloadSpec w;
-  w.batch_tokens = 256 * 1024;
-  return w;
-}
-
-}  // namespace
 
 class TestSearchSpace : public QObject {
   Q_OBJECT
@@ -76,7 +67,7 @@ class TestSearchSpace : public QObject {
 
   void panelRefusesABadSpaceAndStartsNothing() {
     SearchPanel panel;
-    panel.setBasis(smallWorkload(), ConfigSpec{});
+    panel.setBasis(smallSearchWorkload(), ConfigSpec{});
     panel.setGpus(8);
     QSignalSpy bad(&panel, &SearchPanel::badInput);
     // 64 stages: more than Llama-3-8B's 32 layers, found before any job starts.
@@ -92,7 +83,7 @@ class TestSearchSpace : public QObject {
 
   void searchTriesExactlyTheTypedValues() {
     SearchPanel panel;
-    panel.setBasis(smallWorkload(), ConfigSpec{});
+    panel.setBasis(smallSearchWorkload(), ConfigSpec{});
     panel.setGpus(8);
     panel.setBatches(1);
     SearchSpaceEditor* editor = panel.spaceEditor();
@@ -125,7 +116,7 @@ class TestSearchSpace : public QObject {
     QVERIFY(panel.chart()->view()->chart()->title().startsWith(QStringLiteral("Press Search")));
     ConfigSpec tiny;
     tiny.memory_cap_gb = 1.0;
-    panel.setBasis(smallWorkload(), tiny);
+    panel.setBasis(smallSearchWorkload(), tiny);
     panel.setGpus(4);
     panel.setBatches(1);
     QSignalSpy finished(&panel, &SearchPanel::finished);

@@ -77,32 +77,30 @@ SearchSpaceEditor::SearchSpaceEditor(QWidget* parent)
   for (int c = 1; c < 8; c += 2) grid->setColumnStretch(c, c == 3 ? 2 : 1);
 }
 
-Expected<SearchSpace> SearchSpaceEditor::space(int gpus) const {
+SearchSpace SearchSpaceEditor::read(int gpus, std::optional<Error>* first_error) const {
   SearchSpace s;
   s.gpus = gpus;
   s.min_gpus = min_gpus_->value();
   s.gpus_per_node = gpus_per_node_->value();
   for (std::size_t i = 0; i < fields_.size(); ++i) {
     const std::string_view key = kSearchListOptions[i];
-    if (Status st =
-            set_space_list(s, key, fields_[i]->text().toStdString(), field_name(*find_option(key)));
-        !st)
-      return st.error();
+    // A field that does not read leaves its list automatic (set_space_list changes nothing then).
+    Status st =
+        set_space_list(s, key, fields_[i]->text().toStdString(), field_name(*find_option(key)));
+    if (!st && first_error && !*first_error) *first_error = st.error();
   }
   return s;
 }
 
-SearchSpace SearchSpaceEditor::readableSpace(int gpus) const {
-  SearchSpace s;
-  s.gpus = gpus;
-  s.min_gpus = min_gpus_->value();
-  s.gpus_per_node = gpus_per_node_->value();
-  for (std::size_t i = 0; i < fields_.size(); ++i) {
-    const std::string_view key = kSearchListOptions[i];
-    // A field that does not read leaves its list empty (set_space_list changes nothing on error).
-    (void)set_space_list(s, key, fields_[i]->text().toStdString(), std::string(key));
-  }
+Expected<SearchSpace> SearchSpaceEditor::space(int gpus) const {
+  std::optional<Error> error;
+  SearchSpace s = read(gpus, &error);
+  if (error) return *error;
   return s;
+}
+
+SearchSpace SearchSpaceEditor::readableSpace(int gpus) const {
+  return read(gpus, nullptr);
 }
 
 void SearchSpaceEditor::setSpace(const SearchSpace& space) {

@@ -4,6 +4,7 @@
 // --pp 2,4,8` takes; a blank field is the automatic list, shown as its placeholder. The fields are
 // read by core/app's set_space_list, so a bad value gets the CLI's reason, named by its field.
 #include <QWidget>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -40,6 +41,10 @@ class SearchSpaceEditor : public QWidget {
   void submitted();
 
  private:
+  // The space from the fields; the first field that does not read goes to `first_error` (when
+  // given) and its list stays automatic.
+  SearchSpace read(int gpus, std::optional<Error>* first_error) const;
+
   std::vector<QLineEdit*> fields_;  // in kSearchListOptions order
   QSpinBox* min_gpus_;
   QSpinBox* gpus_per_node_;
