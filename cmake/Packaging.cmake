@@ -23,12 +23,13 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${CPACK_PACKAGE_CONTACT}")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 # Icons and the desktop entry: let the desktop refresh its caches if it has the tools.
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "hicolor-icon-theme")
-# slimpack-run (the PyTorch reference runtime) is a /usr/bin script for /usr/bin/python3, so python3
-# is a dependency (CPack appends the shlibdeps of the binaries); PyTorch and the OpenBLAS it runs
-# fast with are only suggested: slimpack and the explorer do not need them, and without them
-# slimpack-run says what to install.
+# slimpack-run (the PyTorch runtime) is a Python program, so python3 is a dependency (CPack appends
+# the shlibdeps of the binaries). PyTorch 2.x is not in Debian 12 (its python3-torch is 1.13):
+# /usr/share/slimpack-explorer/runtime-env.sh installs the pinned one from PyPI into a virtual
+# environment, hence python3-venv is suggested; slimpack and the explorer need neither, and
+# slimpack-run without a supported PyTorch names that script.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "python3")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-torch, libopenblas0-pthread")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-venv")
 set(CPACK_STRIP_FILES ON)
 set(CPACK_OUTPUT_FILE_PREFIX ${PROJECT_SOURCE_DIR}/dist)
 include(CPack)

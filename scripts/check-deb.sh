@@ -24,18 +24,28 @@ slimpack simulate --plan /usr/share/slimpack-explorer/samples/plans/analytic-1f1
 slimpack solve --preset chat-sft --batch-tokens 65536 --strategy slimpack --exact --time-limit 1 \
   --json exact.json >/dev/null
 grep -q 'exact: 1 replica(s) by MILP' exact.json || fail "slimpack solve --exact did not solve a MILP"
-# The runtime: on PATH, running its installed package; a schedule to run; without python3-torch
-# (only suggested) it says what to install and exits 2.
+# The runtime: on PATH, running its installed package. Without a supported PyTorch it names the
+# script that installs one (exit 2); then that script, as a user would run it, creates the
+# environment (PyTorch from PyPI) and a schedule of the installed tiny model runs and checks.
 command -v slimpack-run >/dev/null || fail "slimpack-run is not on PATH"
 slimpack-run --version | tee run-version.txt
 grep -q /usr/share/slimpack-explorer/python run-version.txt || fail "slimpack-run does not run its installed package"
-slimpack solve --preset chat-sft --batch-tokens 16384 --pp 2 --schedule-out sched.json >/dev/null
+python3 -c "import slimpack_runtime" || fail "import slimpack_runtime fails for /usr/bin/python3"
+samples=/usr/share/slimpack-explorer/samples
+slimpack solve --lengths $samples/lengths/tiny_batch.json --costs $samples/models/tiny-8x256.json \
+  --tp 1 --pp 2 --slice 32 --no-dp-merge --schedule-out sched.json >/dev/null
 [ -s sched.json ] || fail "slimpack solve --schedule-out wrote no schedule"
 if ! python3 -c "import torch" 2>/dev/null; then
   rc=0
   slimpack-run sched.json >run.out 2>&1 || rc=$?
-  [ "$rc" -eq 2 ] && grep -q "python3-torch" run.out || fail "slimpack-run without torch (exit $rc): $(cat run.out)"
+  [ "$rc" -eq 2 ] && grep -q "runtime-env.sh" run.out || fail "slimpack-run without torch (exit $rc): $(cat run.out)"
 fi
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends python3-venv >/dev/null
+/usr/share/slimpack-explorer/runtime-env.sh
+slimpack-run --version | tee run-version.txt
+grep -q "torch 2\." run-version.txt || fail "slimpack-run does not find the environment runtime-env.sh made"
+slimpack-run sched.json --check --json run.json | tee run.txt
+grep -q '"ok": true' run.json || fail "the installed runtime's --check failed"
 QT_QPA_PLATFORM=offscreen slimpack-explorer --screenshot s.png
 [ -s s.png ] || fail "slimpack-explorer --screenshot wrote no picture"
 QT_QPA_PLATFORM=offscreen slimpack-explorer --data-dirs | tee dirs.txt

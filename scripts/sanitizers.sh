@@ -23,10 +23,12 @@ if [ "$which" = all ] || [ "$which" = asan ]; then
   cmake --build build-asan -j"$jobs"
   # Left out: cli.doc_commands (every command the docs show, about 170 runs of code paths the
   # goldens cover one by one) and slurm_sharded_search (real Slurm daemons around the same search
-  # the core tests run): together over 15 minutes under ASan, and both run in the plain build.
+  # the core tests run): together over 15 minutes under ASan, and both run in the plain build;
+  # and the runtime's Python tests (label runtime: PyTorch's code, not ours, is what they run
+  # there, and they run in the plain build of scripts/test.sh).
   SLIMPACK_TEST_TIMEOUT_SCALE=4 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     ctest --test-dir build-asan --output-on-failure -j"$jobs" \
-    -E '^(cli\.doc_commands|slurm_sharded_search)$'
+    -E '^(cli\.doc_commands|slurm_sharded_search)$' -LE runtime
 fi
 if [ "$which" = all ] || [ "$which" = tsan ]; then
   echo "== worker-thread tests under TSan"

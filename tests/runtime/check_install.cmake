@@ -10,6 +10,9 @@ if(NOT rc EQUAL 0)
 endif()
 foreach(f bin/slimpack-run share/slimpack-explorer/python/slimpack_runtime/cli.py
           share/slimpack-explorer/python/slimpack_runtime/sampler.py
+          share/slimpack-explorer/python/slimpack_runtime/__main__.py
+          share/slimpack-explorer/python/requirements.txt share/slimpack-explorer/runtime-env.sh
+          lib/python3/dist-packages/slimpack_runtime.pth
           share/slimpack-explorer/samples/models/tiny-8x256.json share/doc/slimpack-explorer/runtime.md)
   if(NOT EXISTS ${PREFIX}/${f})
     message(FATAL_ERROR "not installed: ${PREFIX}/${f}")
@@ -23,4 +26,8 @@ endif()
 string(FIND "${out}" "(package in ${PREFIX}/share/slimpack-explorer/python/slimpack_runtime" at)
 if(at EQUAL -1)
   message(FATAL_ERROR "installed slimpack-run runs another copy of its package: '${out}'")
+endif()
+file(READ ${PREFIX}/lib/python3/dist-packages/slimpack_runtime.pth pth)
+if(NOT pth STREQUAL "${PREFIX}/share/slimpack-explorer/python\n")
+  message(FATAL_ERROR "slimpack_runtime.pth names '${pth}', not the installed package folder")
 endif()

@@ -13,6 +13,8 @@ sys.path.insert(0, HERE)
 
 torch = pytest.importorskip("torch")
 torch.set_num_threads(1)
+# The launcher (a shell script) runs the interpreter these tests run under.
+os.environ["SLIMPACK_PYTHON"] = sys.executable
 
 
 def _find_slimpack():

@@ -28,7 +28,7 @@ BWD = [[[("s2", 0, 20), ("s0", 24, 40)], [("s0", 8, 24), ("s1", 0, 12)], [("s0",
 
 def _run(run_script, schedule, tmp_path, *extra):
     summary = str(tmp_path / "summary.json")
-    proc = subprocess.run([sys.executable, run_script, schedule, "--device", "cuda",
+    proc = subprocess.run([run_script, schedule, "--device", "cuda",
                            "--json", summary, *extra],
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -89,7 +89,7 @@ def test_one_rank_runs_as_an_nccl_world_and_matches_the_reference(root, run_scri
 
 def test_float32_default_on_cuda_refuses_check(root, run_script, tmp_path):
     # float32 is the default on CUDA; --check needs float64 and says so (exit 2), before any run.
-    proc = subprocess.run([sys.executable, run_script, os.path.join(root, *SCHEDULE),
+    proc = subprocess.run([run_script, os.path.join(root, *SCHEDULE),
                            "--device", "cuda", "--units-only", "--check"],
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 2

@@ -35,7 +35,7 @@ def _solve(slimpack_bin, root, tmp, name, *args):
 def _run(run_script, schedule, tmp, *extra):
     summary = os.path.join(tmp, "summary.json")
     trace_dir = os.path.join(tmp, "traces")
-    cmd = [sys.executable, run_script, schedule, "--check", "--trace-dir", trace_dir,
+    cmd = [run_script, schedule, "--check", "--trace-dir", trace_dir,
            "--json", summary, *extra]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
     assert proc.returncode == 0, proc.stdout + proc.stderr

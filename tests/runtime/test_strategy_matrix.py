@@ -33,7 +33,7 @@ def test_every_strategy_runs_exactly(slimpack_bin, root, run_script, tmp_path, s
     proc = subprocess.run(solve, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     summary = tmp_path / "summary.json"
-    proc = subprocess.run([sys.executable, run_script, str(sched), "--check", "--in-process",
+    proc = subprocess.run([run_script, str(sched), "--check", "--in-process",
                            "--json", str(summary)], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     check = json.loads(summary.read_text())["check"]

@@ -21,7 +21,7 @@ def test_units_only_times_every_unit_and_fits(slimpack_bin, root, run_script, tm
     schedule = os.path.join(root, *SCHEDULE)
     trace_dir = str(tmp_path / "units")
     summary_path = str(tmp_path / "summary.json")
-    proc = subprocess.run([sys.executable, run_script, schedule, "--units-only", "--check",
+    proc = subprocess.run([run_script, schedule, "--units-only", "--check",
                            "--trace-dir", trace_dir, "--json", summary_path],
                           capture_output=True, text=True, timeout=240)
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -57,7 +57,7 @@ def test_units_only_times_every_unit_and_fits(slimpack_bin, root, run_script, tm
 
 
 def test_units_only_and_in_process_are_exclusive(root, run_script):
-    proc = subprocess.run([sys.executable, run_script, os.path.join(root, *SCHEDULE),
+    proc = subprocess.run([run_script, os.path.join(root, *SCHEDULE),
                            "--units-only", "--in-process"], capture_output=True, text=True)
     assert proc.returncode == 2
     assert "--units-only and --in-process are exclusive" in proc.stderr

@@ -18,7 +18,7 @@ import torch
 from .ledger import AtomLedger
 from .model import StageModel
 from .schedule import Pack, Rank, Schedule
-from .tokens import token_ids
+from .data import TokenSource
 
 
 class AtomState:
@@ -41,7 +41,7 @@ def _leaf(t: torch.Tensor) -> torch.Tensor:
 
 
 class StageEngine:
-    def __init__(self, schedule: Schedule, rank: Rank, model: StageModel, seed: int,
+    def __init__(self, schedule: Schedule, rank: Rank, model: StageModel, tokens: TokenSource,
                  device: torch.device):
         self.s = schedule
         self.rank = rank
@@ -60,7 +60,7 @@ class StageEngine:
             assert schedule.setup.model is not None
             for q in schedule.sequences.values():
                 if q.replica == rank.replica:
-                    self.ids[q.id] = token_ids(q, schedule.setup.model.vocab, seed).to(device)
+                    self.ids[q.id] = tokens.ids(q).to(device)
         self.loss_sum = 0.0
 
     # ----- helpers -------------------------------------------------------------------------

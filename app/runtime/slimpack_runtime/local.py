@@ -1,8 +1,8 @@
 """All ranks of a schedule in one process, without torch.distributed.
 
 Messages go through a dictionary and the all-reduce is a sum, so the atom engine can be tested (and
-a schedule debugged) without spawning processes: the ranks take turns, each running its actions
-until it needs a message that has not been sent yet, the same rule as the deadlock check.
+a schedule debugged) without spawning processes: the ranks take turns in play.py's order, the very
+function the deadlock check plays.
 """
 
 from __future__ import annotations
@@ -12,80 +12,62 @@ from typing import Any, Callable, ContextManager, Optional
 
 import torch
 
+from .data import RandomTokens, TokenSource
 from .engine import StageEngine
 from .model import StageModel
-from .schedule import Schedule
+from .play import play_ranks
+from .schedule import Action, ActionKind, Rank, Schedule
 
 
-def build_engines(s: Schedule, seed: int, dtype: torch.dtype = torch.float64,
-                  device: torch.device = torch.device("cpu")) -> list[StageEngine]:
+def build_engines(s: Schedule, tokens: TokenSource, dtype: torch.dtype = torch.float64,
+                  device: torch.device = torch.device("cpu"), seed: int = 1234,
+                  attention: str = "sdpa") -> list[StageEngine]:
     assert s.setup.model is not None
     engines = []
     for rk in s.ranks:
         model = StageModel(s.setup.model, rk.first_layer, rk.layers, rk.stage == 0,
-                           rk.stage == s.setup.stages - 1, seed, dtype, device)
-        engines.append(StageEngine(s, rk, model, seed, device))
+                           rk.stage == s.setup.stages - 1, seed, dtype, device, attention)
+        engines.append(StageEngine(s, rk, model, tokens, device))
     return engines
 
 
 def run_local(s: Schedule, seed: int, dtype: torch.dtype = torch.float64,
               device: torch.device = torch.device("cpu"),
-              timer: Optional[Callable[[Any, Any], ContextManager]] = None) -> list[StageEngine]:
-    """Executes every rank's actions; returns the engines (gradients in their models).
-
-    `timer(rank, action)`, when given, wraps every F and B action (units-only timing)."""
-    engines = build_engines(s, seed, dtype, device)
+              timer: Optional[Callable[[Any, Any], ContextManager]] = None,
+              attention: str = "sdpa", tokens: Optional[TokenSource] = None) -> list[StageEngine]:
+    """Executes every rank's actions (play.py's order); returns the engines (gradients in their
+    models). `timer(rank, action)`, when given, wraps every F and B action (units-only timing)."""
+    assert s.setup.model is not None
+    engines = build_engines(s, tokens or RandomTokens(s.setup.model.vocab, seed), dtype, device,
+                            seed, attention)
     timed = timer or (lambda rank, action: contextlib.nullcontext())
     mailbox: dict[tuple[int, int, int], torch.Tensor] = {}
     inbox: list[dict[tuple[str, int], torch.Tensor]] = [{} for _ in s.ranks]
     outbox: list[dict[tuple[str, int], torch.Tensor]] = [{} for _ in s.ranks]
-    pos = [0] * len(s.ranks)
-    reduced: dict[tuple[int, ...], int] = {}
-    progress = True
-    while progress:
-        progress = False
-        for rk in s.ranks:
-            r, eng = rk.rank, engines[rk.rank]
-            while pos[r] < len(rk.actions):
-                a = rk.actions[pos[r]]
-                if a.op in ("RECV_F", "RECV_B"):
-                    key = (a.peer, r, a.tag)
-                    if key not in mailbox:
-                        break
-                    inbox[r][(a.op[-1], a.pack)] = mailbox.pop(key)
-                elif a.op in ("SEND_F", "SEND_B"):
-                    mailbox[(r, a.peer, a.tag)] = outbox[r].pop((a.op[-1], a.pack))
-                elif a.op == "F":
-                    with timed(rk, a):
-                        y = eng.forward_pack(a.pack, inbox[r].pop(("F", a.pack), None), a.path)
-                    if y is not None:
-                        outbox[r][("F", a.pack)] = y
-                elif a.op == "B":
-                    with timed(rk, a):
-                        dx = eng.backward_pack(a.pack, inbox[r].pop(("B", a.pack), None), a.path)
-                    if dx is not None:
-                        outbox[r][("B", a.pack)] = dx
-                elif a.op == "ALLREDUCE":
-                    # Run the collective when every member has reached it.
-                    if not all(_next_is_allreduce(s, g, pos[g]) for g in a.group):
-                        break
-                    _allreduce([engines[g] for g in a.group])
-                    for g in a.group:
-                        if g != r:
-                            pos[g] += 1
-                    reduced[a.group] = reduced.get(a.group, 0) + 1
-                pos[r] += 1
-                progress = True
-    if any(pos[rk.rank] < len(rk.actions) for rk in s.ranks):
+
+    def step(rk: Rank, a: Action) -> None:
+        r, eng = rk.rank, engines[rk.rank]
+        if a.op in (ActionKind.RECV_F, ActionKind.RECV_B):
+            inbox[r][(a.op[-1], a.pack)] = mailbox.pop((a.peer, r, a.tag))
+        elif a.op in (ActionKind.SEND_F, ActionKind.SEND_B):
+            mailbox[(r, a.peer, a.tag)] = outbox[r].pop((a.op[-1], a.pack))
+        elif a.op == ActionKind.F:
+            with timed(rk, a):
+                y = eng.forward_pack(a.pack, inbox[r].pop(("F", a.pack), None), a.path)
+            if y is not None:
+                outbox[r][("F", a.pack)] = y
+        elif a.op == ActionKind.B:
+            with timed(rk, a):
+                dx = eng.backward_pack(a.pack, inbox[r].pop(("B", a.pack), None), a.path)
+            if dx is not None:
+                outbox[r][("B", a.pack)] = dx
+
+    stuck = play_ranks(s, step, lambda a: _allreduce([engines[g] for g in a.group]))
+    if stuck:
         raise RuntimeError("local run is stuck (the schedule deadlocks)")
     for eng in engines:
         eng.finish()
     return engines
-
-
-def _next_is_allreduce(s: Schedule, g: int, p: int) -> bool:
-    acts = s.ranks[g].actions
-    return p < len(acts) and acts[p].op == "ALLREDUCE"
 
 
 def _allreduce(engines: list[StageEngine]) -> None:

@@ -17,6 +17,8 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
+from torch.nn.attention.bias import causal_lower_right
+
 from .schedule import ModelDims
 
 ROPE_BASE = 10000.0
@@ -62,7 +64,9 @@ def rope(x: torch.Tensor, positions: torch.Tensor) -> torch.Tensor:
 
 
 def causal_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, q_begin: int) -> torch.Tensor:
-    """q: (n, heads, dh) at positions q_begin..q_begin+n-1; k, v: (q_begin+n, kv_heads, dh) for
+    """The reference path (`--attention reference`): scores materialised by two einsums.
+
+    q: (n, heads, dh) at positions q_begin..q_begin+n-1; k, v: (q_begin+n, kv_heads, dh) for
     positions 0..q_begin+n-1. Returns (n, heads, dh)."""
     n, heads, dh = q.shape
     m, kv_heads, _ = k.shape
@@ -78,12 +82,35 @@ def causal_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, q_begin:
     return torch.einsum("hnm,mhd->nhd", p, v)
 
 
+def sdpa_attention(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, q_begin: int) -> torch.Tensor:
+    """The fused path (`--attention sdpa`, the default): one call of PyTorch's
+    scaled_dot_product_attention, which picks the flash / memory-efficient / cuDNN kernel the
+    device has, with grouped K/V heads (enable_gqa, no copies) and the lower-right causal mask:
+    the atom's n queries are the *last* n positions of the m keys (its cached prefix first), so
+    query i sees keys 0..q_begin+i, exactly `causal_attention`'s mask.
+
+    Same shapes as causal_attention."""
+    n = q.shape[0]
+    m = k.shape[0]
+    qt, kt, vt = q.transpose(0, 1)[None], k.transpose(0, 1)[None], v.transpose(0, 1)[None]
+    if n == m:  # no prefix: the ordinary (upper-left = lower-right) causal mask
+        out = F.scaled_dot_product_attention(qt, kt, vt, is_causal=True, enable_gqa=True)
+    else:
+        out = F.scaled_dot_product_attention(qt, kt, vt, attn_mask=causal_lower_right(n, m),
+                                             enable_gqa=True)
+    return out[0].transpose(0, 1)
+
+
+ATTENTION = {"sdpa": sdpa_attention, "reference": causal_attention}
+
+
 class DecoderLayer(nn.Module):
     """Pre-norm block: x + Attn(norm(x)), then + SwiGLU(norm(x))."""
 
     def __init__(self, dims: ModelDims, global_index: int, seed: int, dtype: torch.dtype,
-                 device: torch.device):
+                 device: torch.device, attention: str = "sdpa"):
         super().__init__()
+        self.attend = ATTENTION[attention]
         h, f, a, g = dims.hidden, dims.ffn, dims.heads, dims.kv_heads
         self.heads, self.kv_heads, self.head_dim = a, g, h // a
         gen = _generator(seed, global_index)
@@ -111,7 +138,7 @@ class DecoderLayer(nn.Module):
         v = (hn @ self.wv.t()).view(n, self.kv_heads, self.head_dim)
         k_all = k if past_k is None else torch.cat((past_k, k), dim=0)
         v_all = v if past_v is None else torch.cat((past_v, v), dim=0)
-        att = causal_attention(q, k_all, v_all, begin).reshape(n, -1)
+        att = self.attend(q, k_all, v_all, begin).reshape(n, -1)
         x = x + att @ self.wo.t()
         hn = rms_norm(x, self.ffn_norm)
         x = x + (F.silu(hn @ self.w_gate.t()) * (hn @ self.w_up.t())) @ self.w_down.t()
@@ -124,12 +151,13 @@ class StageModel(nn.Module):
     that a rank's gradients can be matched with the reference by name."""
 
     def __init__(self, dims: ModelDims, first_layer: int, layers: int, is_first: bool,
-                 is_last: bool, seed: int, dtype: torch.dtype, device: torch.device):
+                 is_last: bool, seed: int, dtype: torch.dtype, device: torch.device,
+                 attention: str = "sdpa"):
         super().__init__()
         self.dims = dims
         self.first_layer = first_layer
         self.layers = nn.ModuleDict({str(first_layer + i): DecoderLayer(
-            dims, first_layer + i, seed, dtype, device) for i in range(layers)})
+            dims, first_layer + i, seed, dtype, device, attention) for i in range(layers)})
         self.embed: Optional[nn.Parameter] = None
         self.final_norm: Optional[nn.Parameter] = None
         self.head: Optional[nn.Parameter] = None
@@ -158,6 +186,7 @@ class StageModel(nn.Module):
 
 
 def full_model(dims: ModelDims, seed: int, dtype: torch.dtype,
-               device: torch.device = torch.device("cpu")) -> StageModel:
-    """The whole model in one module (the single-process reference)."""
-    return StageModel(dims, 0, dims.layers, True, True, seed, dtype, device)
+               device: torch.device = torch.device("cpu"), attention: str = "reference") -> StageModel:
+    """The whole model in one module (the single-process reference). Its attention is the
+    reference path by default, so `--check` of an sdpa run also checks the fused kernel."""
+    return StageModel(dims, 0, dims.layers, True, True, seed, dtype, device, attention)

@@ -15,6 +15,8 @@ next-token labels), so a `DataLoader` loads exactly the tokens the pack computes
 
 The solver is deterministic, so every rank can call it on its own (they write the same files; the
 writes are atomic), or rank 0 solves ahead and the others find the schedule in `workdir`.
+`set_epoch`, `next_iteration` and `state_dict`/`load_state_dict` let a training loop go over the
+dataset epoch after epoch and resume where it stopped (slimpack-run --dataset does).
 """
 
 from __future__ import annotations
@@ -100,13 +102,51 @@ class SlimPackSampler:
         self._own_workdir = workdir is None
         self.workdir = workdir or tempfile.mkdtemp(prefix="slimpack-sampler-")
         os.makedirs(self.workdir, exist_ok=True)
-        order = list(range(len(self.lengths)))
-        if shuffle:
-            random.Random(seed).shuffle(order)
-        self.batches = _batches(order, self.lengths, samples_per_iteration, tokens_per_iteration)
+        self.shuffle, self.seed = shuffle, seed
+        self._per_it, self._tokens = samples_per_iteration, tokens_per_iteration
+        self.epoch = 0
+        self.position = 0  # the next iteration of the epoch that next_iteration() returns
         self._cache: dict[int, Iteration] = {}
+        self.batches: list[list[int]] = []
+        self.set_epoch(0)
+
+    def set_epoch(self, epoch: int) -> None:
+        """Orders the samples for `epoch` (a shuffle seeded by seed + epoch, as
+        DistributedSampler does) and starts at its first iteration."""
+        order = list(range(len(self.lengths)))
+        if self.shuffle:
+            random.Random(self.seed + epoch).shuffle(order)
+        self.batches = _batches(order, self.lengths, self._per_it, self._tokens)
+        if not self.batches:
+            raise ValueError("the dataset is smaller than one iteration's batch")
+        self.epoch = epoch
+        self.position = 0
+        self._cache = {}
+
+    def next_iteration(self) -> Iteration:
+        """The next iteration of the training: the epoch's next batch, or the next epoch's
+        first once this one is done."""
+        if self.position >= len(self.batches):
+            self.set_epoch(self.epoch + 1)
+        it = self.iteration(self.position)
+        self.position += 1
+        return it
+
+    def state_dict(self) -> dict[str, Any]:
+        """Where the sampler stands: enough to continue a training run where it stopped."""
+        return {"epoch": self.epoch, "position": self.position, "seed": self.seed,
+                "shuffle": self.shuffle, "samples": len(self.lengths)}
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        if state.get("samples") != len(self.lengths):
+            raise ValueError(f"the sampler state is for {state.get('samples')} samples, this "
+                             f"dataset has {len(self.lengths)}")
+        self.seed, self.shuffle = int(state["seed"]), bool(state["shuffle"])
+        self.set_epoch(int(state["epoch"]))
+        self.position = int(state["position"])
 
     def __len__(self) -> int:
+        """Iterations in the current epoch."""
         return len(self.batches)
 
     def iteration(self, index: int) -> Iteration:
@@ -114,7 +154,7 @@ class SlimPackSampler:
         if index in self._cache:
             return self._cache[index]
         samples = self.batches[index]
-        stem = os.path.join(self.workdir, f"iter{index:06d}")
+        stem = os.path.join(self.workdir, f"epoch{self.epoch:04d}.iter{index:06d}")
         lengths_path, schedule_path = stem + ".lengths.json", stem + ".schedule.json"
         text = json.dumps([self.lengths[i] for i in samples])
         fresh = os.path.exists(schedule_path) and os.path.exists(lengths_path) and \

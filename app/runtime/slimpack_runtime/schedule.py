@@ -8,14 +8,40 @@ can execute beyond the structure is decided in `support.py` and `validate.py`.
 
 from __future__ import annotations
 
+import enum
 import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from .errors import UserError
 
-ACTION_OPS = ("F", "B", "SEND_F", "RECV_F", "SEND_B", "RECV_B", "ALLREDUCE")
-P2P_OPS = ("SEND_F", "RECV_F", "SEND_B", "RECV_B")
+
+class ActionKind(str, enum.Enum):
+    """The ops of a rank's action list (docs/file-formats-schedule.md). A str enum: a kind equals
+    its spelling in the file, so `a.op == "F"` and `a.op == ActionKind.F` are the same test."""
+
+    F = "F"
+    B = "B"
+    SEND_F = "SEND_F"
+    RECV_F = "RECV_F"
+    SEND_B = "SEND_B"
+    RECV_B = "RECV_B"
+    ALLREDUCE = "ALLREDUCE"
+
+    def __str__(self) -> str:
+        return self.value
+
+    @property
+    def is_p2p(self) -> bool:
+        return self in P2P_OPS
+
+    @property
+    def is_compute(self) -> bool:
+        return self in (ActionKind.F, ActionKind.B)
+
+
+ACTION_OPS = tuple(k.value for k in ActionKind)
+P2P_OPS = (ActionKind.SEND_F, ActionKind.RECV_F, ActionKind.SEND_B, ActionKind.RECV_B)
 
 
 @dataclass(frozen=True)
@@ -85,7 +111,7 @@ class Pack:
 
 @dataclass
 class Action:
-    op: str
+    op: ActionKind
     path: str
     pack: int = -1
     peer: int = -1
@@ -119,6 +145,7 @@ class Schedule:
     replicas: list[Replica]
     ranks: list[Rank]  # indexed by rank
     raw: dict[str, Any]
+    text: str = ""  # the exact bytes read: what the ranks execute is what was validated
 
     def world_size(self) -> int:
         return self.setup.stages * self.setup.replicas
@@ -202,11 +229,20 @@ def load_schedule(path: str) -> Schedule:
         raise UserError(f"{path}: cannot open: {e.strerror}") from None
     except UnicodeDecodeError:
         raise UserError(f"{path}: not a text file (invalid UTF-8)") from None
+    return parse_schedule_text(text, path)
+
+
+def parse_schedule_text(text: str, path: str) -> Schedule:
+    """Reads a schedule from its text; `path` names it in messages."""
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
         raise UserError(f"{path}: JSON error at line {e.lineno} column {e.colno}: {e.msg}") from None
-    return parse_schedule(doc, path)
+    except RecursionError:
+        raise UserError(f"{path}: JSON error: nested too deeply") from None
+    s = parse_schedule(doc, path)
+    s.text = text
+    return s
 
 
 def parse_schedule(doc: Any, path: str) -> Schedule:
@@ -378,7 +414,7 @@ def _parse_action(r: _Reader, a: Any, w: str) -> Action:
     op = r.str_(a, "op", w)
     if op not in ACTION_OPS:
         raise r.fail(f"{w}.op", f'unknown action "{op}" (known: {", ".join(ACTION_OPS)})')
-    act = Action(op=op, path=w)
+    act = Action(op=ActionKind(op), path=w)
     if op == "ALLREDUCE":
         act.group = tuple(r.int_list(a, "group", w))
         if not act.group:

@@ -13,9 +13,11 @@ earliest rank's), in microseconds.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
+import sys
 import time
 from typing import Any
 
@@ -73,6 +75,24 @@ class _OwnRange:
                                 "ts": round((self.t0 - self.rec.origin) * 1e6, 3),
                                 "dur": round((t1 - self.t0) * 1e6, 3), "args": {}})
         return False
+
+
+@contextlib.contextmanager
+def quiet_stderr():
+    """Kineto prints its own lines to file descriptor 2 when a profiler starts and stops
+    ("USDT: profiler_start", and on a machine without a GPU "gpuGetDeviceCount failed"), which
+    no log level turns off; they are noise around every traced run, so the profiler's start,
+    stop and export run with descriptor 2 on /dev/null."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
 
 
 def load_profiler_events(raw_path: str) -> list[Any]:

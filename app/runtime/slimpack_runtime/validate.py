@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from .errors import UserError
 from .ledger import AtomLedger
+from .play import play_ranks
 from .schedule import Action, Schedule
 
 
@@ -128,42 +129,12 @@ def _check_messages(s: Schedule) -> None:
 
 
 def _check_progress(s: Schedule) -> None:
-    """Plays all ranks together (asynchronous sends, blocking receives, collective all-reduce) and
-    refuses a schedule that would deadlock, naming the action every stuck rank waits at."""
-    pos = [0] * s.world_size()
-    sent: set[tuple[int, int, int]] = set()
-    ar_count = [0] * s.world_size()  # ALLREDUCEs each rank has entered
-    progress = True
-    while progress:
-        progress = False
-        for rk in s.ranks:
-            r = rk.rank
-            while pos[r] < len(rk.actions):
-                a = rk.actions[pos[r]]
-                if a.op.startswith("RECV") and (a.peer, r, a.tag) not in sent:
-                    break
-                if a.op == "ALLREDUCE":
-                    mine = ar_count[r]
-                    ready = all(_at_allreduce(s, g, pos[g], mine, ar_count) for g in a.group)
-                    if not ready:
-                        break
-                    for g in a.group:  # the collective completes for the whole group at once
-                        ar_count[g] += 1
-                        pos[g] += 1
-                    progress = True
-                    continue
-                if a.op.startswith("SEND"):
-                    sent.add((r, a.peer, a.tag))
-                pos[r] += 1
-                progress = True
-    stuck = [rk for rk in s.ranks if pos[rk.rank] < len(rk.actions)]
+    """Plays all ranks together (play.py: asynchronous sends, blocking receives, collective
+    all-reduce) and refuses a schedule that would deadlock, naming the action every stuck rank
+    waits at."""
+    stuck = play_ranks(s, lambda rk, a: None, lambda a: None)
     if stuck:
-        a = stuck[0].actions[pos[stuck[0].rank]]
-        raise UserError(f"{s.path}: {a.path}: the schedule deadlocks: rank {stuck[0].rank} waits "
+        rk, a = stuck[0]
+        raise UserError(f"{s.path}: {a.path}: the schedule deadlocks: rank {rk.rank} waits "
                         f"at {a.op}" + (f" {a.pack}" if a.pack >= 0 else "") +
                         f" and {len(stuck) - 1} other rank(s) are stuck too")
-
-
-def _at_allreduce(s: Schedule, g: int, p: int, count: int, ar_count: list[int]) -> bool:
-    acts = s.ranks[g].actions
-    return p < len(acts) and acts[p].op == "ALLREDUCE" and ar_count[g] == count

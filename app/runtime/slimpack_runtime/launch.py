@@ -1,0 +1,144 @@
+"""`--launcher spawn`: starts one process per rank on this machine and watches them.
+
+The launcher owns the processes: it starts them (multiprocessing's spawn, so each rank is a fresh
+interpreter), reads a heartbeat every rank writes from the moment it starts, and ends the run as
+soon as a rank fails or stops responding: a rank that exited with an error, a rank that is stopped
+(SIGSTOP) or whose heartbeat is older than --timeout, or a world that did not finish. It then
+kills every rank that is left (SIGKILL reaches stopped processes too) and names the culprit; no
+process outlives the launcher, whatever ends it.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+import os
+import shutil
+import signal
+import tempfile
+import time
+from typing import Any, Optional
+
+from .errors import RunError, UserError
+from .launch_child import child_main, heartbeat_path
+from .runplan import RunConfig, RunPlan
+
+POLL_S = 0.05
+STARTUP_GRACE_S = 60.0  # before its first heartbeat a rank is starting Python, not hung
+
+
+def launch_spawn(cfg: RunConfig, plan: RunPlan, world: int) -> dict[str, Any]:
+    """Runs the world; returns rank 0's summary or raises UserError / RunError."""
+    for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        # Each rank's BLAS pool would otherwise spin nproc threads and the ranks would fight
+        # over the cores (8x slower on 2 cores), and thread CPU time would miss the work.
+        os.environ[var] = str(cfg.threads)
+    scratch = tempfile.mkdtemp(prefix="slimpack-run-")
+    cfg.scratch = scratch
+    ctx = mp.get_context("spawn")
+    procs: list[Any] = []
+    spawned = time.time()
+    try:
+        for r in range(world):
+            p = ctx.Process(target=child_main, args=(r, world, cfg, plan), name=f"rank{r}")
+            p.start()
+            procs.append(p)
+        failure = _supervise(procs, scratch, cfg.timeout_s)
+        joined = time.time()
+        if failure is not None:
+            raise failure
+        with open(os.path.join(scratch, "summary.json"), encoding="utf-8") as f:
+            summary = json.load(f)
+        summary["phases_s"]["start_s"] = joined - spawned - sum(summary["phases_s"].values())
+        summary["run_wall_s"] = joined - spawned
+        return summary
+    finally:
+        _kill(procs)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _supervise(procs: list[Any], scratch: str, timeout: float) -> Optional[Exception]:
+    started = time.time()
+    while True:
+        codes = [p.exitcode for p in procs]
+        if all(c == 0 for c in codes):
+            return None
+        now = time.time()
+        stopped = [r for r, p in enumerate(procs) if p.exitcode is None and _stopped(p.pid)]
+        silent = [r for r, p in enumerate(procs)
+                  if p.exitcode is None and _silence(scratch, r, started, now, timeout) > 0]
+        failed = [r for r, c in enumerate(codes) if c not in (None, 0)]
+        if stopped and failed:
+            # A stopped rank makes its peers fail (their receives time out): name the cause.
+            _kill(procs)
+            return RunError(f"rank {stopped[0]} stopped responding: its process is stopped "
+                            f"(e.g. by SIGSTOP) and its peers timed out (--timeout {timeout:g})")
+        if silent:
+            _kill(procs)
+            r = silent[0]
+            quiet = _silence(scratch, r, started, now, timeout) + timeout
+            return RunError(f"rank {r} stopped responding: no heartbeat for {quiet:.1f} s "
+                            f"(--timeout {timeout:g})")
+        if failed:
+            time.sleep(0.2)  # let the failed rank's peers write their own errors
+            _kill(procs)
+            return _rank_failure(scratch, procs, failed)
+        time.sleep(POLL_S)
+
+
+def _silence(scratch: str, r: int, started: float, now: float, timeout: float) -> float:
+    """How far past its allowance rank r's heartbeat is (> 0: too long silent). A rank that has
+    joined the world is allowed --timeout; one still starting (Python, torch, the rendezvous,
+    which can hold the interpreter for seconds on a loaded machine) at least STARTUP_GRACE_S."""
+    path = heartbeat_path(scratch, r)
+    try:
+        with open(path, encoding="ascii") as f:
+            running = f.read().split()[1:2] == ["running"]
+        age = now - os.stat(path).st_mtime
+    except (OSError, IndexError):
+        return now - started - max(timeout, STARTUP_GRACE_S)  # not beating yet: starting
+    return age - (timeout if running else max(timeout, STARTUP_GRACE_S))
+
+
+def _stopped(pid: Optional[int]) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] in ("T", "t")
+    except (OSError, IndexError):
+        return False
+
+
+def _kill(procs: list[Any]) -> None:
+    for p in procs:
+        if p.exitcode is None:
+            try:
+                os.kill(p.pid, signal.SIGKILL)
+            except (OSError, TypeError):
+                pass
+    for p in procs:
+        p.join(timeout=5)
+
+
+def _rank_failure(scratch: str, procs: list[Any], failed: list[int]) -> Exception:
+    errors = {}
+    for r in range(len(procs)):
+        path = os.path.join(scratch, f"rank{r}.error")
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                errors[r] = json.load(f)
+    # A user error (bad input) wins; then the first rank that failed on its own rather than
+    # because a peer went away (those report a closed connection or a timeout).
+    for r, err in sorted(errors.items()):
+        if err["kind"] == "user":
+            return UserError(err["message"])
+    secondary = ("Connection closed", "Connection reset", "Timed out", "timed out")
+    order = sorted(errors, key=lambda r: (any(w in errors[r]["message"] for w in secondary), r))
+    if order:
+        r = order[0]
+        tb = errors[r]["traceback"].rstrip().splitlines()
+        where = next((ln.strip() for ln in reversed(tb) if ln.strip().startswith("File ")), "")
+        return RunError(f"rank {r} failed: {errors[r]['message']}" + (f" ({where})" if where else ""))
+    r = failed[0]
+    code = procs[r].exitcode
+    how = f"killed by signal {-code}" if code is not None and code < 0 else f"exit {code}"
+    return RunError(f"rank {r} died ({how}) without a message")

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Creates (or refreshes) the Python virtual environment of slimpack-run: PyTorch 2.x and the test
+# tools from PyPI, pinned in app/runtime/requirements.txt, plus the slimpack_runtime package itself
+# (pip install of app/runtime, editable from a source tree). Debian's Python refuses pip installs
+# (PEP 668), hence the environment. Default folder: .venv in the source tree; give another as $1
+# (the Debian package's copy of this script defaults to ~/.local/share/slimpack-explorer/venv).
+# Idempotent: a second run with nothing changed only checks (no download).
+#   bash scripts/runtime-env.sh [DIR]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+if [[ -f $here/../app/runtime/requirements.txt ]]; then   # source tree
+  src=$(cd "$here/.." && pwd)
+  req=$src/app/runtime/requirements.txt
+  pkg=$src/app/runtime
+  default=$src/.venv
+else                                                        # installed: share/slimpack-explorer
+  src=""
+  req=$here/python/requirements.txt
+  pkg=""
+  default=${XDG_DATA_HOME:-$HOME/.local/share}/slimpack-explorer/venv
+fi
+venv=${1:-$default}
+python=${SLIMPACK_BASE_PYTHON:-/usr/bin/python3}
+if ! "$python" -c 'import venv, ensurepip' 2>/dev/null; then
+  echo "runtime-env: $python cannot create virtual environments: install python3-venv" >&2
+  exit 2
+fi
+stamp=$venv/.slimpack-requirements
+want=$(cat "$req"; if [[ -n $pkg ]]; then cat "$pkg/pyproject.toml"; fi)
+if [[ -x $venv/bin/python && -f $stamp && $(cat "$stamp") == "$want" ]]; then
+  echo "runtime-env: $venv is up to date ($("$venv/bin/python" -c 'import torch; print("torch", torch.__version__)'))"
+  exit 0
+fi
+echo "runtime-env: creating $venv (PyTorch from PyPI: a large download the first time, then pip's cache)"
+"$python" -m venv "$venv"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check --progress-bar off -r "$req"
+if [[ -n $pkg ]]; then   # the source tree's package, editable
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e "$pkg" 2>/dev/null \
+    || "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps -e "$pkg"
+else                     # the installed package, by a .pth file
+  site=$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+  echo "$here/python" >"$site/slimpack_runtime.pth"
+fi
+printf '%s' "$want" >"$stamp"
+echo "runtime-env: ready: $("$venv/bin/python" -c 'import sys, torch; print(f"torch {torch.__version__} on Python {sys.version.split()[0]}")')"
