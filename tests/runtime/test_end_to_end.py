@@ -9,7 +9,8 @@ recomputed layers on every stage, so the all-reduce and the recompute path run."
 import json
 import os
 import subprocess
-import sys
+
+import pytest
 
 from slimpack_runtime.schedule import load_schedule
 
@@ -83,7 +84,11 @@ def _summary_ok(summary, schedule):
     return s, units
 
 
-def test_asymmetric_drain_p4(slimpack_bin, root, run_script, tmp_path):
+ATTENTION = pytest.mark.parametrize("attention", ["sdpa", "reference"])
+
+
+@ATTENTION
+def test_asymmetric_drain_p4(slimpack_bin, root, run_script, tmp_path, attention):
     tmp = str(tmp_path)
     # Nine forward packs: the asymmetric drain (Mb = Mf - w) this test runs. Automatic packs now
     # also try every count from 1 and pick a faster symmetric plan of 3 packs on this tiny batch.
@@ -97,19 +102,23 @@ def test_asymmetric_drain_p4(slimpack_bin, root, run_script, tmp_path):
                 for seg in bp.segments
                 if len({c.forward_pack for c in bp.consumes if c.seq == seg.seq}) > 1]
     assert regroups, "no backward pack regroups forward segments"
-    summary, trace_dir = _run(run_script, schedule, tmp)
+    summary, trace_dir = _run(run_script, schedule, tmp, "--attention", attention)
+    assert summary["attention"] == attention and summary["torch_version"].startswith("2.")
     s, units = _summary_ok(summary, schedule)
     _check_traces(slimpack_bin, schedule, plan_args, trace_dir, units, s.world_size())
 
 
-def test_replicas_and_recompute(slimpack_bin, root, run_script, tmp_path):
+@ATTENTION
+def test_replicas_and_recompute(slimpack_bin, root, run_script, tmp_path, attention):
     tmp = str(tmp_path)
     schedule, plan_args = _solve(slimpack_bin, root, tmp, "b", "--pp", "2", "--dp", "2",
                                  "--recompute", "2")
     s = load_schedule(schedule)
     assert s.setup.replicas == 2 and all(n > 0 for n in s.setup.recompute_layers)
     assert all(any(a.op == "ALLREDUCE" for a in rk.actions) for rk in s.ranks)
-    summary, trace_dir = _run(run_script, schedule, tmp, "--trace-ranges-only")
+    summary, trace_dir = _run(run_script, schedule, tmp, "--trace-ranges-only",
+                              "--attention", attention)
+    assert summary["attention"] == attention
     s, units = _summary_ok(summary, schedule)
     _check_traces(slimpack_bin, schedule, plan_args, trace_dir, units, s.world_size())
 

@@ -160,3 +160,23 @@ def _cmdline_is_rank(pid):
             return b"spawn_main" in f.read()
     except OSError:
         return False
+
+
+def test_ranks_execute_the_bytes_that_were_validated(tmp_path):
+    """The launcher validates, then starts the ranks with those bytes: a schedule file replaced
+    in between (here: by garbage) changes nothing."""
+    import argparse
+
+    from slimpack_runtime.cli import build_parser, _check_args, _config
+    from slimpack_runtime.launch import launch_spawn
+    from slimpack_runtime.prepare import prepare_run
+
+    sched = _schedule(tmp_path)
+    args = build_parser().parse_args([sched, "--check", "--trace-ranges-only"])
+    _check_args(args)
+    plan = prepare_run(args, 8)
+    with open(sched, "w") as f:
+        f.write("{ not a schedule")
+    summary = launch_spawn(_config(args), plan, 2)
+    assert summary["check"]["ok"] and summary["world_size"] == 2
+    assert isinstance(args, argparse.Namespace)

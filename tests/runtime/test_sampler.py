@@ -117,3 +117,27 @@ def test_schedule_is_reused(tmp_path, fake_slimpack):
     assert b.iteration(0).schedule_path == path and os.stat(path).st_mtime_ns == mtime
     with pytest.raises(SamplerError, match="cannot run"):
         b.iteration(1)
+
+
+def test_epochs_and_state_dict_continue_where_a_run_stopped(tmp_path, fake_slimpack):
+    def make():
+        return SlimPackSampler(LENGTHS, solve_args=["--pp", "2"], samples_per_iteration=2,
+                               slimpack=fake_slimpack, workdir=str(tmp_path / "w"), shuffle=True,
+                               seed=5)
+
+    a = make()
+    order = [a.next_iteration().samples for _ in range(7)]  # 3 per epoch: into the third epoch
+    assert a.epoch == 2 and a.position == 1
+    first, second = order[:3], order[3:6]
+    assert sorted(sum(first, [])) == sorted(sum(second, [])) == list(range(6))
+    assert first != second  # each epoch reshuffled (seed + epoch)
+    b = make()
+    for _ in range(4):
+        b.next_iteration()
+    state = json.loads(json.dumps(b.state_dict()))  # through a checkpoint file
+    c = make()
+    c.load_state_dict(state)
+    assert [c.next_iteration().samples for _ in range(3)] == order[4:7]
+    with pytest.raises(ValueError, match="for 6 samples"):
+        SlimPackSampler(LENGTHS[:5], solve_args=[], samples_per_iteration=2,
+                        slimpack=fake_slimpack).load_state_dict(state)

@@ -13,6 +13,7 @@ import json
 import os
 import sys
 import time
+import typing
 from typing import Any, Optional
 
 from . import MIN_TORCH, __version__
@@ -23,7 +24,7 @@ DEFAULT_TOLERANCE = 1e-9
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # usage errors: exit 2 with one line, like slimpack
+    def error(self, message: str) -> typing.NoReturn:  # usage errors: exit 2 with one line, like slimpack
         sys.stderr.write(f"{PROG}: {message} (run '{PROG} --help')\n")
         sys.exit(2)
 
@@ -32,7 +33,7 @@ def version_line() -> str:
     try:
         import torch
 
-        tv = torch.__version__
+        tv = str(torch.__version__)
     except ImportError:
         tv = "not installed"
     return (f"{PROG} {__version__} (package in {os.path.dirname(os.path.abspath(__file__))}; "
@@ -286,6 +287,7 @@ def _main_env(args: argparse.Namespace, cfg, dtype_bytes: int) -> int:
     if summary is None:
         return 0
     summary["world_source"] = w.source
+    summary["phases_s"].pop("started_at", None)
     return _report(args, summary)
 
 
@@ -311,7 +313,7 @@ def _report(args: argparse.Namespace, summary: dict[str, Any]) -> int:
     return 0
 
 
-def _base_summary(plan, cfg, mode: str) -> dict[str, Any]:
+def _base_summary(plan, cfg, mode: str) -> tuple[dict[str, Any], Any]:
     import torch
 
     from .schedule import parse_schedule_text

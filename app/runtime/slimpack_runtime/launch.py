@@ -49,7 +49,10 @@ def launch_spawn(cfg: RunConfig, plan: RunPlan, world: int) -> dict[str, Any]:
             raise failure
         with open(os.path.join(scratch, "summary.json"), encoding="utf-8") as f:
             summary = json.load(f)
-        summary["phases_s"]["start_s"] = joined - spawned - sum(summary["phases_s"].values())
+        ph = summary["phases_s"]
+        ph["start_s"] = ph.pop("started_at") - spawned  # processes up, torch imported
+        ph["exit_s"] = joined - spawned - ph["start_s"] - ph["connect_s"] - ph["iterations_s"] - \
+            ph["traces_s"]  # gathering, rank 0's summary and --check, exits
         summary["run_wall_s"] = joined - spawned
         return summary
     finally:

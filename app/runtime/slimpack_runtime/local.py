@@ -73,7 +73,10 @@ def run_local(s: Schedule, seed: int, dtype: torch.dtype = torch.float64,
 def _allreduce(engines: list[StageEngine]) -> None:
     params = [dict(e.model.named_parameters()) for e in engines]
     for name in params[0]:
-        total = sum(p[name].grad for p in params if p[name].grad is not None)
+        grads: list[torch.Tensor] = [g for g in (p[name].grad for p in params) if g is not None]
+        total = grads[0].clone()
+        for g in grads[1:]:
+            total += g
         for p in params:
             p[name].grad = total.clone()
 

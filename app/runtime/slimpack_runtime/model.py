@@ -11,6 +11,7 @@ of the slices before it (slice-level causality).
 from __future__ import annotations
 
 import math
+import typing
 from typing import Optional
 
 import torch
@@ -171,7 +172,8 @@ class StageModel(nn.Module):
                                 device)
 
     def layer_list(self) -> list[DecoderLayer]:
-        return [self.layers[str(self.first_layer + i)] for i in range(len(self.layers))]
+        return [typing.cast(DecoderLayer, self.layers[str(self.first_layer + i)])
+                for i in range(len(self.layers))]
 
     def embed_tokens(self, ids: torch.Tensor) -> torch.Tensor:
         assert self.embed is not None

@@ -42,12 +42,14 @@ def prepare_run(args: argparse.Namespace, dtype_bytes: int, world: Optional[int]
         from .schedule import parse_schedule_text
 
         s = parse_schedule_text(it.text, it.path)
+        # The file's own consistency first, so that a broken file is named where the C++
+        # reader names it; then what this runtime can run.
+        validate_schedule(s)
         check_supported(s, args.device, dtype_bytes)
         if world is None and not getattr(args, "units_only", False):
             problem = world_problem(s, args.device)
             if problem:
                 raise UserError(problem)
-        validate_schedule(s)
         if first is None:
             first = s
         else:

@@ -131,7 +131,7 @@ def run_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
         if p == 1:
             return local
         t = local.to(device)
-        dist.all_reduce(t, op=dist.ReduceOp.SUM, group=replica_groups[rk0.replica])
+        dist.all_reduce(t, op=dist.ReduceOp.SUM, group=replica_groups[rk0.replica])  # type: ignore[arg-type]
         return t.cpu()
 
     iterations: list[dict[str, Any]] = []

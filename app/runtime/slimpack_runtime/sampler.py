@@ -259,7 +259,8 @@ def _batches(order: list[int], lengths: list[int], per_it: Optional[int],
     assert tokens is not None
     if tokens < 1:
         raise ValueError("tokens_per_iteration must be at least 1")
-    cur, n = [], 0
+    cur: list[int] = []
+    n = 0
     for i in order:
         if cur and n + lengths[i] > tokens:
             out.append(cur)

@@ -179,7 +179,8 @@ class _Reader:
 
     def get(self, o: dict, key: str, where: str) -> Any:
         if key not in o:
-            raise self.fail(where, f'missing field "{key}"')
+            # Named as the C++ reader names it (the same corpus is fed to both).
+            raise self.fail(f"{where}.{key}", "missing required field")
         return o[key]
 
     def int_(self, o: dict, key: str, where: str, minimum: Optional[int] = 0,
@@ -390,7 +391,8 @@ def _parse_replicas(r: _Reader, doc: dict, setup: Setup,
                     seqs: dict[str, Sequence]) -> list[Replica]:
     reps = r.arr(r.get(doc, "replicas", "$"), "$.replicas")
     if len(reps) != setup.replicas:
-        raise r.fail("$.replicas", f"has {len(reps)} entries, setup.replicas is {setup.replicas}")
+        raise r.fail("$.setup.replicas", f"{setup.replicas}, but $.replicas has {len(reps)} "
+                     "entries")
     out = []
     for i, rep in enumerate(reps):
         w = f"$.replicas[{i}]"
