@@ -54,16 +54,24 @@ int trace_info(int argc, char** argv) {
   if (args->positional().empty())
     return report_error("trace info", Error::bad_input("no trace file given"));
   nlohmann::json all = nlohmann::json::array();
-  // Counting only (no events kept), the files in parallel; the first failure in order is reported.
+  // Counting only (no events kept), the files in parallel. A file that cannot be read does not
+  // hide the others: they are printed, its entry says its error, and the errors come last
+  // (exit 2).
   TraceImportOptions opt;
   opt.keep_events = false;
   const std::vector<std::string>& paths = args->positional();
   ThreadPool pool(paths.size() > 1 ? 0 : 1);
   auto traces = import_chrome_traces(paths, opt, pool);
+  if (paths.size() == 1 && !traces[0]) return report_error("trace info", traces[0].error());
+  std::vector<Error> failed;
   for (std::size_t i = 0; i < paths.size(); ++i) {
     const std::string& path = paths[i];
     auto& t = traces[i];
-    if (!t) return report_error("trace info", t.error());
+    if (!t) {
+      all.push_back({{"file", path}, {"error", t.error().message}});
+      failed.push_back(t.error());
+      continue;
+    }
     nlohmann::json phases = nlohmann::json::object();
     for (const auto& [ph, n] : t->by_phase) phases[ph] = n;
     nlohmann::json lanes = nlohmann::json::array();
@@ -79,7 +87,8 @@ int trace_info(int argc, char** argv) {
                    {"lanes", lanes.size()},
                    {"lane_list", lanes},
                    {"span_us", t->span_us},
-                   {"rank", t->rank >= 0 ? nlohmann::json(t->rank) : nlohmann::json(nullptr)}});
+                   {"rank", t->rank >= 0 ? nlohmann::json(t->rank) : nlohmann::json(nullptr)},
+                   {"unmatched", t->unmatched}});
     // Only when so: the event array ended early (a process that stopped while writing).
     if (t->unterminated) all.back()["unterminated"] = true;
   }
@@ -91,6 +100,7 @@ int trace_info(int argc, char** argv) {
   }
   if (!json_stdout) {
     for (const auto& t : all) {
+      if (t.contains("error")) continue;  // reported below
       std::printf(
           "%s\n  events   %lld (%lld complete)\n  lanes    %zu\n  span     %.3f ms\n"
           "  phases  ",
@@ -104,9 +114,19 @@ int trace_info(int argc, char** argv) {
       if (!t["rank"].is_null()) std::printf("  rank     %d\n", t["rank"].get<int>());
       if (t.contains("unterminated"))
         std::printf("  note     the event array is not terminated (the writer stopped early)\n");
+      if (const auto n = t["unmatched"].get<std::int64_t>(); n > 0)
+        std::printf("  warning  %s: not counted\n", unmatched_events_text(n).c_str());
     }
   }
-  return kExitOk;
+  if (json_stdout)  // the text, which carries the warning, is not printed: say it on stderr
+    for (const auto& t : all)
+      if (t.contains("unmatched") && t["unmatched"].get<std::int64_t>() > 0)
+        std::fprintf(stderr, "slimpack trace info: warning: %s: %s\n",
+                     t["file"].get<std::string>().c_str(),
+                     unmatched_events_text(t["unmatched"].get<std::int64_t>()).c_str());
+  int rc = kExitOk;
+  for (const Error& e : failed) rc = report_error("trace info", e);
+  return rc;
 }
 
 int trace_compare(int argc, char** argv) {
@@ -187,7 +207,7 @@ int trace_summary(int argc, char** argv) {
        "stdout)"},
       {"kernel-gap", "US",
        "idle gaps shorter than US microseconds not caused by the host are kernel-to-kernel "
-       "launch overhead (default 0.03, HTA's 30 ns)"},
+       "launch overhead (default 30, the threshold HTA applies)"},
       {"threads", "N",
        "rank files read and summarised at once, each by one worker (default: one per core; 1 = "
        "one after the other)"},
@@ -222,10 +242,12 @@ int trace_summary(int argc, char** argv) {
   if (*threads < 0)
     return report_error("trace summary", Error::bad_input("--threads: must be >= 0"));
   // The ranks stream through the workers: each imports a file, summarises it and drops its
-  // events, so the peak is one rank per worker.
+  // events, so the peak is one rank per worker. A file that cannot be read does not hide the
+  // others: they are summarised and printed, then its error (exit 2).
   ThreadPool pool(static_cast<int>(*threads));
+  std::vector<Error> unreadable;
   auto summary = summarize_trace_files(args->positional(), options, CancelToken::none(),
-                                       ProgressSink::none(), pool);
+                                       ProgressSink::none(), pool, &unreadable);
   if (!summary) return report_error("trace summary", summary.error());
   const bool json_stdout = args->get_or("json", "") == "-";
   if (auto dest = args->get("json")) {
@@ -233,7 +255,9 @@ int trace_summary(int argc, char** argv) {
       return report_error("trace summary", s.error());
   }
   if (!json_stdout) std::fputs(run_summary_text(*summary).c_str(), stdout);
-  return kExitOk;
+  int rc = kExitOk;
+  for (const Error& e : unreadable) rc = report_error("trace summary", e);
+  return rc;
 }
 
 }  // namespace

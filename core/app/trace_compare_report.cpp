@@ -25,9 +25,10 @@ std::string count_text(double v) {
 }
 
 nlohmann::json side_json(const TraceCompareSide& s) {
-  return {{"file", s.source},       {"events", s.events},   {"counted", s.counted},
-          {"names", s.names},       {"lanes", s.lanes},     {"span_us", s.span_us},
-          {"total_us", s.total_us}, {"self_us", s.self_us}, {"steps", s.steps}};
+  return {{"file", s.source},        {"events", s.events},   {"counted", s.counted},
+          {"names", s.names},        {"lanes", s.lanes},     {"span_us", s.span_us},
+          {"total_us", s.total_us},  {"self_us", s.self_us}, {"steps", s.steps},
+          {"unmatched", s.unmatched}};
 }
 
 std::string time_or_dash(double count, double us) {
@@ -52,7 +53,10 @@ std::string side_text(const char* which, const TraceCompareSide& s) {
       t += (i ? ", " : "") + std::string("#") + std::to_string(s.steps[i]);
     t += ")";
   }
-  return t + "\n";
+  t += "\n";
+  if (s.unmatched > 0)
+    t += "   warning: " + unmatched_events_text(s.unmatched) + " (not compared)\n";
+  return t;
 }
 
 }  // namespace

@@ -6,8 +6,10 @@
 #include <filesystem>
 #include <map>
 #include <new>
+#include <utility>
 
 #include "common/parts_progress.h"
+#include "trace/trace_gpu.h"
 #include "trace/trace_import.h"
 
 namespace slimpack {
@@ -33,6 +35,7 @@ std::string pad_right(const std::string& s, std::size_t w) {
 
 nlohmann::json launches_json(const LaunchStats& s) {
   return {{"count", s.count},
+          {"by_correlation", s.by_correlation},
           {"with_cpu_call", s.with_cpu_call},
           {"cpu_us_mean", s.cpu_us_mean},
           {"cpu_us_max", s.cpu_us_max},
@@ -52,8 +55,11 @@ void breakdown_row(std::string& out, const std::string& label, const GpuTimeBrea
 }
 
 std::string launches_text(const LaunchStats& s) {
-  if (s.count == 0) return "no launch followed (no ac2g flow reaches a GPU operation)";
-  std::string t = std::to_string(s.count) + " followed";
+  if (s.count == 0)
+    return "no launch found (neither a launch flow nor a correlation id ties a GPU operation to "
+           "its runtime call)";
+  std::string t = std::to_string(s.count) + " found";
+  if (s.by_correlation > 0) t += " (" + std::to_string(s.by_correlation) + " by correlation id)";
   if (s.with_cpu_call > 0)
     t += ", CPU call mean " + us(s.cpu_us_mean) + " max " + us(s.cpu_us_max) + " (" +
          std::to_string(s.cpu_over_cutoff) + " over the cutoff)";
@@ -62,14 +68,33 @@ std::string launches_text(const LaunchStats& s) {
   return t;
 }
 
-// Per step present in at least two ranks with GPU operations.
+std::string step_label(int step, int occurrence) {
+  return profiler_step_label({.step = step, .occurrence = occurrence});
+}
+
+// The step numbers that occur more than once in a rank's trace, once each.
+std::vector<int> repeated_steps(const TraceSummary& s) {
+  std::vector<int> out;
+  for (const GpuTimeBreakdown& b : s.steps)
+    if (b.occurrence == 1) out.push_back(*b.step);
+  return out;
+}
+
+std::string repeated_steps_note(const std::vector<int>& steps) {
+  std::string numbers;
+  for (int n : steps) numbers += (numbers.empty() ? "ProfilerStep#" : ", #") + std::to_string(n);
+  return numbers + " more than once: each occurrence is a step of its own, numbered (1), (2), ...";
+}
+
+// Per step (and occurrence) present in at least two ranks with GPU operations.
 std::vector<StragglerStep> straggler_view(const std::vector<RankSummary>& ranks) {
-  std::map<int, StragglerStep> by_step;
+  std::map<std::pair<int, int>, StragglerStep> by_step;
   for (const RankSummary& r : ranks) {
     if (!r.no_gpu.empty()) continue;
     for (const GpuTimeBreakdown& b : r.summary.steps) {
-      StragglerStep& s = by_step[*b.step];
+      StragglerStep& s = by_step[{*b.step, b.occurrence}];
       s.step = *b.step;
+      s.occurrence = b.occurrence;
       s.ranks.push_back(
           {r.rank, b.span_us, b.computation_us + b.memcpy_us, b.communication_us, b.idle_us});
     }
@@ -144,7 +169,7 @@ Expected<RunSummary> summarize_trace_run(const TraceRun& run, const TraceSummary
 Expected<RunSummary> summarize_trace_files(const std::vector<std::string>& files,
                                            const TraceSummaryOptions& options,
                                            const CancelToken& cancel, ProgressSink& progress,
-                                           TaskPool& pool) {
+                                           TaskPool& pool, std::vector<Error>* unreadable) {
   auto paths = trace_run_files(files);
   if (!paths) return paths.error();
   const std::size_t n = paths->size();
@@ -152,10 +177,11 @@ Expected<RunSummary> summarize_trace_files(const std::vector<std::string>& files
   std::vector<int> info_ranks(n, -1);
   PartsProgress shared(progress, "summarising", n);
   // The lowest index of a file that failed: the result is its error whatever the others give,
-  // as in a serial walk, so the files after it need not be read.
+  // as in a serial walk, so the files after it need not be read (unless the caller takes the
+  // unreadable files apart: then every file is read).
   std::atomic<std::size_t> failed{n};
   for_each_index(pool, n, [&](std::size_t i) {
-    if (cancel.cancelled() || i > failed.load()) return;
+    if (cancel.cancelled() || (!unreadable && i > failed.load())) return;
     const std::string& path = (*paths)[i];
     // The import is the first 90 % of a rank's share (the summary after it is quick).
     PartProgress sink(shared, i, 0.9);
@@ -179,48 +205,70 @@ Expected<RunSummary> summarize_trace_files(const std::vector<std::string>& files
       lower_to(failed, i);
   });
   if (cancel.cancelled()) return Error::cancelled();
-  std::vector<RankTrace> order(n);
+  std::vector<RankTrace> order;
+  std::vector<int> order_ranks;
+  std::vector<TraceSummary> read;
   for (std::size_t i = 0; i < n; ++i) {
-    if (!sums[i]) return sums[i].error();
-    order[i].path = (*paths)[i];
-    order[i].label = std::filesystem::path(order[i].path).filename().string();
+    if (!sums[i]) {
+      // Left out only while another file can be read: a run of unreadable files is an error.
+      if (!unreadable || sums[i].error().kind == ErrorKind::Cancelled) return sums[i].error();
+      unreadable->push_back(sums[i].error());
+      continue;
+    }
+    RankTrace r;
+    r.path = (*paths)[i];
+    r.label = std::filesystem::path(r.path).filename().string();
+    order.push_back(std::move(r));
+    order_ranks.push_back(info_ranks[i]);
+    read.push_back(std::move(*sums[i]));
   }
-  if (Status s = assign_ranks(order, info_ranks); !s) return s.error();
+  if (order.empty()) {
+    const Error first = unreadable->front();
+    unreadable->clear();
+    return first;
+  }
+  if (Status s = assign_ranks(order, order_ranks); !s) return s.error();
   std::vector<RankSummary> ranks;
-  for (std::size_t i = 0; i < n; ++i)
-    ranks.push_back({order[i].rank, order[i].path, order[i].label, {}, std::move(*sums[i])});
+  for (std::size_t i = 0; i < order.size(); ++i)
+    ranks.push_back({order[i].rank, order[i].path, order[i].label, {}, std::move(read[i])});
   std::stable_sort(ranks.begin(), ranks.end(),
                    [](const RankSummary& a, const RankSummary& b) { return a.rank < b.rank; });
   return run_summary_of(std::move(ranks));
 }
 
 nlohmann::json gpu_breakdown_json(const GpuTimeBreakdown& b) {
-  return {{"step", b.step ? nlohmann::json(*b.step) : nlohmann::json(nullptr)},
-          {"start_us", b.start_us},
-          {"span_us", b.span_us},
-          {"gpu_busy_us", b.gpu_busy_us},
-          {"computation_us", b.computation_us},
-          {"communication_us", b.communication_us},
-          {"memcpy_us", b.memcpy_us},
-          {"idle_us", b.idle_us},
-          {"overlap_us", b.overlap_us},
-          {"communication_total_us", b.communication_total_us},
-          {"memcpy_total_us", b.memcpy_total_us},
-          {"overlap_ratio", b.communication_total_us > 0.0
-                                ? nlohmann::json(b.overlap_us / b.communication_total_us)
-                                : nlohmann::json(nullptr)},
-          {"idle_host_us", b.idle_host_us},
-          {"idle_kernel_us", b.idle_kernel_us},
-          {"idle_other_us", b.idle_other_us},
-          {"gpu_ops", b.gpu_ops},
-          {"launches", launches_json(b.launches)}};
+  nlohmann::json out = {
+      {"step", b.step ? nlohmann::json(*b.step) : nlohmann::json(nullptr)},
+      {"start_us", b.start_us},
+      {"span_us", b.span_us},
+      {"gpu_busy_us", b.gpu_busy_us},
+      {"computation_us", b.computation_us},
+      {"communication_us", b.communication_us},
+      {"memcpy_us", b.memcpy_us},
+      {"idle_us", b.idle_us},
+      {"overlap_us", b.overlap_us},
+      {"communication_total_us", b.communication_total_us},
+      {"memcpy_total_us", b.memcpy_total_us},
+      {"overlap_ratio", b.communication_total_us > 0.0
+                            ? nlohmann::json(b.overlap_us / b.communication_total_us)
+                            : nlohmann::json(nullptr)},
+      {"idle_host_us", b.idle_host_us},
+      {"idle_kernel_us", b.idle_kernel_us},
+      {"idle_other_us", b.idle_other_us},
+      {"gpu_ops", b.gpu_ops},
+      {"launches", launches_json(b.launches)}};
+  if (b.occurrence > 0) out["occurrence"] = b.occurrence;  // only for a repeated step number
+  return out;
 }
 
 nlohmann::json run_summary_json(const RunSummary& summary) {
   nlohmann::json ranks = nlohmann::json::array();
   for (const RankSummary& r : summary.ranks) {
     nlohmann::json steps = nlohmann::json::array();
-    nlohmann::json entry = {{"rank", r.rank}, {"file", r.file}, {"gpu_ops", r.summary.gpu_ops}};
+    nlohmann::json entry = {{"rank", r.rank},
+                            {"file", r.file},
+                            {"gpu_ops", r.summary.gpu_ops},
+                            {"unmatched", r.summary.unmatched}};
     if (!r.no_gpu.empty()) {
       entry["error"] = r.no_gpu;
       entry["steps"] = steps;
@@ -229,6 +277,11 @@ nlohmann::json run_summary_json(const RunSummary& summary) {
       for (const GpuTimeBreakdown& b : r.summary.steps) steps.push_back(gpu_breakdown_json(b));
       entry["steps"] = steps;
       entry["total"] = gpu_breakdown_json(r.summary.total);
+      // HTA's kernel_time window: first GPU operation start to last end.
+      entry["gpu_first_us"] = r.summary.gpu_first_us;
+      entry["gpu_last_us"] = r.summary.gpu_last_us;
+      if (const auto repeated = repeated_steps(r.summary); !repeated.empty())
+        entry["repeated_steps"] = repeated;
     }
     ranks.push_back(std::move(entry));
   }
@@ -245,6 +298,7 @@ nlohmann::json run_summary_json(const RunSummary& summary) {
                           {"slowest_rank", s.slowest_rank},
                           {"spread_us", s.spread_us},
                           {"ranks", rows}});
+    if (s.occurrence > 0) stragglers.back()["occurrence"] = s.occurrence;
   }
   return {{"ranks", ranks}, {"stragglers", stragglers}};
 }
@@ -255,19 +309,26 @@ std::string run_summary_text(const RunSummary& summary) {
                          "idle", "overlap",  "idle host", "idle kernel", "idle other"};
   for (const RankSummary& r : summary.ranks) {
     out += "rank " + std::to_string(r.rank) + "  " + r.file;
+    const std::string warning =
+        r.summary.unmatched > 0
+            ? "  warning: " + unmatched_events_text(r.summary.unmatched) + ": not counted\n"
+            : "";
     if (!r.no_gpu.empty()) {
-      out += ": " + r.no_gpu + "\n\n";
+      out += ": " + r.no_gpu + "\n" + warning + "\n";
       continue;
     }
-    out += "  (" + std::to_string(r.summary.gpu_ops) + " GPU operations)\n";
+    out += "  (" + std::to_string(r.summary.gpu_ops) + " GPU operations)\n" + warning;
     out += "  " + pad_right("step", 8);
     for (const char* h : heads) out += " " + pad_left(h, 12);
     out += "\n";
     for (const GpuTimeBreakdown& b : r.summary.steps)
-      breakdown_row(out, "#" + std::to_string(*b.step), b);
+      breakdown_row(out, step_label(*b.step, b.occurrence), b);
     if (r.summary.steps.empty()) out += "  (no ProfilerStep#N span: the whole trace only)\n";
     breakdown_row(out, "total", r.summary.total);
-    out += "  launches: " + launches_text(r.summary.total.launches) + "\n\n";
+    out += "  launches: " + launches_text(r.summary.total.launches) + "\n";
+    if (const auto repeated = repeated_steps(r.summary); !repeated.empty())
+      out += "  note: " + repeated_steps_note(repeated) + "\n";
+    out += "\n";
   }
   out += "times in microseconds; comm = communication not under computation, overlap = under it\n";
   if (!summary.stragglers.empty()) {
@@ -283,7 +344,7 @@ std::string run_summary_text(const RunSummary& summary) {
     for (int rank : ranks) out += " " + pad_left("rank " + std::to_string(rank), 12);
     out += " " + pad_left("slowest", 8) + " " + pad_left("spread", 12) + "\n";
     for (const StragglerStep& s : summary.stragglers) {
-      out += "  " + pad_right("#" + std::to_string(s.step), 8);
+      out += "  " + pad_right(step_label(s.step, s.occurrence), 8);
       for (int rank : ranks) {
         const auto e = std::find_if(s.ranks.begin(), s.ranks.end(),
                                     [rank](const StragglerEntry& x) { return x.rank == rank; });

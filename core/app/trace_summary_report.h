@@ -43,6 +43,7 @@ struct StragglerEntry {
 // slowest one's, which the others spend waiting in their communication kernels.
 struct StragglerStep {
   int step = 0;
+  int occurrence = 0;                 // of a repeated step number (GpuTimeBreakdown::occurrence)
   std::vector<StragglerEntry> ranks;  // by rank; ranks without this step are left out
   int slowest_rank = 0;
   double spread_us = 0.0;  // slowest work - fastest work
@@ -69,12 +70,16 @@ Expected<RunSummary> summarize_trace_run(const TraceRun& run,
 // is one imported rank per worker, not the whole run. The same result as summarize_trace_run over
 // load_trace_run of the files (the default request: no alignment), errors included: a file that
 // fails gives its own error (naming it), the first such file in the order given, as a serial walk
-// would; files after it are not started.
+// would; files after it are not started. With `unreadable`, a file that cannot be read is left
+// out of the run instead (its error, naming it, appended there; ranks are assigned among the files
+// read), so the others are still summarised; a run where no file can be read is still the first
+// file's error.
 Expected<RunSummary> summarize_trace_files(const std::vector<std::string>& files,
                                            const TraceSummaryOptions& options = {},
                                            const CancelToken& cancel = CancelToken::none(),
                                            ProgressSink& progress = ProgressSink::none(),
-                                           TaskPool& pool = TaskPool::serial());
+                                           TaskPool& pool = TaskPool::serial(),
+                                           std::vector<Error>* unreadable = nullptr);
 
 // {"ranks": [{"rank", "file", "gpu_ops", "steps": [{"step", "span_us", "gpu_busy_us",
 //  "computation_us", "communication_us", "memcpy_us", "idle_us", "overlap_us", ...}],

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 
 namespace slimpack {
 namespace {
@@ -21,7 +22,27 @@ bool id_less(const std::string& a, const std::string& b) {
   return a < b;
 }
 
+// Times beyond a 64-bit count of nanoseconds (about 292 years), what Chrome and Perfetto hold:
+// never a profiler's clock, and past it a double no longer tells microseconds apart; a span
+// computed from one would print as hundreds of digits.
+constexpr double kMaxTimeUs = 9.2e15;
+
+// Empty, or why `value` (the field `what`) cannot be a time.
+std::string time_error(const char* what, double value) {
+  if (value >= -kMaxTimeUs && value <= kMaxTimeUs) return {};
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%g", value);
+  return std::string(what) + " " + buf +
+         " is out of range: times must lie within +-9.2e15 us (a 64-bit count of nanoseconds)";
+}
+
 }  // namespace
+
+std::string unmatched_events_text(std::int64_t unmatched) {
+  return std::to_string(unmatched) +
+         (unmatched == 1 ? " unmatched B/E event" : " unmatched B/E events") +
+         " (an \"E\" with no open \"B\" on its thread, or a \"B\" never closed)";
+}
 
 TraceBuilder::TraceBuilder(bool keep_events, bool keep_args, std::int64_t args_budget_bytes)
     : keep_events_(keep_events),
@@ -78,6 +99,12 @@ std::int32_t TraceBuilder::add_args(const RawTraceEvent& ev) {
   return static_cast<std::int32_t>(out_.args.size() - 1);
 }
 
+void TraceBuilder::add_correlation(const RawTraceEvent& ev) {
+  // Events arrive in array order, so the list stays sorted by index.
+  if (keep_events_ && ev.has_correlation && ev.index >= 0)
+    out_.correlations.push_back({ev.correlation, ev.index});
+}
+
 void TraceBuilder::complete(LaneState& l, double start, double dur, std::int32_t name,
                             std::int32_t cat, std::int32_t args, std::int32_t index) {
   ++l.lane.count;
@@ -102,19 +129,28 @@ std::string TraceBuilder::add(const RawTraceEvent& ev) {
   ++pc->second;
 
   if (ph.size() != 1) return {};
-  switch (ph[0]) {
+  const char p = ph[0];
+  if (p == 'X' || p == 'B' || p == 'E' || p == 's' || p == 't' || p == 'f') {
+    if (ev.has_ts)
+      if (std::string err = time_error("ts", ev.ts); !err.empty()) return err;
+    if (p == 'X' && ev.has_dur)
+      if (std::string err = time_error("dur", ev.dur); !err.empty()) return err;
+  }
+  switch (p) {
     case 'X': {
       if (!ev.has_ts) return "\"X\" event has no ts";
       const double dur = ev.has_dur ? ev.dur : 0.0;  // tolerated: some writers omit a zero dur
       if (dur < 0.0) return "dur is negative";
       complete(lane(ev.pid, ev.tid), ev.ts, dur, intern(ev.name), intern(ev.cat), add_args(ev),
                ev.index);
+      add_correlation(ev);
       return {};
     }
     case 'B': {
       if (!ev.has_ts) return "\"B\" event has no ts";
       lane(ev.pid, ev.tid)
           .open.push_back({ev.ts, intern(ev.name), intern(ev.cat), add_args(ev), ev.index});
+      add_correlation(ev);  // a "B" never closed leaves an entry no event has: harmless
       return {};
     }
     case 'E': {
@@ -163,6 +199,8 @@ ImportedTrace TraceBuilder::finish(std::string source, std::int64_t bytes) {
   // As for the lanes below: up to half of the args vector is slack after doubling (16 bytes an
   // event at 10M events); moving the strings is cheap.
   if (out_.args.capacity() - out_.args.size() > out_.args.size() / 8) out_.args.shrink_to_fit();
+  if (out_.correlations.capacity() - out_.correlations.size() > out_.correlations.size() / 8)
+    out_.correlations.shrink_to_fit();
   out_.lanes.reserve(lanes_.size());
   std::vector<std::int32_t> kept(lanes_.size(), -1);  // builder lane -> position before sorting
   for (std::size_t li = 0; li < lanes_.size(); ++li) {

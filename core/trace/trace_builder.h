@@ -21,6 +21,8 @@ struct RawTraceEvent {
   std::string_view meta_name;  // args.name (args.labels), read for "M" events only
   std::string_view args;       // compact JSON text of "args" (X/B/E events, when kept)
   bool has_args = false;
+  std::int64_t correlation = 0;  // args.correlation, when has_correlation
+  bool has_correlation = false;
   double ts = 0.0, dur = 0.0;
   bool has_ts = false, has_dur = false;
   std::int32_t index = -1;  // position in the event array
@@ -58,6 +60,7 @@ class TraceBuilder {
                 std::int32_t args, std::int32_t index);
   std::int32_t lane_id(std::string_view pid, std::string_view tid);
   std::int32_t add_args(const RawTraceEvent& ev);
+  void add_correlation(const RawTraceEvent& ev);
 
   bool keep_events_;
   bool keep_args_;

@@ -38,8 +38,13 @@ struct StepWindows {
   }
 };
 
-std::string steps_text(const std::vector<ProfilerStepSpan>& steps) {
+std::string steps_text(std::vector<ProfilerStepSpan> steps) {
   if (steps.empty()) return "none";
+  steps.erase(std::unique(steps.begin(), steps.end(),
+                          [](const ProfilerStepSpan& x, const ProfilerStepSpan& y) {
+                            return x.step == y.step;
+                          }),
+              steps.end());  // a repeated number once
   // Runs of consecutive numbers: "1-3, 7".
   std::string out;
   std::size_t i = 0;
@@ -132,7 +137,10 @@ Expected<TotalsByName> totals_by_name(const ImportedTrace& trace,
       t.self_us += o.self;
     };
     // Events are sorted by start, parents before their children: a stack of the open ones gives
-    // each event its parent, whose self time loses the child's time (clipped to the parent).
+    // each event its parent, whose self time loses the child's time. A child that outlives its
+    // parent is clipped to the parent's end, for its own self time too: a range's self time and
+    // its descendants' never add up to more than its duration, and what follows the parent's end
+    // is not nested in the child.
     stack.clear();
     for (std::size_t ei = 0; ei < events.size(); ++ei) {
       const TraceEvent& e = events[ei];
@@ -140,9 +148,12 @@ Expected<TotalsByName> totals_by_name(const ImportedTrace& trace,
         finish(stack.back());
         stack.pop_back();
       }
-      const double end = e.start_us + e.dur_us;
-      if (!stack.empty()) stack.back().self -= std::min(end, stack.back().end) - e.start_us;
-      stack.push_back({end, ei, e.dur_us});
+      double end = e.start_us + e.dur_us;
+      if (!stack.empty()) {
+        end = std::min(end, stack.back().end);
+        stack.back().self -= end - e.start_us;
+      }
+      stack.push_back({end, ei, end - e.start_us});
     }
     while (!stack.empty()) {
       finish(stack.back());
@@ -171,10 +182,15 @@ Expected<TotalsByName> totals_by_name(const ImportedTrace& trace,
   side.events = trace.events;
   side.names = static_cast<std::int64_t>(totals.size());
   side.lanes = static_cast<std::int64_t>(trace.lanes.size());
+  side.unmatched = trace.unmatched;
   side.span_us = trace.span_us;
   if (!windows->whole) {
-    for (const ProfilerStepSpan& s : windows->spans) side.steps.push_back(s.step);
+    for (const ProfilerStepSpan& s : windows->spans) {
+      side.steps.push_back(s.step);
+      if (s.occurrence == 1) side.repeated_steps.push_back(s.step);
+    }
     std::sort(side.steps.begin(), side.steps.end());
+    std::sort(side.repeated_steps.begin(), side.repeated_steps.end());
     const double k = static_cast<double>(side.steps.size());
     side.total_us /= k;
     side.self_us /= k;
@@ -327,6 +343,15 @@ Expected<TraceComparison> compare_traces(const ImportedTrace& a, const ImportedT
       result.note = "A has " + std::to_string(result.a.steps.size()) + " steps in " +
                     step_range_text(*options.steps) + ", B has " +
                     std::to_string(result.b.steps.size()) + ": means per step";
+    for (const TraceCompareSide* side : {&result.a, &result.b}) {
+      if (side->repeated_steps.empty()) continue;
+      std::string numbers;
+      for (int n : side->repeated_steps)
+        numbers += (numbers.empty() ? "ProfilerStep#" : ", #") + std::to_string(n);
+      result.note += (result.note.empty() ? "" : "; ") +
+                     std::string(side == &result.a ? "A" : "B") + " has " + numbers +
+                     " more than once: each occurrence is a step of its own";
+    }
   }
   const double ka = options.steps ? static_cast<double>(result.a.steps.size()) : 1.0;
   const double kb = options.steps ? static_cast<double>(result.b.steps.size()) : 1.0;

@@ -56,11 +56,16 @@ struct TraceCompareSide {
   std::int64_t counted = 0;
   std::int64_t names = 0;  // distinct (possibly folded or shortened) names
   std::int64_t lanes = 0;
+  // "B"/"E" events left unmatched (ImportedTrace::unmatched): no duration, so not compared.
+  std::int64_t unmatched = 0;
   double span_us = 0.0;  // of the whole trace
   // Sum of the counted events' durations and self times (per step when steps are compared).
   double total_us = 0.0;
   double self_us = 0.0;
   std::vector<int> steps;  // the steps compared (their numbers); empty: the whole trace
+  // Numbers that occur more than once among the steps compared: each occurrence is a step of its
+  // own (in `steps` once per occurrence), never one window over both.
+  std::vector<int> repeated_steps;
 };
 
 struct NameDiff {

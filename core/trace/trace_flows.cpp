@@ -4,6 +4,8 @@
 #include <limits>
 #include <set>
 
+#include "trace/trace_launches.h"
+
 namespace slimpack {
 namespace {
 
@@ -14,12 +16,11 @@ constexpr int kMaxLookBack = 16;
 }  // namespace
 
 FlowIndex::FlowIndex(const ImportedTrace& trace) : trace_(trace) {
-  std::int32_t ac2g = -1;
+  std::vector<char> launch_flow(trace.names.size(), 0);
   for (std::size_t i = 0; i < trace.names.size(); ++i)
-    if (trace.names[i] == "ac2g") ac2g = static_cast<std::int32_t>(i);
-  if (ac2g < 0) return;
+    launch_flow[i] = is_launch_flow_category(trace.names[i]);
   for (const TraceFlowPoint& f : trace.flows) {
-    if (f.cat != ac2g || f.lane < 0) continue;
+    if (!launch_flow[static_cast<std::size_t>(f.cat)] || f.lane < 0) continue;
     if (f.phase == 's')
       starts_[f.lane].emplace_back(f.ts_us, f.id);
     else if (f.phase == 'f')

@@ -1,5 +1,6 @@
 #pragma once
-// GPU time of a CPU range, found by following Kineto's "ac2g" flow events: each flow starts ("s")
+// GPU time of a CPU range, found by following Kineto's launch flows (category "ac2g", or the older
+// "async_cpu_to_gpu"; trace_launches.h): each flow starts ("s")
 // at a kernel launch on a CPU thread and ends ("f") at the kernel on its GPU stream. The kernels
 // launched inside a unit's CPU range (a record_function "F3") are the unit's GPU work; their span
 // (first kernel start to last kernel end) is the unit's GPU time.
@@ -21,7 +22,7 @@ struct GpuSpan {
 
 class FlowIndex {
  public:
-  // Indexes the trace's "ac2g" flow points (the trace must outlive the index).
+  // Indexes the trace's launch flow points (the trace must outlive the index).
   explicit FlowIndex(const ImportedTrace& trace);
 
   // The kernels whose launch flow starts on `lane` within [t0_us, t1_us]; empty when none.

@@ -3,15 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <map>
-#include <unordered_map>
+#include <optional>
+
+#include "trace/trace_launches.h"
 
 namespace slimpack {
 namespace {
-
-// How many earlier events are tried for the one holding a flow point (a CPU runtime call sits
-// inside a few enclosing ranges; a stream's operations do not nest).
-constexpr int kMaxLookBack = 64;
 
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
@@ -50,26 +47,6 @@ GpuOpKind kernel_kind(std::string_view name) {
       starts_with(name, "gloo") || contains(name, "ncclKernel") || contains(name, "ncclDevKernel"))
     return GpuOpKind::Communication;
   return GpuOpKind::Computation;
-}
-
-bool is_runtime_category(std::string_view cat) {
-  return contains(cat, "runtime") || contains(cat, "driver");
-}
-
-// The innermost event of `events` (sorted by start, ties longer first) holding `ts`, preferring a
-// runtime or driver call; null when none does.
-const TraceEvent* holding_event(const ImportedTrace& trace, const std::vector<TraceEvent>& events,
-                                double ts) {
-  auto it = std::upper_bound(events.begin(), events.end(), ts,
-                             [](double t, const TraceEvent& e) { return t < e.start_us; });
-  const TraceEvent* innermost = nullptr;
-  for (int tries = 0; it != events.begin() && tries < kMaxLookBack; ++tries) {
-    --it;
-    if (it->start_us + it->dur_us < ts) continue;
-    if (is_runtime_category(trace.names[static_cast<std::size_t>(it->cat)])) return &*it;
-    if (!innermost) innermost = &*it;
-  }
-  return innermost;
 }
 
 }  // namespace
@@ -134,23 +111,39 @@ std::vector<ProfilerStepSpan> profiler_steps(const ImportedTrace& trace) {
     step_of[i] = profiler_step_number(trace.names[i]);
     gpu_annotation[i] = trace.names[i] == "gpu_user_annotation";
   }
-  std::map<int, ProfilerStepSpan> steps;
+  std::vector<ProfilerStepSpan> events;  // one per event
   for (const TraceLane& lane : trace.lanes) {
     for (const TraceEvent& e : lane.events) {
       const auto& n = step_of[static_cast<std::size_t>(e.name)];
       if (!n || gpu_annotation[static_cast<std::size_t>(e.cat)]) continue;
-      const double end = e.start_us + e.dur_us;
-      auto [it, fresh] = steps.try_emplace(*n, ProfilerStepSpan{*n, e.start_us, end});
-      if (!fresh) {
-        it->second.start_us = std::min(it->second.start_us, e.start_us);
-        it->second.end_us = std::max(it->second.end_us, end);
-      }
+      events.push_back({*n, 0, e.start_us, e.start_us + e.dur_us});
     }
   }
+  std::sort(events.begin(), events.end(), [](const ProfilerStepSpan& a, const ProfilerStepSpan& b) {
+    return a.step != b.step ? a.step < b.step : a.start_us < b.start_us;
+  });
   std::vector<ProfilerStepSpan> out;
-  out.reserve(steps.size());
-  for (const auto& [n, span] : steps) out.push_back(span);
+  for (const ProfilerStepSpan& e : events) {
+    const bool same_number = !out.empty() && out.back().step == e.step;
+    if (same_number && e.start_us < out.back().end_us) {  // overlaps: the same step
+      out.back().end_us = std::max(out.back().end_us, e.end_us);
+      continue;
+    }
+    if (same_number) {  // a repeat: number the occurrences of this step from 1
+      if (out.back().occurrence == 0) out.back().occurrence = 1;
+      out.push_back(e);
+      out.back().occurrence = out[out.size() - 2].occurrence + 1;
+      continue;
+    }
+    out.push_back(e);
+  }
   return out;
+}
+
+std::string profiler_step_label(const ProfilerStepSpan& span) {
+  std::string s = "#" + std::to_string(span.step);
+  if (span.occurrence > 0) s += " (" + std::to_string(span.occurrence) + ")";
+  return s;
 }
 
 std::vector<GpuOp> gpu_ops(const ImportedTrace& trace) {
@@ -162,8 +155,6 @@ std::vector<GpuOp> gpu_ops(const ImportedTrace& trace) {
   std::vector<char> name_known(trace.names.size(), 0);
 
   std::vector<GpuOp> ops;
-  // Per lane, its operations' positions in `ops` (in start order, as the lane's events).
-  std::unordered_map<std::int32_t, std::vector<std::size_t>> by_lane;
   for (std::size_t li = 0; li < trace.lanes.size(); ++li) {
     const auto& events = trace.lanes[li].events;
     for (std::size_t ei = 0; ei < events.size(); ++ei) {
@@ -185,42 +176,11 @@ std::vector<GpuOp> gpu_ops(const ImportedTrace& trace) {
       op.lane = static_cast<std::int32_t>(li);
       op.event = static_cast<std::int32_t>(ei);
       op.kind = kind;
-      by_lane[op.lane].push_back(ops.size());
       ops.push_back(op);
     }
   }
 
-  // Launches: ac2g flow starts by id, then each flow end to the operation holding it.
-  std::int32_t ac2g = -1;
-  for (std::size_t i = 0; i < trace.names.size(); ++i)
-    if (trace.names[i] == "ac2g") ac2g = static_cast<std::int32_t>(i);
-  if (ac2g >= 0 && !ops.empty()) {
-    std::unordered_map<std::int32_t, const TraceFlowPoint*> start_of;
-    for (const TraceFlowPoint& f : trace.flows)
-      if (f.cat == ac2g && f.phase == 's' && f.lane >= 0) start_of.try_emplace(f.id, &f);
-    for (const TraceFlowPoint& f : trace.flows) {
-      if (f.cat != ac2g || f.phase != 'f' || f.lane < 0) continue;
-      const auto s = start_of.find(f.id);
-      const auto lane_ops = by_lane.find(f.lane);
-      if (s == start_of.end() || lane_ops == by_lane.end()) continue;
-      const auto& list = lane_ops->second;
-      auto it = std::upper_bound(list.begin(), list.end(), f.ts_us,
-                                 [&](double t, std::size_t k) { return t < ops[k].start_us; });
-      for (int tries = 0; it != list.begin() && tries < kMaxLookBack; ++tries) {
-        --it;
-        GpuOp& op = ops[*it];
-        if (op.end_us < f.ts_us) continue;
-        if (op.launch) break;  // one launch per operation: the first flow that reaches it
-        GpuLaunch launch;
-        launch.start_us = s->second->ts_us;
-        const TraceLane& cpu = trace.lanes[static_cast<std::size_t>(s->second->lane)];
-        if (const TraceEvent* call = holding_event(trace, cpu.events, launch.start_us))
-          launch.cpu_dur_us = call->dur_us;
-        op.launch = launch;
-        break;
-      }
-    }
-  }
+  link_launches(trace, ops);  // ops are still per lane, in start order
   std::sort(ops.begin(), ops.end(), [](const GpuOp& a, const GpuOp& b) {
     if (a.start_us != b.start_us) return a.start_us < b.start_us;
     if (a.lane != b.lane) return a.lane < b.lane;

@@ -49,6 +49,7 @@ class ChromeTraceParser {
                  options.args_budget_bytes),
         cancel_(cancel),
         progress_(progress),
+        keep_events_(options.keep_events),
         keep_args_(options.keep_events && options.keep_args) {}
 
   // The whole text already in memory (copied once into the window).
@@ -572,6 +573,36 @@ class ChromeTraceParser {
     return true;
   }
 
+  // Whether an event of this phase may carry args.correlation worth keeping: complete events.
+  bool wants_correlation(std::string_view ph) const {
+    return keep_events_ && (ph == "X" || ph == "B");
+  }
+  // args.correlation from a kept args text (compact JSON).
+  static void correlation_of_text(RawTraceEvent& ev) {
+    ev.has_correlation = trace_json::top_level_integer(ev.args, "\"correlation\":", ev.correlation);
+  }
+  // An args value that is not kept, checked like walked_value, with its top-level
+  // "correlation" read on the way.
+  bool walked_args(od::value& v, RawTraceEvent& ev) {
+    od::json_type type{};
+    if (auto e = v.type().get(type)) return failed(json_error(e, true));
+    if (type != od::json_type::object) return walked_value(v);
+    od::object obj;
+    if (auto e = v.get_object().get(obj)) return failed(json_error(e, true));
+    for (auto field_result : obj) {
+      od::field field;
+      if (auto e = std::move(field_result).get(field)) return failed(json_error(e, true));
+      // get_int64 moves on only when it succeeds: anything else is walked as any value.
+      if (field.key() == "correlation" &&
+          field.value().get_int64().get(ev.correlation) == simdjson::SUCCESS) {
+        ev.has_correlation = true;
+        continue;
+      }
+      if (!walked_value(field.value())) return false;
+    }
+    return true;
+  }
+
   // "args" of an "M" event (its label), or of a timed event (kept as text when events are).
   bool args(od::value& v, RawTraceEvent& ev) {
     if (ev.ph == "M") {
@@ -589,10 +620,12 @@ class ChromeTraceParser {
     }
     if (!keep_args_ || ev.ph.size() != 1 ||
         (ev.ph[0] != 'X' && ev.ph[0] != 'B' && ev.ph[0] != 'E')) {
+      if (wants_correlation(ev.ph)) return walked_args(v, ev);
       return walked_value(v);  // not kept, but a malformed file fails the same in every mode
     }
     if (!args_text(v, ev.args)) return false;
     ev.has_args = true;
+    if (wants_correlation(ev.ph)) correlation_of_text(ev);
     return true;
   }
 
@@ -644,6 +677,7 @@ class ChromeTraceParser {
     if (late_args_) {
       late_args_ = false;
       if (ev.ph == "M") return late_meta_name(ev);
+      if (wants_correlation(ev.ph)) correlation_of_text(ev);
       if (!keep_args_) ev.has_args = false;
     }
     return {};
@@ -653,6 +687,7 @@ class ChromeTraceParser {
   TraceBuilder builder_;
   const CancelToken& cancel_;
   ProgressSink& progress_;
+  bool keep_events_;
   bool keep_args_;
   // The window.
   std::unique_ptr<TraceTextSource> input_;  // null: the text was given whole (set_text)

@@ -36,6 +36,14 @@ struct TraceFlowPoint {
   char phase = 's';
 };
 
+// The `args.correlation` of a complete event: the id CUDA's profiling interface gives a runtime
+// call (cudaLaunchKernel, ...) and the GPU operation it launched; Kineto writes it on both, which
+// is how HTA joins them. Kept (events kept only) for the events that carry an integer one.
+struct TraceCorrelation {
+  std::int64_t id = 0;
+  std::int32_t index = -1;  // the event's position in the event array (TraceEvent::index)
+};
+
 struct TraceLane {
   std::string pid;  // as in the file (numbers printed as text)
   std::string tid;
@@ -50,6 +58,10 @@ struct TraceLane {
   std::int64_t count = 0;          // complete events on this lane (also when not kept)
 };
 
+// "3 unmatched B/E events (an "E" with no open "B" on its thread, or a "B" never closed)": what
+// every command that reads a trace warns about when ImportedTrace::unmatched is not 0.
+std::string unmatched_events_text(std::int64_t unmatched);
+
 // The process part of a lane's label: "python3 (GPU 0)" with both a process_name and
 // process_labels, whichever exists alone, or "" with neither. Labels equal to the name are not
 // repeated.
@@ -62,6 +74,9 @@ struct ImportedTrace {
   int rank = -1;  // distributedInfo.rank of a PyTorch profiler trace; -1 when the file has none
   std::vector<TraceLane> lanes;
   std::vector<TraceFlowPoint> flows;  // flow points with an id, in file order (events kept only)
+  // args.correlation of the complete events that have one, by index (file order); read whether
+  // or not the args text is kept (TraceImportOptions::keep_args).
+  std::vector<TraceCorrelation> correlations;
   std::map<std::string, std::int64_t> by_phase;  // count of events per "ph"
   std::int64_t events = 0;                       // all trace events read
   double span_us = 0.0;                          // last end - first start over timed events

@@ -2,6 +2,7 @@
 // Small JSON text helpers of the trace import: where UTF-8 goes wrong, whether a value's text is
 // well-formed (simdjson skips containers by bracket depth without looking inside), and minifying
 // an "args" object for tooltips.
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -188,5 +189,39 @@ class JsonValueCheck {
  private:
   std::string_view s_;
 };
+
+// The integer value of `key` (given with its quotes and colon: "\"correlation\":") among the
+// top-level fields of a minified, well-formed JSON object (JsonValueCheck::minify_into's output);
+// false when the object has no such field or its value is not an integer. A match inside a
+// string (after an escaped quote) or in a nested object is skipped. Found by a search first: most
+// events' args have no such key, and those that do have it among their first fields.
+inline bool top_level_integer(std::string_view object, std::string_view key, std::int64_t& out) {
+  for (std::size_t at = object.find(key); at != std::string_view::npos;
+       at = object.find(key, at + 1)) {
+    int depth = 0;
+    bool in_string = false;
+    for (std::size_t i = 0; i < at; ++i) {
+      const char c = object[i];
+      if (in_string) {
+        if (c == '\\')
+          ++i;
+        else if (c == '"')
+          in_string = false;
+      } else if (c == '"') {
+        in_string = true;
+      } else if (c == '{' || c == '[') {
+        ++depth;
+      } else if (c == '}' || c == ']') {
+        --depth;
+      }
+    }
+    if (in_string || depth != 1) continue;
+    const char* p = object.data() + at + key.size();
+    const char* end = object.data() + object.size();
+    const auto res = std::from_chars(p, end, out);
+    return res.ec == std::errc() && res.ptr < end && (*res.ptr == ',' || *res.ptr == '}');
+  }
+  return false;
+}
 
 }  // namespace slimpack::trace_json

@@ -120,6 +120,7 @@ LaunchStats launch_stats(const std::vector<GpuOp>& ops, std::size_t first, std::
     const GpuOp& op = ops[i];
     if (!op.launch) continue;
     ++s.count;
+    if (op.launch->via == LaunchLink::Correlation) ++s.by_correlation;
     double call_end = op.launch->start_us;
     if (op.launch->cpu_dur_us >= 0.0) {
       ++s.with_cpu_call;
@@ -190,6 +191,7 @@ Expected<TraceSummary> summarize_trace(const ImportedTrace& trace,
   const std::vector<GpuOp> ops = gpu_ops(trace);
   if (cancel.cancelled()) return Error::cancelled();
   out.gpu_ops = static_cast<std::int64_t>(ops.size());
+  out.unmatched = trace.unmatched;
   for (const GpuOp& op : ops) {
     if (&op == &ops.front()) {
       out.gpu_first_us = op.start_us;
@@ -217,6 +219,7 @@ Expected<TraceSummary> summarize_trace(const ImportedTrace& trace,
     if (cancel.cancelled()) return Error::cancelled();
     GpuTimeBreakdown b = breakdown(u, ops, step.start_us, step.end_us, false, options);
     b.step = step.step;
+    b.occurrence = step.occurrence;
     out.steps.push_back(b);
   }
   return out;

@@ -26,19 +26,21 @@ namespace slimpack {
 
 struct TraceSummaryOptions {
   // A gap between GPU operations shorter than this, not caused by the host, is "kernel" idle: the
-  // cost of launching back-to-back kernels (HTA's consecutive_kernel_delay, 30 ns).
-  double kernel_gap_us = 0.03;
+  // cost of launching back-to-back kernels. HTA's consecutive_kernel_delay is documented as 30 ns
+  // but applied to timestamps in microseconds, so HTA's kernel wait uses 30 us: so do we.
+  double kernel_gap_us = 30.0;
   // Launch outliers counted as HTA's get_cuda_kernel_launch_stats marks them.
   double runtime_cutoff_us = 50.0;
   double launch_delay_cutoff_us = 100.0;
 };
 
-// Kernel launches of the operations that start in the window and whose launch is known (an ac2g
-// flow leads to them).
+// Kernel launches of the operations that start in the window and whose launch is known (a launch
+// flow or a correlation id ties them to their runtime call, trace_launches.h).
 struct LaunchStats {
-  std::int64_t count = 0;          // operations with a known launch
-  std::int64_t with_cpu_call = 0;  // ... whose runtime call was found (cpu_* below)
-  double cpu_us_mean = 0.0;        // runtime call duration (cudaLaunchKernel, ...)
+  std::int64_t count = 0;           // operations with a known launch
+  std::int64_t by_correlation = 0;  // ... found by args.correlation (no flow reaches them)
+  std::int64_t with_cpu_call = 0;   // ... whose runtime call was found (cpu_* below)
+  double cpu_us_mean = 0.0;         // runtime call duration (cudaLaunchKernel, ...)
   double cpu_us_max = 0.0;
   double delay_us_mean = 0.0;  // operation start - runtime call end, at least 0
   double delay_us_median = 0.0;
@@ -50,6 +52,7 @@ struct LaunchStats {
 // The figures of one window: a profiler step, or the whole trace.
 struct GpuTimeBreakdown {
   std::optional<int> step;  // the ProfilerStep number; empty: the whole trace
+  int occurrence = 0;       // of a repeated number: 1, 2, ... (ProfilerStepSpan::occurrence)
   double start_us = 0.0;    // the window
   double span_us = 0.0;
   double gpu_busy_us = 0.0;
@@ -71,11 +74,14 @@ struct GpuTimeBreakdown {
 };
 
 struct TraceSummary {
-  std::int64_t gpu_ops = 0;   // 0: the trace has no GPU operation (the figures mean nothing)
-  double gpu_first_us = 0.0;  // first GPU operation's start, last one's end
+  std::int64_t gpu_ops = 0;    // 0: the trace has no GPU operation (the figures mean nothing)
+  std::int64_t unmatched = 0;  // the trace's unmatched "B"/"E" events (ImportedTrace::unmatched)
+  double gpu_first_us = 0.0;   // first GPU operation's start, last one's end
   double gpu_last_us = 0.0;
-  std::vector<GpuTimeBreakdown> steps;  // one per ProfilerStep#N, by N
-  GpuTimeBreakdown total;               // the whole trace: first event start to last event end
+  // One per ProfilerStep#N span, by N (a number that occurs several times: one per occurrence,
+  // in time order, never merged).
+  std::vector<GpuTimeBreakdown> steps;
+  GpuTimeBreakdown total;  // the whole trace: first event start to last event end
 };
 
 // The trace must have been imported with its events kept. Cancellable between steps.

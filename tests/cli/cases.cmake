@@ -69,6 +69,16 @@ golden_case(trace_info_gzip ARGS trace info samples/traces/kineto_small.json.gz 
 golden_case(bad_plan_schedule EXIT 2 STDERR "--schedule: unknown schedule 'zigzag'" ARGS simulate --schedule zigzag)
 golden_case(infeasible_memory EXIT 2 STDERR "does not fit stage 0 memory" ARGS simulate --preset long-sft-128k --tp 2 --recompute none)
 golden_case(trace_missing EXIT 2 STDERR "nope.json" ARGS trace info nope.json)
+# One bad file among several: the good one is printed, then the error naming the bad one (exit 2).
+golden_case(trace_info_one_bad_of_two EXIT 2 STDERR "slimpack trace info: nope.json: cannot open"
+  STDOUT "^samples/traces/kineto_small.json\n  events   30 "
+  ARGS trace info samples/traces/kineto_small.json nope.json)
+# Unmatched B/E events are counted in the JSON and said on stderr (an "E" with no open "B", and a
+# "B" never closed).
+golden_case(trace_info_unmatched STDERR "warning: tests/cli/inputs/unmatched.trace.json: 2 unmatched B/E events"
+  ARGS trace info tests/cli/inputs/unmatched.trace.json --json -)
+golden_case(trace_info_unmatched_text STDOUT "  warning  2 unmatched B/E events \\(an \"E\" with no open \"B\" on its thread, or a \"B\" never closed\\): not counted"
+  ARGS trace info tests/cli/inputs/unmatched.trace.json)
 golden_case(sweep_infeasible_row ARGS sweep --preset short-heavy-tail --tp 2 --recompute none --memory-cap 68 --batch-tokens 524288 --slice 2048,16384 --json -)
 
 # long context: context window, recompute, context parallelism, stage split, variants
@@ -103,12 +113,24 @@ golden_case(trace_summary_ddp ARGS trace summary samples/traces/ddp --json -)
 # One rank after the other: the same figures as on every core.
 golden_case(trace_summary_ddp_serial ARGS trace summary samples/traces/ddp --threads 1 --json -)
 golden_case(trace_summary_kineto ARGS trace summary samples/traces/kineto_small.json.gz --json -)
-golden_case(trace_summary_text STDOUT "#1 +200.000 +140.000 +110.000 +20.000 +10.000 +60.000 +40.000 +55.000 +0.000 +5.000"
+# Launches found without ac2g flows: by older Kineto's async_cpu_to_gpu flows, or by
+# args.correlation alone (figures in tests/core/trace/trace_launches_test.cpp): the same figures.
+golden_case(trace_summary_async_flows ARGS trace summary tests/cli/inputs/launch-async-flows.trace.json --json -)
+golden_case(trace_summary_correlation ARGS trace summary tests/cli/inputs/launch-correlation.trace.json --json -)
+golden_case(trace_summary_correlation_text STDOUT "launches: 4 found \\(4 by correlation id\\)"
+  ARGS trace summary tests/cli/inputs/launch-correlation.trace.json)
+# The kernel launched in step 1 that runs in step 2 is step 1's: 4 gemms in step 1 on both sides.
+golden_case(trace_compare_steps_by_launch ARGS trace compare tests/cli/inputs/launch-async-flows.trace.json tests/cli/inputs/launch-correlation.trace.json --steps 1 --category kernel --json -)
+golden_case(trace_summary_text STDOUT "#1 +200.000 +140.000 +110.000 +20.000 +10.000 +60.000 +40.000 +55.000 +5.000 +0.000"
   ARGS trace summary samples/traces/ddp/rank0.pt.trace.json)
 golden_case(trace_summary_no_gpu EXIT 2 STDERR "worker-a.pt.trace.json: no GPU operation \\(no complete event of category kernel, gpu_memcpy or gpu_memset\\): the GPU time cannot be split"
   ARGS trace summary samples/runs/calibrate/worker-a.pt.trace.json)
 golden_case(trace_summary_no_file EXIT 2 STDERR "no trace file given" ARGS trace summary)
 golden_case(trace_summary_missing EXIT 2 STDERR "nope.json" ARGS trace summary nope.json)
+# One bad file among several: the others are summarised and printed, then its error (exit 2).
+golden_case(trace_summary_one_bad_of_two EXIT 2 STDERR "slimpack trace summary: nope.json: cannot open"
+  STDOUT "^rank 0  samples/traces/ddp/rank0.pt.trace.json  \\(8 GPU operations\\)"
+  ARGS trace summary samples/traces/ddp/rank0.pt.trace.json nope.json)
 
 # measured against simulated: the plan's own export is the "measurement", so every error is zero
 golden_case(simulate_check_trace_round_trip ARGS simulate --plan samples/plans/asymmetric-example.json --check-trace samples/traces/asymmetric-example.trace.json --json -)

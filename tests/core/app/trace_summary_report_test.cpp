@@ -21,8 +21,9 @@ RunSummary ddp() {
 
 // rank 0, step 1 [10, 210): gemm [40,100) [100,150), nccl [110,170), memcpy [175,185).
 //   C = [40,150) 110; M 60, overlap [110,150) 40 -> comm 20; memcpy 10; busy 140; idle 60:
-//   [10,40) host (the first operation), [170,175) other (the memcpy was launched at 165, before
-//   the GPU fell idle), [185,210) host (the next gemm is launched at 220).
+//   [10,40) host (the first operation), [170,175) kernel (the memcpy was launched at 165, before
+//   the GPU fell idle, and the gap is under HTA's 30 us), [185,210) host (the next gemm is
+//   launched at 220).
 // rank 0, step 2 [210, 400): gemm [230,300), flash [300,340), nccl [320,380), gemm
 //   [380.015625,395) launched at 345. C = 110 + 14.984375; M 60, overlap [320,340) 20 -> comm 40;
 //   busy 164.984375; idle 25.015625 = host [210,230) 20 + kernel 0.015625 + host [395,400) 5.
@@ -45,8 +46,8 @@ TEST(TraceSummaryReport, SampleRunHandComputed) {
   EXPECT_DOUBLE_EQ(a.gpu_busy_us, 140);
   EXPECT_DOUBLE_EQ(a.idle_us, 60);
   EXPECT_DOUBLE_EQ(a.idle_host_us, 55);
-  EXPECT_DOUBLE_EQ(a.idle_other_us, 5);
-  EXPECT_DOUBLE_EQ(a.idle_kernel_us, 0);
+  EXPECT_DOUBLE_EQ(a.idle_other_us, 0);
+  EXPECT_DOUBLE_EQ(a.idle_kernel_us, 5);
   const GpuTimeBreakdown& b = r0.summary.steps[1];
   EXPECT_DOUBLE_EQ(b.span_us, 190);
   EXPECT_DOUBLE_EQ(b.computation_us, 124.984375);
@@ -60,7 +61,8 @@ TEST(TraceSummaryReport, SampleRunHandComputed) {
   EXPECT_DOUBLE_EQ(r0.summary.total.gpu_busy_us, 304.984375);
   EXPECT_DOUBLE_EQ(r0.summary.total.idle_us, 115.015625);
   EXPECT_DOUBLE_EQ(r0.summary.total.idle_host_us, 110);
-  EXPECT_DOUBLE_EQ(r0.summary.total.idle_other_us, 5);
+  EXPECT_DOUBLE_EQ(r0.summary.total.idle_kernel_us, 5.015625);
+  EXPECT_DOUBLE_EQ(r0.summary.total.idle_other_us, 0);
 
   // rank 1, step 1 [12, 215): gemm [45,175), nccl [150,190): C 130, overlap 25, comm 15, busy 145,
   // idle 58 all the host's. Step 2 [215, 402): gemm [235,330), nccl [320,385): C 95, overlap 10,
@@ -101,6 +103,10 @@ TEST(TraceSummaryReport, JsonHasTheDocumentedKeys) {
   EXPECT_EQ(r.at("steps")[0].at("step").get<int>(), 1);
   EXPECT_TRUE(r.at("total").at("step").is_null());
   EXPECT_DOUBLE_EQ(r.at("total").at("gpu_busy_us").get<double>(), 304.984375);
+  // HTA's window: the first operation starts at 40, the last ends at 395.
+  EXPECT_DOUBLE_EQ(r.at("gpu_first_us").get<double>(), 40);
+  EXPECT_DOUBLE_EQ(r.at("gpu_last_us").get<double>(), 395);
+  EXPECT_EQ(r.at("unmatched").get<int>(), 0);
   EXPECT_EQ(j.at("stragglers")[0].at("slowest_rank").get<int>(), 1);
 }
 
@@ -110,7 +116,7 @@ TEST(TraceSummaryReport, TextNamesEveryRankAndTheSlowest) {
             std::string::npos)
       << text;
   EXPECT_NE(text.find("stragglers"), std::string::npos);
-  EXPECT_NE(text.find("launches: 8 followed"), std::string::npos) << text;
+  EXPECT_NE(text.find("launches: 8 found"), std::string::npos) << text;
 }
 
 std::string write_temp(const std::string& name, const std::string& text) {
@@ -145,6 +151,59 @@ TEST(TraceSummaryReport, NoGpuOperationIsAnErrorNotZeros) {
   EXPECT_NE(run_summary_text(*mixed).find("no GPU operation"), std::string::npos);
   EXPECT_TRUE(mixed->stragglers.empty());  // one rank with steps: nothing to line up
   std::remove(cpu.c_str());
+}
+
+TEST(TraceSummaryReport, UnreadableFileIsLeftOutWhenAsked) {
+  const std::string bad = kDdp + "/nope.json";
+  // By default the run is the bad file's error.
+  auto strict = summarize_trace_files({kDdp + "/rank1.pt.trace.json", bad});
+  ASSERT_FALSE(strict.ok());
+  EXPECT_NE(strict.error().message.find("nope.json"), std::string::npos);
+  // Taken apart: the other file is summarised (rank 1 by its distributedInfo), the error kept.
+  std::vector<Error> unreadable;
+  auto s = summarize_trace_files({bad, kDdp + "/rank1.pt.trace.json"}, {}, CancelToken::none(),
+                                 ProgressSink::none(), TaskPool::serial(), &unreadable);
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_EQ(s->ranks.size(), 1u);
+  EXPECT_EQ(s->ranks[0].rank, 1);
+  ASSERT_EQ(unreadable.size(), 1u);
+  EXPECT_EQ(unreadable[0].message.rfind(bad + ": cannot open", 0), 0u) << unreadable[0].message;
+  // No file readable: the first file's error, nothing left out.
+  unreadable.clear();
+  auto none = summarize_trace_files({bad, bad + "2"}, {}, CancelToken::none(), ProgressSink::none(),
+                                    TaskPool::serial(), &unreadable);
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().message.rfind(bad + ": cannot open", 0), 0u);
+  EXPECT_TRUE(unreadable.empty());
+}
+
+TEST(TraceSummaryReport, RepeatedStepIsLabelledAndNoted) {
+  // ProfilerStep#1 twice, around step 2: two rows of their own, never one merged window.
+  const std::string path = write_temp("slimpack_summary_repeated.json",
+                                      R"({"traceEvents": [
+        {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+        {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 100, "dur": 100},
+        {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 200, "dur": 100},
+        {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 10, "dur": 20},
+        {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 210, "dur": 50}]})");
+  auto s = summarize_trace_files({path});
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  const std::string text = run_summary_text(*s);
+  EXPECT_NE(text.find("\n  #1 (1)   "), std::string::npos) << text;
+  EXPECT_NE(text.find("\n  #1 (2)   "), std::string::npos) << text;
+  EXPECT_NE(text.find("note: ProfilerStep#1 more than once: each occurrence is a step of its own"),
+            std::string::npos)
+      << text;
+  const nlohmann::json j = run_summary_json(*s);
+  const auto& steps = j.at("ranks")[0].at("steps");
+  ASSERT_EQ(steps.size(), 3u);
+  EXPECT_EQ(steps[0].at("occurrence").get<int>(), 1);
+  EXPECT_DOUBLE_EQ(steps[0].at("gpu_busy_us").get<double>(), 20);
+  EXPECT_EQ(steps[1].at("occurrence").get<int>(), 2);
+  EXPECT_DOUBLE_EQ(steps[1].at("gpu_busy_us").get<double>(), 50);
+  EXPECT_FALSE(steps[2].contains("occurrence"));  // step 2 occurs once
+  EXPECT_EQ(j.at("ranks")[0].at("repeated_steps"), nlohmann::json::array({1}));
+  std::remove(path.c_str());
 }
 
 }  // namespace

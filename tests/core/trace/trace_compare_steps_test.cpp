@@ -112,6 +112,39 @@ TEST(TraceCompareSteps, OneStepAttributesKernelsByLaunch) {
   EXPECT_EQ(c.a.steps, (std::vector<int>{1}));
 }
 
+TEST(TraceCompareSteps, ARepeatedStepIsOneStepPerOccurrenceAndSaysSo) {
+  // ProfilerStep#1 [0, 100), #2 [100, 200), #1 again [200, 300); one gemm in each: 20, 40, 50 us.
+  // --steps 1: two steps, gemm 1 per step and (20 + 50) / 2 = 35 us; merged into one window
+  // [0, 300) it was 3 gemms and 110 us in "one step".
+  HandTrace t;
+  t.step(1, 0, 100);
+  t.step(2, 100, 100);
+  t.step(1, 200, 100);
+  t.bare("kernel", "gemm", 7, 10, 20);
+  t.bare("kernel", "gemm", 7, 110, 40);
+  t.bare("kernel", "gemm", 7, 210, 50);
+  const ImportedTrace trace = import(t, "r.json");
+  TraceCompareOptions o;
+  o.steps = StepRange{1, 1};
+  const TraceComparison c = compared(trace, trace, o);
+  EXPECT_EQ(c.a.steps, (std::vector<int>{1, 1}));
+  EXPECT_EQ(c.a.repeated_steps, (std::vector<int>{1}));
+  EXPECT_EQ(c.note,
+            "A has ProfilerStep#1 more than once: each occurrence is a step of its own; B has "
+            "ProfilerStep#1 more than once: each occurrence is a step of its own");
+  auto m = by_name(c);
+  EXPECT_DOUBLE_EQ(m["gemm"].count_a, 1);
+  EXPECT_DOUBLE_EQ(m["gemm"].total_us_a, 35);
+  // All steps: three, the gemms 110 / 3 per step.
+  o.steps = StepRange{};
+  m = by_name(compared(trace, trace, o));
+  EXPECT_DOUBLE_EQ(m["gemm"].total_us_a, 110.0 / 3.0);
+  // The step list of an error names a repeated number once.
+  o.steps = StepRange{5, 5};
+  EXPECT_EQ(compare_traces(trace, trace, o).error().message,
+            "r.json: no ProfilerStep#5 (its steps: 1-2)");
+}
+
 TEST(TraceCompareSteps, RangeWithDifferentCountsSaysSo) {
   TraceCompareOptions o;
   o.steps = StepRange{2, 3};
@@ -165,15 +198,31 @@ TEST(TraceCompareSteps, ParseStepRange) {
 }
 
 TEST(TraceCompareSelf, PartialOverlapIsClipped) {
-  // b starts inside a and ends after it: a loses only [5, 10).
+  // b starts inside a and ends after it: b is clipped to a, [5, 10), so a loses [5, 10) and b's
+  // self time is those 5 us; c, after a's end, is nested in neither.
   HandTrace t;
   t.x("cpu_op", "a", "1", "1", 0, 10);
   t.x("cpu_op", "b", "1", "1", 5, 15);
-  t.x("cpu_op", "c", "1", "1", 12, 2);  // inside b
+  t.x("cpu_op", "c", "1", "1", 12, 2);
   auto m = by_name(compared(import(t), import(t), {}));
   EXPECT_DOUBLE_EQ(m["a"].self_us_a, 5);
-  EXPECT_DOUBLE_EQ(m["b"].self_us_a, 13);
+  EXPECT_DOUBLE_EQ(m["b"].self_us_a, 5);
+  EXPECT_DOUBLE_EQ(m["b"].total_us_a, 15);  // the total is the event's whole duration
   EXPECT_DOUBLE_EQ(m["c"].self_us_a, 2);
+}
+
+TEST(TraceCompareSelf, ChildOutlivingItsParentNeverAddsSelfTime) {
+  // The reported case: "fn" [0, 400) holds "child" [100, 405), which ends 5 us after it. Self
+  // times were 100 + 305 = 405 us in a 400 us range; the child is clipped: 100 + 300.
+  HandTrace t;
+  t.x("cpu_op", "fn", "1", "1", 0, 400);
+  t.x("cpu_op", "child", "1", "1", 100, 305);
+  t.x("cpu_op", "grandchild", "1", "1", 350, 100);  // clipped to [350, 400) through both
+  auto m = by_name(compared(import(t), import(t), {}));
+  EXPECT_DOUBLE_EQ(m["fn"].self_us_a, 100);
+  EXPECT_DOUBLE_EQ(m["child"].self_us_a, 250);
+  EXPECT_DOUBLE_EQ(m["grandchild"].self_us_a, 50);
+  EXPECT_DOUBLE_EQ(m["fn"].self_us_a + m["child"].self_us_a + m["grandchild"].self_us_a, 400);
 }
 
 TEST(TraceCompareSelf, AnnotationOnAStreamLosesItsKernels) {

@@ -85,6 +85,8 @@ TEST(JsonValueCheck, MinifiesOutsideStringsOnly) {
 // The import checks args three ways: kept (checked while minified), not kept (walked through
 // simdjson's index) and skipped with the events (`trace info`). A file must be accepted or refused
 // the same way by all three, and as the check above decides.
+// (The "correlation" ones: with args not kept, the correlation is read on the way, and a malformed
+// one must fail alike.)
 TEST(JsonValueCheck, EveryImportModeAgreesOnEveryArgsText) {
   const std::vector<std::string> args = {
       R"({"External id": 7, "Input Dims": [[8, 4096], []], "x": null, "f": -0.5e-3})",
@@ -113,7 +115,12 @@ TEST(JsonValueCheck, EveryImportModeAgreesOnEveryArgsText) {
       R"([-01])",
       R"({"k": nul})",
       R"({"k": truex})",
-      R"({"k": 1}})"};
+      R"({"k": 1}})",
+      R"({"correlation": 01})",
+      R"({"correlation": -01})",
+      R"({"correlation": 1x})",
+      R"({"correlation": 12, "k": 01})",
+      R"({"correlation": 12})"};
   for (const std::string& a : args) {
     const std::string json =
         R"([{"ph": "X", "name": "k", "pid": 1, "tid": 1, "ts": 1, "dur": 1, "args": )" + a + "}]";
@@ -125,6 +132,26 @@ TEST(JsonValueCheck, EveryImportModeAgreesOnEveryArgsText) {
     EXPECT_EQ(import_chrome_trace_text(json, "t.json", not_kept).ok(), expected) << a;
     EXPECT_EQ(import_chrome_trace_text(json, "t.json", counted).ok(), expected) << a;
   }
+}
+
+TEST(TraceJsonText, TopLevelInteger) {
+  const std::string_view key = "\"correlation\":";
+  std::int64_t v = 0;
+  EXPECT_TRUE(trace_json::top_level_integer(R"({"correlation":12})", key, v));
+  EXPECT_EQ(v, 12);
+  EXPECT_TRUE(
+      trace_json::top_level_integer(R"({"a":{"correlation":1},"correlation":-3,"b":2})", key, v));
+  EXPECT_EQ(v, -3);
+  EXPECT_TRUE(
+      trace_json::top_level_integer(R"({"s":"x\"correlation\":5","correlation":7})", key, v));
+  EXPECT_EQ(v, 7);
+  EXPECT_FALSE(trace_json::top_level_integer(R"({"a":{"correlation":1}})", key, v));
+  EXPECT_FALSE(trace_json::top_level_integer(R"({"a":[{"correlation":1}]})", key, v));
+  EXPECT_FALSE(trace_json::top_level_integer(R"({"s":"\"correlation\":5"})", key, v));
+  EXPECT_FALSE(trace_json::top_level_integer(R"({"correlation":1.5})", key, v));
+  EXPECT_FALSE(trace_json::top_level_integer(R"({"correlation":"5"})", key, v));
+  EXPECT_FALSE(trace_json::top_level_integer(R"({"correlations":5})", key, v));
+  EXPECT_FALSE(trace_json::top_level_integer("{}", key, v));
 }
 
 }  // namespace

@@ -34,8 +34,10 @@ TraceSummary summarize(const HandTrace& t, const TraceSummaryOptions& o = {}) {
 //   idle 30 = [0,10) host (before the first operation) + [80,100) other (see step 2).
 // step 2 [100, 200):
 //   k3   compute  stream 7   [110, 150)        launched at 75: before the GPU fell idle at 80,
-//                                              so the gap [80,110) is not the host's: "other"
-//   k4   compute  stream 7   [150.015625, 170) launched at 120: gap 1/64 us < 0.03 -> "kernel"
+//                                              so the gap [80,110) is not the host's, and at
+//                                              30 us it is not shorter than the kernel gap
+//                                              (30 us): "other"
+//   k4   compute  stream 7   [150.015625, 170) launched at 120: gap 1/64 us < 30 -> "kernel"
 //   k5   compute  stream 8   [160, 190)        launched at 155 (call 1)
 //   k6   comm     stream 20  [195, 230)        launched at 192 > 190: gap [190,195) "host"
 //   C = 40 + [150.015625,190) 39.984375 = 79.984375; M ∩ W = [195,200) = 5, no overlap;
@@ -170,7 +172,8 @@ TEST(TraceSummary, CommunicationUnderComputationIsOverlap) {
 }
 
 TEST(TraceSummary, IdleWithoutLaunchIsNotTheHosts) {
-  // No flows: the gap [10, 20) between two kernels cannot be the host's; [10, 10.01) is kernel.
+  // No launches: the gaps [10, 20) and [30, 30.0078125) between kernels cannot be the host's;
+  // both are under the default 30 us: kernel wait.
   HandTrace t;
   t.step(1, 0, 40);
   t.bare("kernel", "a", 7, 0, 10);
@@ -181,14 +184,33 @@ TEST(TraceSummary, IdleWithoutLaunchIsNotTheHosts) {
   const GpuTimeBreakdown& b = s.steps[0];
   EXPECT_DOUBLE_EQ(b.gpu_busy_us, 25);
   EXPECT_DOUBLE_EQ(b.idle_us, 15);
-  EXPECT_DOUBLE_EQ(b.idle_other_us, 10);
-  EXPECT_DOUBLE_EQ(b.idle_kernel_us, 0.0078125);
+  EXPECT_DOUBLE_EQ(b.idle_other_us, 0);
+  EXPECT_DOUBLE_EQ(b.idle_kernel_us, 10.0078125);
   // After the last operation (35.0078125 to the step's end, 40) nothing else runs: the host's.
   EXPECT_DOUBLE_EQ(b.idle_host_us, 40 - 35.0078125);
-  // A wider threshold makes the 10 us gap kernel idle too.
+  // HTA's documented 30 ns (the default before): only the 1/128 us gap is kernel wait.
   TraceSummaryOptions o;
-  o.kernel_gap_us = 11;
-  EXPECT_DOUBLE_EQ(summarize(t, o).steps[0].idle_kernel_us, 10.0078125);
+  o.kernel_gap_us = 0.03;
+  EXPECT_DOUBLE_EQ(summarize(t, o).steps[0].idle_kernel_us, 0.0078125);
+  EXPECT_DOUBLE_EQ(summarize(t, o).steps[0].idle_other_us, 10);
+}
+
+TEST(TraceSummary, KernelWaitIsGapsUnderHtas30us) {
+  // No launches known. Gaps: [10, 39.5) 29.5 us kernel, [50, 80) 30 us other (not shorter than
+  // the threshold), [90, 90.5) 0.5 us kernel. Window [0, 100): busy 40, idle 60 = kernel 30 +
+  // other 30; nothing before the first or after the last operation.
+  HandTrace t;
+  t.bare("kernel", "a", 7, 0, 10);
+  t.bare("kernel", "b", 7, 39.5, 10.5);
+  t.bare("kernel", "c", 7, 80, 10);
+  t.bare("kernel", "d", 7, 90.5, 9.5);
+  const TraceSummary s = summarize(t);
+  EXPECT_DOUBLE_EQ(s.total.span_us, 100);
+  EXPECT_DOUBLE_EQ(s.total.gpu_busy_us, 40);
+  EXPECT_DOUBLE_EQ(s.total.idle_kernel_us, 30);
+  EXPECT_DOUBLE_EQ(s.total.idle_other_us, 30);
+  EXPECT_DOUBLE_EQ(s.total.idle_host_us, 0);
+  EXPECT_DOUBLE_EQ(TraceSummaryOptions{}.kernel_gap_us, 30);
 }
 
 TEST(TraceSummary, LegacyCategoriesAndAnnotations) {
@@ -274,6 +296,48 @@ TEST(TraceGpu, OneStepOnTwoThreadsIsOneSpan) {
   EXPECT_EQ(steps[1].step, 4);
   EXPECT_DOUBLE_EQ(steps[1].start_us, 5);
   EXPECT_DOUBLE_EQ(steps[1].end_us, 60);
+}
+
+// ProfilerStep#1 [0, 100), #2 [100, 200), then #1 again [200, 300) (a profiler restarted): one
+// gemm in each, [10, 30), [110, 150), [210, 260).
+HandTrace repeated_step() {
+  HandTrace t;
+  t.step(1, 0, 100);
+  t.step(2, 100, 100);
+  t.step(1, 200, 100);
+  t.bare("kernel", "gemm", 7, 10, 20);
+  t.bare("kernel", "gemm", 7, 110, 40);
+  t.bare("kernel", "gemm", 7, 210, 50);
+  return t;
+}
+
+TEST(TraceGpu, ARepeatedStepNumberIsTwoSteps) {
+  const auto steps = profiler_steps(import(repeated_step()));
+  ASSERT_EQ(steps.size(), 3u);
+  EXPECT_EQ(steps[0].step, 1);
+  EXPECT_EQ(steps[0].occurrence, 1);
+  EXPECT_DOUBLE_EQ(steps[0].end_us, 100);  // not one window [0, 300) over step 2
+  EXPECT_EQ(steps[1].step, 1);
+  EXPECT_EQ(steps[1].occurrence, 2);
+  EXPECT_DOUBLE_EQ(steps[1].start_us, 200);
+  EXPECT_EQ(steps[2].step, 2);
+  EXPECT_EQ(steps[2].occurrence, 0);
+  EXPECT_EQ(profiler_step_label(steps[1]), "#1 (2)");
+  EXPECT_EQ(profiler_step_label(steps[2]), "#2");
+}
+
+TEST(TraceSummary, ARepeatedStepIsSummarisedPerOccurrence) {
+  // Merged, #1 would be [0, 300) with 110 us busy; each occurrence has its own window.
+  const TraceSummary s = summarize(repeated_step());
+  ASSERT_EQ(s.steps.size(), 3u);
+  EXPECT_EQ(s.steps[0].step, 1);
+  EXPECT_EQ(s.steps[0].occurrence, 1);
+  EXPECT_DOUBLE_EQ(s.steps[0].span_us, 100);
+  EXPECT_DOUBLE_EQ(s.steps[0].gpu_busy_us, 20);
+  EXPECT_EQ(s.steps[1].occurrence, 2);
+  EXPECT_DOUBLE_EQ(s.steps[1].gpu_busy_us, 50);
+  EXPECT_EQ(s.steps[2].step, 2);
+  EXPECT_DOUBLE_EQ(s.steps[2].gpu_busy_us, 40);
 }
 
 TEST(TraceGpu, LaunchesFollowFlows) {
