@@ -19,7 +19,7 @@ from typing import Any, Callable, Optional
 import torch
 import torch.distributed as dist
 
-from .checkpoint import load_rank_state, save_checkpoint
+from .checkpoint import load_full_state, load_rank_state, save_checkpoint
 from .data import token_source
 from .engine import StageEngine
 from .errors import UserError
@@ -124,8 +124,11 @@ def run_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
     named = dict(model.named_parameters())
     params = list(named.values())
     opt = make_optimizer(params, cfg.optim) if cfg.optim is not None else None
+    resumed_from = None
     if plan.resume:
         load_rank_state(plan.resume, named, opt)
+        if rank == 0 and cfg.check:  # the reference starts there too, even if --save replaces it
+            resumed_from = load_full_state(plan.resume)
 
     def global_square_norm(local: torch.Tensor) -> torch.Tensor:
         if p == 1:
@@ -210,7 +213,7 @@ def run_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
     assert gathered is not None
     # Out of the world first: the other ranks need not wait (and time out) while rank 0 runs
     # the reference.
-    return world_summary(cfg, plan, schedules, gathered)
+    return world_summary(cfg, plan, schedules, gathered, resumed_from)
 
 
 def _write_trace(cfg: RunConfig, s0: Schedule, s: Schedule, rank: int, world: int,

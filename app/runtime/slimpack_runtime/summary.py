@@ -30,7 +30,9 @@ def unit_count(s: Schedule) -> int:
 
 
 def world_summary(cfg: RunConfig, plan: RunPlan, schedules: list[Schedule],
-                  results: list[dict[str, Any]]) -> dict[str, Any]:
+                  results: list[dict[str, Any]],
+                  resumed_from: Optional[dict] = None) -> dict[str, Any]:
+    """`resumed_from`: the checkpoint's state as it was when the run started (--resume)."""
     s = schedules[-1]
     iterations = []
     for i in range(len(schedules)):
@@ -53,7 +55,7 @@ def world_summary(cfg: RunConfig, plan: RunPlan, schedules: list[Schedule],
         "threads_per_rank": cfg.threads, "cpu_count": os.cpu_count(),
         "optimizer": cfg.optim.as_json() if cfg.optim is not None else None,
         "dataset": plan.dataset, "first_step": plan.first_step,
-        "check": check_run(cfg, plan, schedules, results) if cfg.check else None,
+        "check": check_run(cfg, plan, schedules, results, resumed_from) if cfg.check else None,
         "iterations": iterations,
         "phases_s": {"started_at": max(p["started"] for p in ph),
                      "connect_s": max(p["connected"] - p["started"] for p in ph),
@@ -67,7 +69,8 @@ def world_summary(cfg: RunConfig, plan: RunPlan, schedules: list[Schedule],
 
 
 def check_run(cfg: RunConfig, plan: RunPlan, schedules: list[Schedule],
-              results: list[dict[str, Any]]) -> dict[str, Any]:
+              results: list[dict[str, Any]],
+              resumed_from: Optional[dict] = None) -> dict[str, Any]:
     """Losses of every iteration, the last iteration's gradients and, when the run trains, the
     final parameters, against reference_training on the same batches."""
     from .checkpoint import load_full_state
@@ -76,7 +79,9 @@ def check_run(cfg: RunConfig, plan: RunPlan, schedules: list[Schedule],
     t0 = time.perf_counter()
     s0 = schedules[0]
     assert s0.setup.model is not None
-    state = load_full_state(plan.resume) if plan.resume else None
+    state = resumed_from
+    if state is None and plan.resume:
+        state = load_full_state(plan.resume)
     ref = reference_training(
         s0.setup.model, cfg.seed,
         [(s, token_source(it.tokens, s0.setup.model.vocab, cfg.seed))
