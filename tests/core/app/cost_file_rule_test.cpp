@@ -12,6 +12,7 @@
 #include "app/pipeline.h"
 #include "app/scenario.h"
 #include "app/search_space.h"
+#include "app/strategy_variant.h"
 
 namespace slimpack {
 namespace {
@@ -161,6 +162,22 @@ TEST(CostFileRule, ASearchPointsSettingsAreGivenAndReportedWhenTheFileSetsThem) 
   ASSERT_TRUE(overrides.ok());
   ASSERT_EQ(overrides->size(), 1u);
   EXPECT_EQ(overrides->front().field, "parallel.tp");
+}
+
+// compare's variants set what they name: fixed:cp=2 ran with the file's parallel.cp = 1.
+TEST(CostFileRule, ACompareVariantsSettingsAreGiven) {
+  const std::string file = write_file("cp1.json", R"({"parallel": {"cp": 1, "dp": 2}})");
+  ConfigSpec base;
+  base.cost_overrides_file = file;
+  base.dp = 2;
+  base.strategy = "fixed";
+  auto v = parse_strategy_variant("fixed:cp=2", base);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  ASSERT_TRUE(v->not_applicable.empty());
+  auto cost = make_cost_model(v->config);
+  ASSERT_TRUE(cost.ok()) << cost.error().message;
+  EXPECT_EQ((*cost)->parallel().cp, 2);
+  EXPECT_EQ((*cost)->parallel().dp, 1);
 }
 
 TEST(CostFileRule, AdoptingAFileShowsItsValuesAndALaterEditWins) {
