@@ -107,7 +107,6 @@ bad_case(schedules empty.json "invalid JSON at column 1: syntax error .*unexpect
 bad_case(schedules interleaved.json "the schedule format cannot express interleaved schedules \\(2 virtual chunks per stage\\)")
 bad_case(schedules missing-rank.json "\\$\\.ranks: has 3 entries, the plan gives 4 \\(the first missing is rank 3: stage 3, replica 0\\)")
 bad_case(schedules missing-recv-f.json "\\$\\.ranks\\[1\\]\\.actions\\[0\\]: rank 1 \\(stage 1, replica 0\\) lacks RECV_F 0 before F 0 \\(action 0\\)")
-bad_case(schedules missing-bytes.json "\\$\\.ranks\\[1\\]\\.actions\\[0\\]\\.bytes: missing required field \\(rank 1 action 0: RECV_F 0\\)")
 bad_case(schedules missing-setup.json "\\$\\.setup: missing required field")
 bad_case(schedules nul.json "line [0-9]+, column 1: NUL byte")
 bad_case(schedules reordered-actions.json "\\$\\.ranks\\[1\\]\\.actions\\[0\\]: rank 1 action 0 is SEND_B [0-9]+, the plan gives RECV_F 0 \\(actions out of order\\)")
