@@ -61,6 +61,8 @@ Expected<Fitted> fit_from_trace(const Args& args) {
       return s.error();
     *config = schedule->config;
     fixed = schedule->cost;
+  } else if (Status s = check_plan_options(config->given_options, *config, plan, *plan_path); !s) {
+    return s.error();
   }
   auto cost = trace_cost_model(plan, *config, fixed);
   if (!cost) return cost.error();

@@ -276,6 +276,17 @@ int cmd_search(int argc, char** argv) {
 
   auto resolved = resolve_space(request.space, request.base);
   if (!resolved) return report_error("search", search_option_error(resolved.error()));
+  // The searched p, t, c, d and recompute replace a --costs file's: said once, with the lists.
+  {
+    Args shown = *args;
+    for (std::string_view name : kSearchListOptions)
+      if (std::string list = space_list_text(*resolved, name); !list.empty())
+        shown = shown.with(std::string(name), list);
+    std::vector<std::string> varied;
+    for (const char* flag : kSearchedOptions) varied.emplace_back(flag);
+    if (Status s = report_cost_file_overrides(request.base, shown, varied); !s)
+      return report_error("search", s.error());
+  }
   auto configs = enumerate_space(*resolved, request.base);
   if (!configs) return report_error("search", search_option_error(configs.error()));
   if (args->has("count")) {

@@ -77,6 +77,9 @@ Expected<Simulated> from_plan_file(const Args& args, const std::string& path) {
     request.config = schedule->config;
     request.plan_cost_fixed = true;
     request.plan_cost = schedule->cost;
+  } else if (Status s = check_plan_options(config->given_options, *config, *opened->plan, path);
+             !s) {
+    return s.error();
   }
   auto run = run_cli_pipeline(std::move(request));
   if (!run) return run.error();

@@ -83,6 +83,10 @@ int cmd_sweep(int argc, char** argv) {
         "sweep",
         Error::bad_input("give one option a comma-separated list, e.g. --slice 2048,4096,8192"));
 
+  // A swept option replaces a --costs file's field: said once, with the whole list.
+  if (!values.empty())
+    if (auto first = config_spec(args->with(param, values.front()), &*args, {param}); !first)
+      return report_error("sweep", first.error().with_context("--" + param + " " + values.front()));
   nlohmann::json rows = nlohmann::json::array();
   std::string strategy;
   for (const auto& v : values) {

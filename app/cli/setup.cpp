@@ -1,8 +1,11 @@
 #include "setup.h"
 
+#include <cstdio>
+#include <set>
 #include <utility>
 
 #include "app/config_options.h"
+#include "app/cost_file_rule.h"
 
 namespace slimpack::cli {
 
@@ -30,6 +33,20 @@ Status apply_options(const Args& args, OptionSection section, ScenarioSpec& scen
 }
 
 }  // namespace
+
+// Each override once per run, however many configurations a command makes (sweep points).
+Status report_cost_file_overrides(const ConfigSpec& config, const Args& shown,
+                                  const std::vector<std::string>& varied) {
+  static std::set<std::string> said;
+  auto overrides = cost_file_overrides(config, varied);
+  if (!overrides) return overrides.error();
+  for (CostFileOverride& o : *overrides) {
+    if (auto text = shown.get(o.flag)) o.value = *text;
+    if (!said.insert(o.flag + " " + o.field + " " + o.file).second) continue;
+    std::fprintf(stderr, "slimpack: %s\n", override_line(o).c_str());
+  }
+  return {};
+}
 
 std::vector<OptionSpec> workload_options() {
   return specs_of(OptionSection::Workload);
@@ -64,10 +81,15 @@ Expected<WorkloadSpec> workload_spec(const Args& args, const std::optional<std::
   return w;
 }
 
-Expected<ConfigSpec> config_spec(const Args& args) {
+Expected<ConfigSpec> config_spec(const Args& args, const Args* shown,
+                                 const std::vector<std::string>& varied) {
   ScenarioSpec s;
   s.config.strategy = default_strategy();
   if (Status st = apply_options(args, OptionSection::Config, s); !st) return st.error();
+  for (const ConfigOption& o : options_in(OptionSection::Config))
+    if (args.has(std::string(o.flag))) s.config.given_options.emplace_back(o.flag);
+  if (Status st = report_cost_file_overrides(s.config, shown ? *shown : args, varied); !st)
+    return st.error();
   return s.config;
 }
 

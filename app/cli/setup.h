@@ -45,8 +45,17 @@ std::vector<OptionSpec> trace_options();
 // Option values as a scenario (core/app/scenario.h); errors name the option. `file` (a positional
 // argument) takes the place of --lengths when given.
 Expected<WorkloadSpec> workload_spec(const Args& args, const std::optional<std::string>& file = {});
-Expected<ConfigSpec> config_spec(const Args& args);
+// The configuration records the options given (ConfigSpec::given_options), and a --costs field
+// one of them replaces is said once per run on stderr (core/app/cost_file_rule.h):
+//   "slimpack: --tp 2 overrides parallel.tp = 1 of samples/models/tiny-8x256.json"
+// A contradiction is the error. `shown`, when given, spells the values (a sweep's whole list);
+// `varied` are the options a sweep or search varies (reported whenever the file sets them).
+Expected<ConfigSpec> config_spec(const Args& args, const Args* shown = nullptr,
+                                 const std::vector<std::string>& varied = {});
 Expected<TraceSpec> trace_spec(const Args& args);
+// What config_spec says about the --costs file, for a configuration made otherwise (search).
+Status report_cost_file_overrides(const ConfigSpec& config, const Args& shown,
+                                  const std::vector<std::string>& varied);
 
 Expected<Workload> load_workload(const Args& args, const std::optional<std::string>& file = {});
 // The scenario the options describe, prepared by core/app's prepare_scenario (the explorer's

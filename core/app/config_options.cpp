@@ -350,7 +350,8 @@ std::vector<ConfigOption> make_options() {
                .key = "cost_overrides_file",
                .kind = K::Text,
                .value_name = "FILE",
-               .help = "JSON overriding model, GPU, options or coefficients",
+               .help = "JSON setting model, GPU, parallel, options or coefficients (an option "
+                       "given on the command line wins over the file's field)",
                SLIMPACK_TEXT(config, cost_overrides_file)});
   o.push_back({.flag = "cost-profile",
                .section = C,

@@ -1,5 +1,6 @@
 #include "app/scenario.h"
 
+#include "app/cost_file_rule.h"
 #include "cost/cost_json.h"
 #include "cost/model_config.h"
 #include "cost/profile.h"
@@ -85,10 +86,11 @@ Expected<std::shared_ptr<const CostModel>> make_cost_model(const ConfigSpec& con
   setup.par.vchunks = config.schedule == ScheduleKind::Interleaved ? config.vchunks : 1;
   setup.options.memory_cap_bytes = config.memory_cap_gb * 1e9;
   setup.options.token_cap = config.token_cap;
-  if (!config.cost_overrides_file.empty()) {
-    if (Status st = read_cost_overrides_file(config.cost_overrides_file, setup); !st)
-      return st.error();
-  }
+  // The file's fields fill what the user did not give; a given option wins over its field, and a
+  // plan file's stages and replicas over parallel.pp / parallel.dp (core/app/cost_file_rule.h).
+  const std::vector<std::string> fixed_by_plan =
+      shape ? std::vector<std::string>{"parallel.pp", "parallel.dp"} : std::vector<std::string>{};
+  if (Status st = apply_cost_file(config, setup, fixed_by_plan); !st) return st.error();
   auto cost = cost_model_from_setup(setup);
   if (!cost) return cost.error();
   auto shared = std::make_shared<CostModel>(std::move(*cost));

@@ -69,6 +69,11 @@ struct ConfigSpec {
   bool asymmetric = true;
   bool dp_aware = true;
   bool dp_merge = true;
+  // The options the user set explicitly, as their flags ("tp"): a --costs file's field never
+  // replaces them (core/app/cost_file_rule.h). The CLI: the options on its command line; search:
+  // also the options it varies. Empty: the file's fields replace the values above (what a file is
+  // for: values the user did not give).
+  std::vector<std::string> given_options;
 
   bool operator==(const ConfigSpec&) const = default;
 };

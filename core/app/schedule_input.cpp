@@ -47,25 +47,47 @@ Expected<LoadedSchedule> load_schedule_json(const nlohmann::json& j, const std::
   return out;
 }
 
-Status check_schedule_options(const std::vector<std::string>& given, const ConfigSpec& user,
-                              const ConfigSpec& schedule) {
+namespace {
+
+// The first given option whose value in `user` differs from `fixed`: "<opt> <v> contradicts <whose>
+// (<fixed v>): <why>; drop the option".
+Status first_contradiction(const std::vector<std::string>& given, const ConfigSpec& user,
+                           const ConfigSpec& fixed, const std::string& whose,
+                           const std::string& why) {
   ScenarioSpec mine, theirs;
   mine.config = user;
-  theirs.config = schedule;
+  theirs.config = fixed;
   for (const ConfigOption& option : options_in(OptionSection::Config)) {
     bool named = false;
     for (const std::string& flag : given) named = named || flag == option.flag;
     if (!named || option.get == nullptr) continue;
     const OptionValue a = option.get(mine), b = option.get(theirs);
     if (a == b) continue;
-    const std::string value = option_text(option, a), fixed = option_text(option, b);
+    const std::string value = option_text(option, a), held = option_text(option, b);
     return Error::bad_input(cli_name(option) + (value.empty() ? "" : " " + value) +
-                            " contradicts the schedule's setup (" +
-                            (fixed.empty() ? "not set" : fixed) +
-                            "): a schedule file fixes its model, parallelism and costs; drop "
-                            "the option");
+                            " contradicts " + whose + " (" + (held.empty() ? "not set" : held) +
+                            "): " + why + "; drop the option");
   }
   return {};
+}
+
+}  // namespace
+
+Status check_schedule_options(const std::vector<std::string>& given, const ConfigSpec& user,
+                              const ConfigSpec& schedule) {
+  return first_contradiction(given, user, schedule, "the schedule's setup",
+                             "a schedule file fixes its model, parallelism and costs");
+}
+
+Status check_plan_options(const std::vector<std::string>& given, const ConfigSpec& user,
+                          const Plan& plan, const std::string& path) {
+  ConfigSpec fixed = user;
+  fixed.pp = plan.stages;
+  fixed.dp = plan.dp();
+  fixed.schedule = plan.schedule;
+  if (plan.schedule == ScheduleKind::Interleaved) fixed.vchunks = plan.vchunks;
+  return first_contradiction(given, user, fixed, "the plan " + path,
+                             "a plan file fixes its stages, replicas and schedule");
 }
 
 }  // namespace slimpack

@@ -35,4 +35,10 @@ Expected<LoadedSchedule> load_schedule_json(const nlohmann::json& j, const std::
 Status check_schedule_options(const std::vector<std::string>& given, const ConfigSpec& user,
                               const ConfigSpec& schedule);
 
+// The same rule for a plan file (not a schedule): its stages, replicas and schedule are fixed;
+// "--pp 3 contradicts the plan samples/plans/x.json (4): a plan file fixes its stages, replicas and
+// schedule; drop the option". Other options (model, GPU, --costs) price the plan.
+Status check_plan_options(const std::vector<std::string>& given, const ConfigSpec& user,
+                          const Plan& plan, const std::string& path);
+
 }  // namespace slimpack

@@ -85,6 +85,11 @@ ConfigSpec config_for(const ConfigSpec& base, const SearchConfig& c) {
   out.recompute = c.recompute;
   out.schedule = c.schedule;
   out.strategy = c.strategy;
+  // The point's settings are the search's, not a --costs file's (core/app/cost_file_rule.h).
+  for (const char* flag : kSearchedOptions)
+    if (std::find(out.given_options.begin(), out.given_options.end(), flag) ==
+        out.given_options.end())
+      out.given_options.emplace_back(flag);
   return out;
 }
 

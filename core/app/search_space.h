@@ -49,6 +49,10 @@ std::string config_label(const SearchConfig& config);
 // strategy and recompute mode whenever `shards` divides their product.
 int shard_of(int index, int shards);
 
+// The options a point sets (given options: a --costs file's field never replaces them).
+inline constexpr const char* kSearchedOptions[] = {"pp",    "tp",        "cp",       "dp",
+                                                   "slice", "recompute", "schedule", "strategy"};
+
 // The base configuration with the point's settings (model, GPU, caps and costs from the base).
 ConfigSpec config_for(const ConfigSpec& base, const SearchConfig& config);
 

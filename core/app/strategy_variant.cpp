@@ -1,5 +1,6 @@
 #include "app/strategy_variant.h"
 
+#include <algorithm>
 #include <charconv>
 
 namespace slimpack {
@@ -82,6 +83,18 @@ Expected<StrategyVariant> parse_strategy_variant(const std::string& text, const 
                                    "' (known: cp, recompute, stage-layers, context, slice, packs, "
                                    "pack-tokens, tp, asymmetric, dp-aware, dp-merge)"));
     }
+  }
+  // The variant's settings are given: a --costs file's field does not replace them
+  // (core/app/cost_file_rule.h).
+  const auto give = [&](const std::string& flag) {
+    if (std::find(v.config.given_options.begin(), v.config.given_options.end(), flag) ==
+        v.config.given_options.end())
+      v.config.given_options.push_back(flag);
+  };
+  for (std::size_t k = 1; k < parts.size(); ++k) {
+    const std::string key = parts[k].substr(0, parts[k].find('='));
+    if (key == "cp" || key == "tp" || key == "recompute" || key == "stage-layers") give(key);
+    if (key == "cp" || key == "tp") give("dp");
   }
   // Hold p * t * c * d fixed: CP and TP degrees trade against data-parallel replicas.
   const long long gpus_per_stage = static_cast<long long>(base.tp) * base.cp * base.dp;

@@ -282,7 +282,8 @@ Status apply_all(const Json& j, CostSetup& s, const std::string& source) {
     if (auto st = apply_parallel(*it, s.par, "$.parallel"); !st) return st;
   if (auto it = j.find("options"); it != j.end())
     if (auto st = apply_options(*it, s.options, "$.options"); !st) return st;
-  if (auto st = validate(s.model, s.par); !st) return st;
+  // An automatic split need not divide the layers (8 on 3 stages): the same check as the model's.
+  if (auto st = validate_split(s.model, s.par, s.options); !st) return st;
   if (auto st = validate(s.gpu); !st) return st;
   if (auto it = j.find("coeffs"); it != j.end()) {
     CostCoeffs c = s.coeffs ? *s.coeffs : CostModel::coeffs_from_flops(s.model, s.gpu, s.par);

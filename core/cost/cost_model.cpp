@@ -51,14 +51,19 @@ void CostModel::set_coeffs(const CostCoeffs& c) {
   stage_layers_ = split_layers(model_, par_, options_, coeffs_);
 }
 
-Expected<CostModel> CostModel::create(ModelConfig model, GpuSpec gpu, ParallelConfig par,
-                                      CostOptions options) {
+Status validate_split(const ModelConfig& model, const ParallelConfig& par,
+                      const CostOptions& options) {
   // An automatic split need not divide L by p: validate the split it will use.
   ParallelConfig checked = par;
   if (checked.stage_layers.empty() && options.stage_split == StageSplit::Auto &&
       checked.vchunks == 1 && model.layers >= checked.pp && checked.pp > 0)
     checked.stage_layers = even_stage_layers(model.layers, checked.pp);
-  if (auto s = validate(model, checked); !s) return s.error();
+  return validate(model, checked);
+}
+
+Expected<CostModel> CostModel::create(ModelConfig model, GpuSpec gpu, ParallelConfig par,
+                                      CostOptions options) {
+  if (auto s = validate_split(model, par, options); !s) return s.error();
   if (!(options.cp_overlap >= 0.0 && options.cp_overlap <= 1.0))
     return Error::bad_field("options.cp_overlap", "must lie in [0, 1]");
   if (!(options.tp_comm_exposed >= 0.0 && options.tp_comm_exposed <= 1.0))

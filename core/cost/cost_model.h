@@ -69,6 +69,13 @@ struct CostOptions {
 inline constexpr double kScenarioTpCommExposed = 0.3;
 inline constexpr double kScenarioShortQueryTokens = 384.0;
 
+// validate(model, par) for the split the options ask for: an automatic split (one chunk per
+// stage) need not divide the layers by p (8 layers on 3 stages: balanced_stage_layers); an even
+// split and the interleaved schedule still need p * vchunks to divide them. What CostModel::create
+// and a --costs file (cost_json.h) check.
+Status validate_split(const ModelConfig& model, const ParallelConfig& par,
+                      const CostOptions& options);
+
 class CostModel {
  public:
   CostModel(ModelConfig model, GpuSpec gpu, ParallelConfig par, CostOptions options = {});

@@ -2,6 +2,7 @@
 // reading takes the plan and the cost setup from the file, rebuilds the schedule with
 // make_schedule() and requires the file's atoms, uses and actions to be exactly those, so a
 // hand-edited action list can never make a runtime execute something the simulator did not time.
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -186,15 +187,118 @@ std::string short_text(const Json& j) {
   return t.size() > 120 ? t.substr(0, 117) + "..." : t;
 }
 
+std::string first_difference(const Json& expected, const Json& found, const std::string& path);
+
+// An action as the runtime's messages name it (app/runtime/slimpack_runtime/validate.py): "F 3",
+// "RECV_F 0", "ALLREDUCE"; what a file's action holds of that when it is malformed.
+std::string action_name(const Json& a) {
+  if (!a.is_object()) return short_text(a);
+  auto op = a.find("op");
+  std::string out = op != a.end() && op->is_string() ? op->get<std::string>() : "an action";
+  auto pack = a.find("pack");
+  if (pack != a.end() && pack->is_number_integer() && out != "ALLREDUCE")
+    out += " " + std::to_string(pack->get<std::int64_t>());
+  return out;
+}
+
+bool same_action(const Json& expected, const Json& found) {
+  if (!found.is_object()) return false;
+  const auto op = [](const Json& a) {
+    auto it = a.find("op");
+    return it != a.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  if (op(expected) != op(found)) return false;
+  // A pack of the wrong type is the pack field's error, not another action.
+  auto pack = found.find("pack");
+  return pack == found.end() || !pack->is_number_integer() ||
+         action_name(expected) == action_name(found);
+}
+
+std::string rank_field(const Json& rank, const char* key) {
+  auto it = rank.find(key);
+  return it != rank.end() && it->is_number_integer() ? std::to_string(it->get<std::int64_t>())
+                                                     : std::string("?");
+}
+
+// The first place where a rank's action list differs from the plan's, named as a user needs it:
+// the rank, the action's index, its op and pack, and whether an action is missing, extra or out of
+// place ("$.ranks[1].actions[0]: rank 1 (stage 1, replica 0) lacks RECV_F 0 before F 0").
+std::string actions_difference(const Json& expected, const Json& found, const Json& rank,
+                               const std::string& path) {
+  const std::string r = rank_field(rank, "rank");
+  const std::string who = "rank " + r + " (stage " + rank_field(rank, "stage") + ", replica " +
+                          rank_field(rank, "replica") + ")";
+  if (!found.is_array()) return path + ": expected an array (the actions of " + who + ")";
+  const std::size_t n = std::min(expected.size(), found.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const Json& e = expected[i];
+    const Json& f = found[i];
+    const std::string at = path + "[" + std::to_string(i) + "]";
+    const std::string index = "rank " + r + " action " + std::to_string(i);
+    if (!f.is_object()) return at + ": expected an object (" + index + ": " + action_name(e) + ")";
+    auto op = f.find("op");
+    if (op == f.end() || op->is_null())
+      return at + ".op: missing required field (" + index + ": " + action_name(e) + ")";
+    if (!op->is_string())
+      return at + ".op: expected a string (" + index + ": " + action_name(e) + ")";
+    ActionOp parsed{};
+    if (!parse_action_op(op->get<std::string>(), parsed))
+      return at + ".op: unknown action \"" + op->get<std::string>() + "\" (" + index +
+             ": the plan gives " + action_name(e) + ")";
+    if (!same_action(e, f)) {
+      // One action left out: the file goes on with the plan's next; one added: the plan's comes
+      // next in the file. The longer run of agreeing actions after it decides between the two.
+      const auto agreeing = [&](std::size_t e0, std::size_t f0) {
+        int run = 0;
+        while (run < 4 && e0 + run < expected.size() && f0 + run < found.size() &&
+               same_action(expected[e0 + run], found[f0 + run]))
+          ++run;
+        return run;
+      };
+      const int if_missing = agreeing(i + 1, i), if_extra = agreeing(i, i + 1);
+      if (if_missing > 0 && if_missing >= if_extra)
+        return at + ": " + who + " lacks " + action_name(e) + " before " + action_name(f) +
+               " (action " + std::to_string(i) + ")";
+      if (if_extra > 0)
+        return at + ": " + who + " has an extra " + action_name(f) + " before " + action_name(e) +
+               " (action " + std::to_string(i) + ")";
+      return at + ": " + index + " is " + action_name(f) + ", the plan gives " + action_name(e) +
+             " (actions out of order)";
+    }
+    if (std::string d = first_difference(e, f, at); !d.empty())
+      return d + " (" + index + ": " + action_name(e) + ")";
+  }
+  if (found.size() < expected.size())
+    return path + ": " + who + " has " + std::to_string(found.size()) +
+           " actions, the plan gives " + std::to_string(expected.size()) +
+           " (the first missing is " + action_name(expected[n]) + ", action " + std::to_string(n) +
+           ")";
+  if (found.size() > expected.size())
+    return path + "[" + std::to_string(n) + "]: " + who + " has " + std::to_string(found.size()) +
+           " actions, the plan gives " + std::to_string(expected.size()) + " (" +
+           action_name(found[n]) + " is extra)";
+  return {};
+}
+
 // The path of the first place where `found` does not hold what `expected` holds (keys of
 // `found` that `expected` lacks are ignored, as unknown fields are), or empty when none.
 std::string first_difference(const Json& expected, const Json& found, const std::string& path) {
   if (expected.is_object()) {
     if (!found.is_object()) return path + ": expected an object";
+    // A rank's actions are told apart before its other fields: a missing RECV_F is named as one.
+    if (auto acts = expected.find("actions"); acts != expected.end() && expected.contains("rank")) {
+      auto f = found.find("actions");
+      if (f == found.end())
+        return path + ".actions: missing required field (the actions of rank " +
+               rank_field(expected, "rank") + ")";
+      if (std::string d = actions_difference(*acts, *f, expected, path + ".actions"); !d.empty())
+        return d;
+    }
     for (auto it = expected.begin(); it != expected.end(); ++it) {
       const std::string at = path + "." + it.key();
       auto f = found.find(it.key());
       if (f == found.end()) return at + ": missing required field";
+      if (it.key() == "actions" && expected.contains("rank")) continue;  // compared above
       if (it.key() == "op" && f->is_string()) {
         ActionOp op{};
         if (!parse_action_op(f->get<std::string>(), op))
@@ -211,9 +315,18 @@ std::string first_difference(const Json& expected, const Json& found, const std:
               first_difference(expected[i], found[i], path + "[" + std::to_string(i) + "]");
           !d.empty())
         return d;
-    if (expected.size() != found.size())
-      return path + ": has " + std::to_string(found.size()) + " entries, the plan gives " +
-             std::to_string(expected.size());
+    if (expected.size() != found.size()) {
+      std::string d = path + ": has " + std::to_string(found.size()) + " entries, the plan gives " +
+                      std::to_string(expected.size());
+      // A rank left out is named as the rank it is.
+      if (found.size() < expected.size() && expected[found.size()].is_object() &&
+          expected[found.size()].contains("actions")) {
+        const Json& rank = expected[found.size()];
+        d += " (the first missing is rank " + rank_field(rank, "rank") + ": stage " +
+             rank_field(rank, "stage") + ", replica " + rank_field(rank, "replica") + ")";
+      }
+      return d;
+    }
     return {};
   }
   if (expected.is_number() && found.is_number()) {

@@ -193,3 +193,31 @@ golden_case(search_merge_missing EXIT 2 STDERR "does-not-exist.jsonl" ARGS searc
 
 # An unterminated event array (a profiler that stopped while writing): the events before the cut.
 golden_case(trace_info_unterminated ARGS trace info tests/cli/inputs/unterminated.trace.json --json -)
+
+# A command-line option against a --costs file that sets the same thing (docs/cost-model.md,
+# "Options against a --costs file"): the option wins and stderr says so once, in one line; a
+# contradiction is refused. `--tp 2` used to run with the file's parallel.tp = 1 without a word.
+set(tiny --lengths samples/lengths/tiny_batch.json --costs samples/models/tiny-8x256.json)
+set(tiny_note "^slimpack: --tp 2 overrides parallel.tp = 1 of samples/models/tiny-8x256.json")
+golden_case(costs_tp_given_solve STDERR "${tiny_note}" STDOUT "."
+  ARGS solve ${tiny} --pp 2 --tp 2 --strategy sliced --out -)
+golden_case(costs_tp_given_simulate STDERR "${tiny_note}" STDOUT "\"tp\": 2,"
+  ARGS simulate ${tiny} --pp 2 --tp 2 --strategy sliced --json -)
+golden_case(costs_tp_given_compare STDERR "${tiny_note}" STDOUT "\"tp\": 2"
+  ARGS compare ${tiny} --pp 2 --tp 2 --strategies sliced,fixed --json -)
+golden_case(costs_tp_swept STDERR "^slimpack: --tp 1,2 overrides parallel.tp = 1 of samples/models/tiny-8x256.json" STDOUT "."
+  ARGS sweep ${tiny} --pp 2 --tp 1,2 --strategy sliced --json -)
+golden_case(costs_tp_searched STDERR "^slimpack: --tp 1,2 overrides parallel.tp = 1 of samples/models/tiny-8x256.json" STDOUT "^[0-9]+"
+  ARGS search ${tiny} --gpus 4 --pp 2 --tp 1,2 --cp 1 --dp 1 --count)
+golden_case(costs_tp_same_value_silent STDERR "^$" STDOUT "\"tp\": 1,"
+  ARGS simulate ${tiny} --pp 2 --tp 1 --strategy sliced --json -)
+golden_case(costs_model_contradicted EXIT 2
+  STDERR "--model llama-3-8b contradicts model = tiny-8x256 of samples/models/tiny-8x256.json: the file describes its own model"
+  ARGS simulate ${tiny} --pp 2 --model llama-3-8b)
+golden_case(plan_pp_contradicted EXIT 2
+  STDERR "--pp 3 contradicts the plan samples/plans/analytic-1f1b.json \\(4\\): a plan file fixes its stages, replicas and schedule"
+  ARGS simulate --plan samples/plans/analytic-1f1b.json --pp 3)
+# --stage-layers auto splits 8 layers on 3 stages (it refused p = 3 while 3,3,2 ran): the LM head
+# on the last stage makes it 3,3,2.
+golden_case(costs_auto_split_uneven STDOUT "\"stage_layers\": \\[[^0-9]*3,[^0-9]*3,[^0-9]*2[^0-9]*\\]"
+  ARGS compare ${tiny} --tp 1 --pp 3 --stage-layers auto --strategies sliced --json -)

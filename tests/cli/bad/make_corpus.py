@@ -137,6 +137,8 @@ schedule_with(lambda s: s["setup"].update(replicas=2), "replica-count")
 schedule_with(lambda s: s["ranks"][1]["actions"][1].update(op="FWD"), "unknown-action")
 schedule_with(lambda s: s["ranks"][1]["actions"].reverse(), "reordered-actions")
 schedule_with(lambda s: s["ranks"][1]["actions"][0].update(peer=3), "wrong-peer")
+# A rank's first RECV_F left out: named as the action it is, not as a field the next one lacks.
+schedule_with(lambda s: s["ranks"][1]["actions"].pop(0), "missing-recv-f")
 schedule_with(lambda s: s["ranks"].pop(), "missing-rank")
 schedule_with(lambda s: s["sequences"][0].update(atoms=[0, 16384]), "wrong-atoms")
 schedule_with(lambda s: s["replicas"][0]["backward_packs"][0].update(frees=[]), "wrong-frees")

@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "cost/cost_json.h"
+#include "cost/stage_split.h"
 
 namespace slimpack {
 namespace {
@@ -121,6 +122,57 @@ TEST(CostJson, RoundTripAndFile) {
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(untouched.par.pp, 4);
   EXPECT_NE(missing.error().message.find("/nonexistent/cost.json"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace slimpack
+
+namespace slimpack {
+namespace {
+
+// An automatic split need not divide the layers: a --costs file of an 8-layer model on 3 stages
+// was refused ("model.layers: 8 is not divisible by parallel.pp * parallel.vchunks = 3") while the
+// explicit 3,3,2 ran. Hand-computed: every layer costs the same, so the balanced split puts the
+// extra stage's layer where the LM head is not: 3,3,2 with the head priced on the last stage;
+// without the head the surplus is taken from stage 0 (it holds the most activations): 2,3,3.
+TEST(StageSplit, AutoSplitsLayersThatDoNotDivideByStages) {
+  CostSetup s = base();
+  s.options.stage_split = StageSplit::Auto;
+  s.par = {3, 1, 1, 1};
+  ASSERT_TRUE(apply_cost_overrides(Json::parse(R"({"model": {"preset": "llama-3-8b",
+      "name": "tiny", "layers": 8, "hidden": 256, "ffn": 688, "heads": 4, "kv_heads": 2,
+      "vocab": 512}})"),
+                                   s, "tiny.json")
+                  .ok());
+  auto cost = cost_model_from_setup(s);
+  ASSERT_TRUE(cost.ok()) << cost.error().message;
+  EXPECT_EQ(cost->stage_layers(), (std::vector<int>{3, 3, 2}));
+  s.options.include_head = false;
+  auto headless = cost_model_from_setup(s);
+  ASSERT_TRUE(headless.ok());
+  EXPECT_EQ(headless->stage_layers(), (std::vector<int>{2, 3, 3}));
+
+  // The same through the file's own options; an even split still needs p to divide the layers.
+  CostSetup from_file = base();
+  const char* file = R"({"model": {"layers": 8, "heads": 32, "kv_heads": 8},
+      "parallel": {"pp": 3, "dp": 1, "tp": 1}, "options": {"stage_split": "auto"}})";
+  EXPECT_EQ(apply_error(file, from_file), "");
+  CostSetup even = base();
+  EXPECT_EQ(apply_error(R"({"model": {"layers": 8}, "parallel": {"pp": 3},
+      "options": {"stage_split": "even"}})",
+                        even),
+            "cfg.json: model.layers: 8 is not divisible by parallel.pp * parallel.vchunks = 3");
+}
+
+TEST(StageSplit, BalancedSplitsAreTheHandComputedOnes) {
+  // Equal stages: the surplus of the ceiling split comes off stage 0 first.
+  EXPECT_EQ(balanced_stage_layers(8, 1.0, {0, 0, 0}), (std::vector<int>{2, 3, 3}));
+  // A head of half a layer on the last stage: 3,3,2 (busiest 3, against 3.5 for 2,3,3).
+  EXPECT_EQ(balanced_stage_layers(8, 1.0, {0, 0, 0.5}), (std::vector<int>{3, 3, 2}));
+  // A head of two layers: 10 layers on 4 stages as 3,3,3,1 (busiest 3).
+  EXPECT_EQ(balanced_stage_layers(10, 1.0, {0, 0, 0, 2.0}), (std::vector<int>{3, 3, 3, 1}));
+  // 7 layers on 2 stages, head of 1.5 layers: 4,3 has 4.5 at most, 5,2 has 5.
+  EXPECT_EQ(balanced_stage_layers(7, 1.0, {0, 1.5}), (std::vector<int>{4, 3}));
 }
 
 }  // namespace

@@ -242,16 +242,17 @@ TEST(Schedule, HandEditedActionsAreRefusedNamingThePath) {
   j["ranks"][1]["actions"][4]["op"] = "FWD";
   auto bad = schedule_from_json(j);
   ASSERT_FALSE(bad.ok());
-  EXPECT_EQ(bad.error().message, "$.ranks[1].actions[4].op: unknown action \"FWD\"");
+  EXPECT_EQ(bad.error().message,
+            "$.ranks[1].actions[4].op: unknown action \"FWD\" (rank 1 action 4: the plan gives "
+            "B 0)");
 
   j = schedule_to_json(*s);
   std::swap(j["ranks"][0]["actions"][0], j["ranks"][0]["actions"][2]);
   bad = schedule_from_json(j);
   ASSERT_FALSE(bad.ok());
-  EXPECT_NE(
-      bad.error().message.find("$.ranks[0].actions[0].pack: the plan gives 0, the file has 1"),
-      std::string::npos)
-      << bad.error().message;
+  EXPECT_EQ(bad.error().message,
+            "$.ranks[0].actions[0]: rank 0 action 0 is F 1, the plan gives F 0 (actions out of "
+            "order)");
 
   j = schedule_to_json(*s);
   j["sequences"][0]["atoms"] = {0, 600};
@@ -271,6 +272,50 @@ TEST(Schedule, HandEditedActionsAreRefusedNamingThePath) {
   bad = schedule_from_json(j);
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("unsupported version 2"), std::string::npos);
+}
+
+// A schedule missing an action used to be named by the first field the next action lacks
+// ("$.ranks[1].actions[0].bytes: missing required field" for a missing RECV_F): the reason names
+// the rank, the action's index, its op and pack, as the runtime's validator does.
+TEST(Schedule, AMissingOrExtraActionIsNamedByRankIndexOpAndPack) {
+  auto s = make_schedule(doc_example(), nullptr);
+  ASSERT_TRUE(s.ok());
+  nlohmann::json j = schedule_to_json(*s);
+  ASSERT_EQ(j["ranks"][1]["actions"][0]["op"], "RECV_F");
+  j["ranks"][1]["actions"].erase(0);
+  auto bad = schedule_from_json(j);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message,
+            "$.ranks[1].actions[0]: rank 1 (stage 1, replica 0) lacks RECV_F 0 before F 0 "
+            "(action 0)");
+
+  j = schedule_to_json(*s);
+  auto& acts = j["ranks"][1]["actions"];
+  acts.insert(acts.begin(), acts[1]);  // F 0 twice
+  bad = schedule_from_json(j);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message,
+            "$.ranks[1].actions[0]: rank 1 (stage 1, replica 0) has an extra F 0 before RECV_F 0 "
+            "(action 0)");
+
+  j = schedule_to_json(*s);
+  j["ranks"][1]["actions"][0].erase("bytes");
+  bad = schedule_from_json(j);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message,
+            "$.ranks[1].actions[0].bytes: missing required field (rank 1 action 0: RECV_F 0)");
+
+  j = schedule_to_json(*s);
+  const std::size_t n = j["ranks"][1]["actions"].size();
+  const std::string last = j["ranks"][1]["actions"][n - 1]["op"].get<std::string>() + " " +
+                           std::to_string(j["ranks"][1]["actions"][n - 1]["pack"].get<int>());
+  j["ranks"][1]["actions"].erase(n - 1);
+  bad = schedule_from_json(j);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "$.ranks[1].actions: rank 1 (stage 1, replica 0) has " +
+                                     std::to_string(n - 1) + " actions, the plan gives " +
+                                     std::to_string(n) + " (the first missing is " + last +
+                                     ", action " + std::to_string(n - 1) + ")");
 }
 
 TEST(Schedule, ReplayNamesADeadlock) {
