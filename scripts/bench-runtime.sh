@@ -16,7 +16,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo '[2048, 1536, 1024, 512, 512]' >"$tmp/long.json"
 "$slimpack" solve --lengths "$tmp/long.json" --costs samples/models/tiny-8x256.json --pp 2 \
-  --slice 256 --no-dp-merge --schedule-out "$tmp/long.schedule.json" --quiet >/dev/null
+  --slice 256 --no-dp-merge --schedule-out "$tmp/long.schedule.json" >/dev/null
 echo "== runtime $(app/runtime/slimpack-run --version)"
 echo "== $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for name in tiny-p4:samples/schedules/tiny-p4.schedule.json long-p2:$tmp/long.schedule.json; do

@@ -131,7 +131,9 @@ def test_a_stopped_rank_ends_the_run_within_the_timeout(root, run_script, tmp_pa
     deadline = time.monotonic() + 240
     ranks = []
     while time.monotonic() < deadline and len(ranks) < 2:
-        ranks = [p for p in _descendants(launcher.pid) if _cmdline_is_rank(p)]
+        # The ranks are the children of the launcher's fork server.
+        servers = [p for p in _descendants(launcher.pid) if _cmdline_is_rank(p)]
+        ranks = [r for srv in servers for r in _descendants(srv)]
         time.sleep(0.2)
     assert len(ranks) >= 2, "the ranks did not start"
     time.sleep(8)  # past start-up: the ranks are iterating
@@ -154,10 +156,10 @@ def test_a_stopped_rank_ends_the_run_within_the_timeout(root, run_script, tmp_pa
     assert not [p for p in ranks if _alive(p)], "a rank process outlived the launcher"
 
 
-def _cmdline_is_rank(pid):
+def _cmdline_is_rank(pid):  # the fork server the ranks are forked from
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return b"spawn_main" in f.read()
+            return b"multiprocessing.forkserver" in f.read()
     except OSError:
         return False
 

@@ -18,9 +18,9 @@ FILES = sorted(os.listdir(CORPUS))
 # and compares (wrong-atoms, wrong-frees, segment-past-end name the field that differs from the
 # rebuilt plan, the runtime the first inconsistency it meets); unknown-model names a cost preset
 # the runtime has no use for (it refuses the missing model dimensions); the rest are not JSON.
-SAME_PLACE = ["missing-rank.json", "missing-setup.json", "reordered-actions.json",
-              "unknown-action.json", "unknown-version.json", "wrong-peer.json",
-              "wrong-type-stages.json", "replica-count.json"]
+SAME_PLACE = ["missing-rank.json", "missing-recv-f.json", "missing-setup.json",
+              "reordered-actions.json", "unknown-action.json", "unknown-version.json",
+              "wrong-peer.json", "wrong-type-stages.json", "replica-count.json"]
 
 
 def _cpp_reasons():
