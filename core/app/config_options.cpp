@@ -441,7 +441,7 @@ std::vector<ConfigOption> make_options() {
        .kind = K::Choice,
        .value_name = "cpu|flows",
        .help = "a unit's time: its CPU range, or the span of the GPU kernels it launched "
-               "(followed by ac2g flows):",
+               "(followed by ac2g or async_cpu_to_gpu flows):",
        .choices = gpu_time_names,
        .noun = "GPU time",
        .get = [](const S& s) -> V { return std::string(s.traces.gpu_flows ? "flows" : "cpu"); },
