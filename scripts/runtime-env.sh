@@ -45,7 +45,8 @@ mkdir -p "$wheelhouse"
 log=$(mktemp)
 if ! "${pip[@]}" download --quiet --progress-bar off --no-cache-dir --retries 1 --timeout 30 \
     -d "$wheelhouse" -r "$req" 2>"$log"; then
-  echo "runtime-env: PyPI is not reachable ($(grep -m1 -oE '[A-Za-z]*Error[^)]*' "$log" || tail -n 1 "$log")); installing from $wheelhouse" >&2
+  why=$(grep -m1 -oE 'certificate verify failed|Connection refused|Name or service not known|timed out|No matching distribution found for [^ ]+' "$log" || tail -n 1 "$log")
+  echo "runtime-env: PyPI is not reachable ($why); installing from $wheelhouse" >&2
 fi
 rm -f "$log"
 if ! "${pip[@]}" install --quiet --progress-bar off --no-index --find-links "$wheelhouse" -r "$req"; then
