@@ -62,7 +62,22 @@ def launch_spawn(cfg: RunConfig, plan: RunPlan, world: int) -> dict[str, Any]:
         return summary
     finally:
         _kill(procs)
+        _stop_fork_server()
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _stop_fork_server() -> None:
+    """The fork server would exit by itself once the launcher is gone, but only after unloading
+    torch (seconds): it is killed with the ranks. multiprocessing reaps it, and starts a new one
+    for a later run in this process."""
+    from multiprocessing import forkserver
+
+    pid = getattr(forkserver._forkserver, "_forkserver_pid", None)  # type: ignore[attr-defined]
+    if pid:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
 
 
 def _supervise(procs: list[Any], scratch: str, timeout: float) -> Optional[Exception]:
