@@ -5,7 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh
-cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSLIMPACK_BUILD_TESTS=OFF >/dev/null
+# Warnings as errors, as scripts/test.sh builds the same folder with the same flags (so that it
+# compiles only the tests).
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSLIMPACK_WARNINGS_AS_ERRORS=ON \
+  -DSLIMPACK_BUILD_TESTS=OFF >/dev/null
 cmake --build build -j"$(nproc)"
 mkdir -p out
 ./build/app/cli/slimpack simulate --png out/gantt.png --json out/summary.json --trace out/trace.json

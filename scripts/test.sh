@@ -11,9 +11,12 @@ bash scripts/runtime-env.sh   # PyTorch 2.x from PyPI in .venv, for the runtime'
 jobs=$(nproc)
 export QT_QPA_PLATFORM=offscreen
 
-cmake -S . -B build-test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSLIMPACK_WARNINGS_AS_ERRORS=ON >/dev/null
-cmake --build build-test -j"$jobs"
-ctest --test-dir build-test --output-on-failure -j"$jobs"
+# The quick start's build folder and flags (Release, warnings as errors), with the tests on: after
+# scripts/quickstart.sh only the tests compile, not the whole project a second time.
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DSLIMPACK_WARNINGS_AS_ERRORS=ON \
+  -DSLIMPACK_BUILD_TESTS=ON >/dev/null
+cmake --build build -j"$jobs"
+ctest --test-dir build --output-on-failure -j"$jobs"
 
 if [ "${1:-}" = "--sanitizers" ]; then
   bash scripts/sanitizers.sh
