@@ -43,6 +43,9 @@ def _slimpack() -> str:
 
 
 def mask(text: str) -> str:
+    # PyTorch's C++ warnings ("[W1128 19:18:37.58 ProcessGroupGloo.cpp:528] Warning: ..."),
+    # which depend on the machine (a host name that does not resolve), are not the page's.
+    text = "\n".join(ln for ln in text.splitlines() if not re.match(r"\[W\d{4} ", ln))
     text = re.sub(r"\b\d+\.\d+ s\b", "# s", text)  # durations
     text = re.sub(r"-?\d+(\.\d+)?e[-+]\d+", "#e", text)  # rounding errors, tiny numbers
     # Long numbers to three decimals: a float32 training run's losses may round differently on

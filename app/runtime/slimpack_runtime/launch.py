@@ -33,6 +33,10 @@ def launch_spawn(cfg: RunConfig, plan: RunPlan, world: int) -> dict[str, Any]:
         # Each rank's BLAS pool would otherwise spin nproc threads and the ranks would fight
         # over the cores (8x slower on 2 cores), and thread CPU time would miss the work.
         os.environ[var] = str(cfg.threads)
+    # All ranks are on this machine: gloo on the loopback interface. Otherwise gloo resolves the
+    # host name, and where that fails (a chroot, a container) warns on every rank before falling
+    # back to the loopback anyway.
+    os.environ.setdefault("GLOO_SOCKET_IFNAME", "lo")
     scratch = tempfile.mkdtemp(prefix="slimpack-run-")
     cfg.scratch = scratch
     # A fork server that imports torch once and forks the ranks from there: every rank starting
