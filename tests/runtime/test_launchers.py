@@ -51,7 +51,10 @@ def test_torchrun_runs_the_schedule_and_passes_check(root, tmp_path):
     sched = _schedule(tmp_path, stages=2, replicas=2)  # 4 ranks: two stages, two replicas
     torchrun = os.path.join(os.path.dirname(sys.executable), "torchrun")
     out = tmp_path / "s.json"
-    proc = subprocess.run([torchrun, "--standalone", "--nproc-per-node", "4", "-m",
+    # A static rendezvous at 127.0.0.1 (not --standalone's "localhost", which a chroot may not
+    # resolve: CI's fresh Debian root has no /etc/hosts entry for it).
+    proc = subprocess.run([torchrun, "--nnodes", "1", "--nproc-per-node", "4", "--master-addr",
+                           "127.0.0.1", "--master-port", str(_free_port()), "-m",
                            "slimpack_runtime", sched, "--launcher", "env", "--check",
                            "--json", str(out), "--timeout", "120"],
                           capture_output=True, text=True, timeout=600, env=_env(root))
