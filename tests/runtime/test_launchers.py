@@ -102,15 +102,15 @@ def test_ranks_that_never_arrive_end_within_the_timeout(root, run_script, tmp_pa
 
 
 def _descendants(pid):
-    out, todo = set(), [pid]
-    while todo:
-        p = todo.pop()
+    out, pending = set(), [pid]
+    while pending:
+        p = pending.pop()
         try:
             for t in os.listdir(f"/proc/{p}/task"):
                 with open(f"/proc/{p}/task/{t}/children") as f:
                     kids = [int(x) for x in f.read().split()]
                 out.update(kids)
-                todo += kids
+                pending += kids
         except OSError:
             pass
     return out
