@@ -67,6 +67,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--attention", choices=("sdpa", "reference"), default="sdpa",
                    help="sdpa: torch's scaled_dot_product_attention with a lower-right causal "
                         "mask (default); reference: materialised scores (two einsums)")
+    p.add_argument("--hf-model", metavar="FILE_OR_DIR",
+                   help="run transformers' own model (Llama, Mistral, Qwen2) instead of the "
+                        "built-in one: a config.json (random weights from --seed) or a folder "
+                        "with config.json and, if present, its safetensors weights; nothing is "
+                        "downloaded. The schedule must be planned for it (slimpack solve "
+                        "--hf-config)")
     p.add_argument("--check", action="store_true",
                    help="compare losses, gradients and (when training) parameters with a "
                         "single-process run of the same batches; fail (exit 1) above --tolerance")
@@ -259,7 +265,7 @@ def _main(args: argparse.Namespace) -> int:
         from .launch import launch_spawn
         from .schedule import parse_schedule_text
 
-        world = parse_schedule_text(plan.iterations[0].text, plan.iterations[0].path).world_size()
+        world = parse_schedule_text(plan.iterations[0].text, plan.iterations[0].path).processes()
         summary = launch_spawn(cfg, plan, world)
     return _report(args, summary)
 
@@ -323,7 +329,9 @@ def _base_summary(plan, cfg, mode: str) -> tuple[dict[str, Any], Any]:
     return {"schedule": plan.iterations[0].path, "version": __version__,
             "torch_version": torch.__version__, "python": sys.executable, "device": cfg.device,
             "mode": mode, "launcher": None, "attention": cfg.attention,
-            "world_size": s.world_size(), "dtype": cfg.dtype, "optimizer": None,
+            "world_size": s.processes(), "tp": s.setup.tp, "dtype": cfg.dtype, "optimizer": None,
+            "model_source": "transformers" if plan.hf is not None else "built-in",
+            "hf_model": plan.hf.path if plan.hf is not None else None,
             "units": unit_count(s), "traces": [], "unit_times": []}, s
 
 
@@ -337,7 +345,7 @@ def _run_in_process(plan, cfg) -> dict[str, Any]:
     results: list[dict[str, Any]] = [{"iterations": [], "grads": {}} for _ in s.ranks]
     for _ in plan.iterations:
         t0 = time.perf_counter()
-        engines = run_local(s, cfg.seed, DTYPES[cfg.dtype], attention=cfg.attention)
+        engines = run_local(s, cfg.seed, DTYPES[cfg.dtype], attention=cfg.attention, hf=plan.hf)
         wall = time.perf_counter() - t0
         iterations.append({"wall_s": wall, "loss": sum(e.loss_sum for e in engines if e.is_last)})
         for e, res in zip(engines, results):
@@ -361,7 +369,7 @@ def _run_units_only(plan, cfg, args) -> dict[str, Any]:
         os.environ.setdefault(var, str(cfg.threads))
     device = torch.device("cuda", 0) if cfg.device == "cuda" else torch.device("cpu")
     run = run_units_only(s, cfg.seed, DTYPES[cfg.dtype], device, len(plan.iterations),
-                         args.trace_dir, cfg.attention)
+                         args.trace_dir, cfg.attention, plan.hf)
     results = [{"iterations": [{"loss": e.loss_sum if e.is_last else None}] * len(plan.iterations),
                 "grads": {n: p.grad.detach().cpu() for n, p in e.model.named_parameters()
                           if p.grad is not None}} for e in run["engines"]]

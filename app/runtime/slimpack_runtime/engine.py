@@ -16,7 +16,6 @@ from typing import Optional
 import torch
 
 from .ledger import AtomLedger
-from .model import StageModel
 from .schedule import Pack, Rank, Schedule
 from .data import TokenSource
 
@@ -41,7 +40,7 @@ def _leaf(t: torch.Tensor) -> torch.Tensor:
 
 
 class StageEngine:
-    def __init__(self, schedule: Schedule, rank: Rank, model: StageModel, tokens: TokenSource,
+    def __init__(self, schedule: Schedule, rank: Rank, model, tokens: TokenSource,
                  device: torch.device):
         self.s = schedule
         self.rank = rank
@@ -167,7 +166,7 @@ class StageEngine:
         out = None
         if not self.is_first:
             out = torch.empty((pack.tokens, self.s.setup.model.hidden),  # type: ignore[union-attr]
-                              dtype=self.layers[0].wq.dtype if self.layers else torch.float64,
+                              dtype=self.model.dtype,
                               device=self.device)
         for j, seq, a in order:
             st = self.atoms[(seq, a)]

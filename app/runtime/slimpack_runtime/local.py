@@ -14,19 +14,19 @@ import torch
 
 from .data import RandomTokens, TokenSource
 from .engine import StageEngine
-from .model import StageModel
+from .models import build_stage_model
 from .play import play_ranks
 from .schedule import Action, ActionKind, Rank, Schedule
 
 
 def build_engines(s: Schedule, tokens: TokenSource, dtype: torch.dtype = torch.float64,
                   device: torch.device = torch.device("cpu"), seed: int = 1234,
-                  attention: str = "sdpa") -> list[StageEngine]:
+                  attention: str = "sdpa", hf=None) -> list[StageEngine]:
+    """One engine per rank; `hf`: transformers' model (hf_config.HFModelSpec), else built-in."""
     assert s.setup.model is not None
     engines = []
     for rk in s.ranks:
-        model = StageModel(s.setup.model, rk.first_layer, rk.layers, rk.stage == 0,
-                           rk.stage == s.setup.stages - 1, seed, dtype, device, attention)
+        model = build_stage_model(hf, s, rk, seed, dtype, device, attention)
         engines.append(StageEngine(s, rk, model, tokens, device))
     return engines
 
@@ -34,12 +34,13 @@ def build_engines(s: Schedule, tokens: TokenSource, dtype: torch.dtype = torch.f
 def run_local(s: Schedule, seed: int, dtype: torch.dtype = torch.float64,
               device: torch.device = torch.device("cpu"),
               timer: Optional[Callable[[Any, Any], ContextManager]] = None,
-              attention: str = "sdpa", tokens: Optional[TokenSource] = None) -> list[StageEngine]:
+              attention: str = "sdpa", tokens: Optional[TokenSource] = None,
+              hf=None) -> list[StageEngine]:
     """Executes every rank's actions (play.py's order); returns the engines (gradients in their
     models). `timer(rank, action)`, when given, wraps every F and B action (units-only timing)."""
     assert s.setup.model is not None
     engines = build_engines(s, tokens or RandomTokens(s.setup.model.vocab, seed), dtype, device,
-                            seed, attention)
+                            seed, attention, hf)
     timed = timer or (lambda rank, action: contextlib.nullcontext())
     mailbox: dict[tuple[int, int, int], torch.Tensor] = {}
     inbox: list[dict[tuple[str, int], torch.Tensor]] = [{} for _ in s.ranks]
@@ -67,12 +68,20 @@ def run_local(s: Schedule, seed: int, dtype: torch.dtype = torch.float64,
         raise RuntimeError("local run is stuck (the schedule deadlocks)")
     for eng in engines:
         eng.finish()
+    for rep in range(s.setup.replicas):  # tied embeddings: the first and last stage's copies
+        ends = [e for e in engines if e.rank.replica == rep and e.model.tied_names()]
+        if ends:
+            _sum_named(ends, ends[0].model.tied_names())
     return engines
 
 
 def _allreduce(engines: list[StageEngine]) -> None:
+    _sum_named(engines, [n for n, _ in engines[0].model.named_parameters()])
+
+
+def _sum_named(engines: list[StageEngine], names: list[str]) -> None:
     params = [dict(e.model.named_parameters()) for e in engines]
-    for name in params[0]:
+    for name in names:
         grads: list[torch.Tensor] = [g for g in (p[name].grad for p in params) if g is not None]
         total = grads[0].clone()
         for g in grads[1:]:

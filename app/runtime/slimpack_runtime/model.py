@@ -21,6 +21,8 @@ from torch import nn
 from torch.nn.attention.bias import causal_lower_right
 
 from .schedule import ModelDims
+from .tensor_parallel import (COLUMN, ROW, SINGLE, TensorGroup, copy_to_tensor_group,
+                              reduce_from_tensor_group, shard)
 
 ROPE_BASE = 10000.0
 NORM_EPS = 1e-5
@@ -37,9 +39,11 @@ def _generator(seed: int, salt: int) -> torch.Generator:
 
 
 def _normal(shape: tuple[int, ...], std: float, g: torch.Generator, dtype: torch.dtype,
-            device: torch.device) -> nn.Parameter:
+            device: torch.device, dim: Optional[int] = None, tp: TensorGroup = SINGLE) -> nn.Parameter:
+    """The whole tensor is drawn (so a layer's weights do not depend on the split), then this
+    process's part of it kept (dim: the split dimension under tensor parallelism)."""
     t = torch.randn(shape, generator=g, dtype=torch.float64) * std
-    return nn.Parameter(t.to(dtype=dtype, device=device))
+    return nn.Parameter(shard(t, dim, tp).to(dtype=dtype, device=device))
 
 
 def _norm_weight(n: int, g: torch.Generator, dtype: torch.dtype, device: torch.device) -> nn.Parameter:
@@ -106,25 +110,31 @@ ATTENTION = {"sdpa": sdpa_attention, "reference": causal_attention}
 
 
 class DecoderLayer(nn.Module):
-    """Pre-norm block: x + Attn(norm(x)), then + SwiGLU(norm(x))."""
+    """Pre-norm block: x + Attn(norm(x)), then + SwiGLU(norm(x)). Under tensor parallelism
+    (tensor_parallel.py) this process holds 1/t of the heads and of the MLP's features."""
+
+    SHARDS = {"wq": COLUMN, "wk": COLUMN, "wv": COLUMN, "wo": ROW, "w_gate": COLUMN,
+              "w_up": COLUMN, "w_down": ROW, "attn_norm": None, "ffn_norm": None}
 
     def __init__(self, dims: ModelDims, global_index: int, seed: int, dtype: torch.dtype,
-                 device: torch.device, attention: str = "sdpa"):
+                 device: torch.device, attention: str = "sdpa", tp: TensorGroup = SINGLE):
         super().__init__()
         self.attend = ATTENTION[attention]
+        self.tp = tp
         h, f, a, g = dims.hidden, dims.ffn, dims.heads, dims.kv_heads
-        self.heads, self.kv_heads, self.head_dim = a, g, h // a
+        self.heads, self.kv_heads, self.head_dim = a // tp.size, g // tp.size, h // a
         gen = _generator(seed, global_index)
         si, sf = 1.0 / math.sqrt(h), 1.0 / math.sqrt(f)
+        sh = self.SHARDS
         self.attn_norm = _norm_weight(h, gen, dtype, device)
-        self.wq = _normal((h, h), si, gen, dtype, device)
-        self.wk = _normal((g * self.head_dim, h), si, gen, dtype, device)
-        self.wv = _normal((g * self.head_dim, h), si, gen, dtype, device)
-        self.wo = _normal((h, h), si, gen, dtype, device)
+        self.wq = _normal((h, h), si, gen, dtype, device, sh["wq"], tp)
+        self.wk = _normal((g * self.head_dim, h), si, gen, dtype, device, sh["wk"], tp)
+        self.wv = _normal((g * self.head_dim, h), si, gen, dtype, device, sh["wv"], tp)
+        self.wo = _normal((h, h), si, gen, dtype, device, sh["wo"], tp)
         self.ffn_norm = _norm_weight(h, gen, dtype, device)
-        self.w_gate = _normal((f, h), si, gen, dtype, device)
-        self.w_up = _normal((f, h), si, gen, dtype, device)
-        self.w_down = _normal((h, f), sf, gen, dtype, device)
+        self.w_gate = _normal((f, h), si, gen, dtype, device, sh["w_gate"], tp)
+        self.w_up = _normal((f, h), si, gen, dtype, device, sh["w_up"], tp)
+        self.w_down = _normal((h, f), sf, gen, dtype, device, sh["w_down"], tp)
 
     def forward(self, x: torch.Tensor, begin: int, past_k: Optional[torch.Tensor],
                 past_v: Optional[torch.Tensor]) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -133,17 +143,17 @@ class DecoderLayer(nn.Module):
         call's own keys and values (rotated), for the later tokens to attend to."""
         n = x.shape[0]
         pos = torch.arange(begin, begin + n, device=x.device)
-        hn = rms_norm(x, self.attn_norm)
+        hn = copy_to_tensor_group(rms_norm(x, self.attn_norm), self.tp)
         q = rope((hn @ self.wq.t()).view(n, self.heads, self.head_dim), pos)
         k = rope((hn @ self.wk.t()).view(n, self.kv_heads, self.head_dim), pos)
         v = (hn @ self.wv.t()).view(n, self.kv_heads, self.head_dim)
         k_all = k if past_k is None else torch.cat((past_k, k), dim=0)
         v_all = v if past_v is None else torch.cat((past_v, v), dim=0)
         att = self.attend(q, k_all, v_all, begin).reshape(n, -1)
-        x = x + att @ self.wo.t()
-        hn = rms_norm(x, self.ffn_norm)
-        x = x + (F.silu(hn @ self.w_gate.t()) * (hn @ self.w_up.t())) @ self.w_down.t()
-        return x, k, v
+        x = x + reduce_from_tensor_group(att @ self.wo.t(), self.tp)
+        hn = copy_to_tensor_group(rms_norm(x, self.ffn_norm), self.tp)
+        mlp = (F.silu(hn @ self.w_gate.t()) * (hn @ self.w_up.t())) @ self.w_down.t()
+        return x + reduce_from_tensor_group(mlp, self.tp), k, v
 
 
 class StageModel(nn.Module):
@@ -151,14 +161,17 @@ class StageModel(nn.Module):
     norm and LM head on the last. Parameter names are global (`layers.5.wq`, `embed`, `head`), so
     that a rank's gradients can be matched with the reference by name."""
 
+    source = "built-in"
+
     def __init__(self, dims: ModelDims, first_layer: int, layers: int, is_first: bool,
                  is_last: bool, seed: int, dtype: torch.dtype, device: torch.device,
-                 attention: str = "sdpa"):
+                 attention: str = "sdpa", tp: TensorGroup = SINGLE):
         super().__init__()
         self.dims = dims
+        self.dtype = dtype
         self.first_layer = first_layer
         self.layers = nn.ModuleDict({str(first_layer + i): DecoderLayer(
-            dims, first_layer + i, seed, dtype, device, attention) for i in range(layers)})
+            dims, first_layer + i, seed, dtype, device, attention, tp) for i in range(layers)})
         self.embed: Optional[nn.Parameter] = None
         self.final_norm: Optional[nn.Parameter] = None
         self.head: Optional[nn.Parameter] = None
@@ -170,6 +183,14 @@ class StageModel(nn.Module):
             self.final_norm = _norm_weight(dims.hidden, g, dtype, device)
             self.head = _normal((dims.vocab, dims.hidden), 1.0 / math.sqrt(dims.hidden), g, dtype,
                                 device)
+
+    def shard_dims(self) -> dict[str, Optional[int]]:
+        """Split dimension of every parameter under tensor parallelism (None: replicated)."""
+        return {name: DecoderLayer.SHARDS.get(name.rsplit(".", 1)[-1])
+                for name, _ in self.named_parameters()}
+
+    def tied_names(self) -> list[str]:
+        return []  # the built-in model's embedding and LM head are separate
 
     def layer_list(self) -> list[DecoderLayer]:
         return [typing.cast(DecoderLayer, self.layers[str(self.first_layer + i)])
@@ -185,6 +206,13 @@ class StageModel(nn.Module):
         assert self.final_norm is not None and self.head is not None
         logits = rms_norm(x, self.final_norm) @ self.head.t()
         return F.cross_entropy(logits, targets, reduction="sum") / divisor
+
+    def sequence_loss(self, ids: torch.Tensor, divisor: int) -> torch.Tensor:
+        """The whole model on one whole sequence (the single-process reference's step)."""
+        h = self.embed_tokens(ids[:-1])
+        for layer in self.layer_list():
+            h, _, _ = layer(h, 0, None, None)
+        return self.loss(h, ids[1:], divisor)
 
 
 def full_model(dims: ModelDims, seed: int, dtype: torch.dtype,

@@ -16,6 +16,7 @@ from typing import Optional
 from .checkpoint import check_compatible, read_meta
 from .data import check_vocab, iteration_tokens, load_dataset
 from .errors import UserError
+from .hf_config import check_against_schedule, check_weights, load_hf_model_spec
 from .runplan import IterationInput, RunPlan
 from .schedule import Schedule, load_schedule
 from .support import check_supported, world_problem
@@ -34,6 +35,9 @@ def prepare_run(args: argparse.Namespace, dtype_bytes: int, world: Optional[int]
         plan = RunPlan([IterationInput(s.text, args.schedule)] * args.iterations)
     plan.first_step = first_step
     plan.resume = args.resume
+    if getattr(args, "hf_model", None):
+        plan.hf = load_hf_model_spec(args.hf_model)
+        check_weights(plan.hf)
     checked: dict[str, Schedule] = {}
     first: Optional[Schedule] = None
     for it in plan.iterations:
@@ -45,7 +49,16 @@ def prepare_run(args: argparse.Namespace, dtype_bytes: int, world: Optional[int]
         # The file's own consistency first, so that a broken file is named where the C++
         # reader names it; then what this runtime can run.
         validate_schedule(s)
-        check_supported(s, args.device, dtype_bytes)
+        check_supported(s, args.device, dtype_bytes, builtin=plan.hf is None)
+        if plan.hf is not None:
+            check_against_schedule(plan.hf, s)
+        if s.setup.tp > 1 and (getattr(args, "in_process", False)
+                               or getattr(args, "units_only", False)):
+            raise s.error("$.setup.tp", f"tp = {s.setup.tp} needs one process per tensor rank: "
+                          "--in-process and --units-only run tp = 1 plans only")
+        if s.setup.tp > 1 and (args.save or args.resume):
+            raise s.error("$.setup.tp", f"tp = {s.setup.tp}: --save and --resume keep "
+                          "unsharded tensors and do not support tensor parallelism yet")
         if world is None and not getattr(args, "units_only", False):
             problem = world_problem(s, args.device)
             if problem:
@@ -56,10 +69,11 @@ def prepare_run(args: argparse.Namespace, dtype_bytes: int, world: Optional[int]
             _same_layout(first, s)
         checked[it.text] = s
     assert first is not None
-    if world is not None and world != first.world_size():
-        raise UserError(f"{first.path}: the schedule has {first.world_size()} ranks (replicas x "
-                        f"stages = {first.setup.replicas} x {first.setup.stages}), the launcher "
-                        f"started {world} (WORLD_SIZE)")
+    if world is not None and world != first.processes():
+        raise UserError(f"{first.path}: the schedule has {first.processes()} processes "
+                        f"(replicas x stages x tp = {first.setup.replicas} x "
+                        f"{first.setup.stages} x {first.setup.tp}), the launcher started "
+                        f"{world} (WORLD_SIZE)")
     if meta is not None:
         check_compatible(meta, first, args.seed, args.resume)
     return plan

@@ -23,12 +23,13 @@ from .checkpoint import load_full_state, load_rank_state, save_checkpoint
 from .data import token_source
 from .engine import StageEngine
 from .errors import UserError
-from .model import StageModel
+from .models import build_stage_model
 from .runplan import RunConfig, RunPlan
 from .schedule import ActionKind, Schedule, parse_schedule_text
+from .tensor_parallel import SINGLE, TensorGroup
 from .summary import rank_summary, world_summary
 from .trace import ANCHOR, RangeRecorder, load_profiler_events, quiet_stderr, write_rank_trace
-from .training import make_optimizer, optimizer_step
+from .training import make_optimizer, optimizer_step, sum_tied_gradients
 
 DTYPES = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16}
 
@@ -106,23 +107,40 @@ def run_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
     plan = share_plan(rank, plan, prepare)
     schedules = [parse_schedule_text(it.text, it.path) for it in plan.iterations]
     s0 = schedules[0]
-    if s0.world_size() != world:
-        raise UserError(f"{s0.path}: the schedule has {s0.world_size()} ranks (replicas x "
-                        f"stages), the world has {world}")
+    if s0.processes() != world:
+        raise UserError(f"{s0.path}: the schedule has {s0.processes()} processes (replicas x "
+                        f"stages x tp), the world has {world}")
+    # Process layout (tensor_parallel.py): process = pipeline rank * tp + tensor rank.
+    t = s0.setup.tp
+    prank, trank = divmod(rank, t)
     # Every rank creates every group, in the same order (a collective requirement): the
-    # all-reduce groups, then one group per replica for the global gradient norm.
-    groups = {g: dist.new_group(list(g)) for g in _groups(schedules)}
+    # all-reduce groups (one per tensor rank), one group per replica for the global gradient
+    # norm, the tensor-parallel groups, the tied-embedding groups.
+    groups = {(g, j): dist.new_group([r * t + j for r in g])
+              for g in _groups(schedules) for j in range(t)}
     p = s0.setup.stages
-    replica_groups = [dist.new_group(list(range(r * p, (r + 1) * p)))
+    replica_groups = [dist.new_group(list(range(r * p * t, (r + 1) * p * t)))
                       for r in range(s0.setup.replicas)]
-    phases["connected"] = time.time()
-    rk0 = s0.ranks[rank]
+    tensor_groups = [dist.new_group(list(range(q * t, (q + 1) * t))) if t > 1 else None
+                     for q in range(s0.world_size())]
+    tp = TensorGroup(t, trank, tensor_groups[prank]) if t > 1 else SINGLE
+    rk0 = s0.ranks[prank]
     dtype = DTYPES[cfg.dtype]
     assert s0.setup.model is not None
-    model = StageModel(s0.setup.model, rk0.first_layer, rk0.layers, rk0.stage == 0,
-                       rk0.stage == p - 1, cfg.seed, dtype, device, cfg.attention)
+    model = build_stage_model(plan.hf, s0, rk0, cfg.seed, dtype, device, cfg.attention, tp)
+    tied = model.tied_names()
+    tied_groups = {(r, j): dist.new_group([(r * p) * t + j, (r * p + p - 1) * t + j])
+                   for r in range(s0.setup.replicas) for j in range(t)} \
+        if _any_tied(plan, p) else {}
+    phases["connected"] = time.time()
     named = dict(model.named_parameters())
     params = list(named.values())
+    # The global norm counts every gradient once: a replicated tensor on tensor rank 0 only,
+    # tied embeddings on the first stage only.
+    shards = model.shard_dims()
+    norm_params = [q for n, q in named.items()
+                   if (n not in tied or rk0.stage == 0)
+                   and (trank == 0 or shards.get(n) is not None)]
     opt = make_optimizer(params, cfg.optim) if cfg.optim is not None else None
     resumed_from = None
     if plan.resume:
@@ -131,11 +149,11 @@ def run_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
             resumed_from = load_full_state(plan.resume)
 
     def global_square_norm(local: torch.Tensor) -> torch.Tensor:
-        if p == 1:
+        if p * t == 1:
             return local
-        t = local.to(device)
-        dist.all_reduce(t, op=dist.ReduceOp.SUM, group=replica_groups[rk0.replica])  # type: ignore[arg-type]
-        return t.cpu()
+        total = local.to(device)
+        dist.all_reduce(total, op=dist.ReduceOp.SUM, group=replica_groups[rk0.replica])  # type: ignore[arg-type]
+        return total.cpu()
 
     iterations: list[dict[str, Any]] = []
     units: list[dict[str, Any]] = []
@@ -145,7 +163,7 @@ def run_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
     last = len(schedules) - 1
     raw_trace = os.path.join(cfg.scratch or cfg.trace_dir or ".", f"rank{rank}.raw.json")
     for it, (inp, s) in enumerate(zip(plan.iterations, schedules)):
-        rk = s.ranks[rank]
+        rk = s.ranks[prank]
         for prm in params:
             prm.grad = None
         traced = cfg.trace_dir is not None and it == last
@@ -165,6 +183,9 @@ def run_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
                              token_source(inp.tokens, s0.setup.model.vocab, cfg.seed), device)
         it_units = _execute(s, rank, engine, groups, device, dtype, t0, rec)
         engine.finish()
+        if tied:
+            with rec.range("ALLREDUCE tied"):
+                sum_tied_gradients(named, tied, tied_groups[(rk0.replica, trank)])
         if cfg.device == "cuda":
             torch.cuda.synchronize()
         wall = time.perf_counter() - t0
@@ -183,7 +204,8 @@ def run_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
         if opt is not None:
             assert cfg.optim is not None
             step = plan.first_step + it
-            record["grad_norm"] = optimizer_step(opt, params, cfg.optim, step, global_square_norm)
+            record["grad_norm"] = optimizer_step(opt, params, cfg.optim, step, global_square_norm,
+                                             norm_params)
             record["lr"] = cfg.optim.lr_at(step)
             record["step"] = step + 1
         for u in it_units:
@@ -203,7 +225,8 @@ def run_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
     mine = rank_summary(rank, rk0, iterations, units, trace_path, phases,
                         last_grads if cfg.check else None,
                         {n: q.detach().to("cpu", torch.float64).clone() for n, q in named.items()}
-                        if cfg.check and opt is not None else None)
+                        if cfg.check and opt is not None else None, trank,
+                        shards if t > 1 else None)
     gathered: Optional[list[Any]] = [None] * world if rank == 0 else None
     dist.gather_object(mine, gathered, dst=0)
     dist.barrier()
@@ -216,11 +239,17 @@ def run_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
     return world_summary(cfg, plan, schedules, gathered, resumed_from)
 
 
+def _any_tied(plan: RunPlan, stages: int) -> bool:
+    """Whether a stage other than the first holds a copy of the embeddings (the same answer on
+    every rank, so that all create the same groups)."""
+    return plan.hf is not None and plan.hf.tied and stages > 1
+
+
 def _write_trace(cfg: RunConfig, s0: Schedule, s: Schedule, rank: int, world: int,
                  units: list[dict[str, Any]], events: list[Any], anchor_wall_ns: int,
                  origin_ns: int, last: int, schedule_path: str) -> str:
     assert cfg.trace_dir is not None
-    rk = s.ranks[rank]
+    rk = s.ranks[rank // s.setup.tp]
     path = os.path.join(cfg.trace_dir, f"rank{rank}.json")
     mine = [u for u in units if u["iteration"] == last]
     write_rank_trace(events, path, rank=rank, world_size=world, replica=rk.replica,
@@ -230,6 +259,7 @@ def _write_trace(cfg: RunConfig, s0: Schedule, s: Schedule, rank: int, world: in
                                             "stage": rk.stage, "replica": rk.replica}
                                 for u in mine},
                      extra={"schedule": os.path.basename(schedule_path),
+                            "tensor_rank": rank % s.setup.tp, "tp": s.setup.tp,
                             "anchor_wall_ns": anchor_wall_ns, "attention": cfg.attention,
                             "unit_durations": "cpu" if cfg.cpu_durations else "wall"},
                      unit_durations_us={u["name"]: u["cpu_s"] * 1e6 for u in mine}
@@ -239,8 +269,11 @@ def _write_trace(cfg: RunConfig, s0: Schedule, s: Schedule, rank: int, world: in
 
 def _execute(s: Schedule, r: int, engine: StageEngine, groups, device: torch.device,
              dtype: torch.dtype, t0: float, rec: RangeRecorder) -> list[dict[str, Any]]:
-    """Runs rank r's actions in order; returns one timing record per F/B unit."""
-    rk = s.ranks[r]
+    """Runs process r's actions in order (its pipeline rank's, with peers at the same tensor
+    rank); returns one timing record per F/B unit."""
+    t = s.setup.tp
+    j = r % t
+    rk = s.ranks[r // t]
     rep = s.replicas[rk.replica]
     hidden = s.setup.model.hidden  # type: ignore[union-attr]
     cuda = device.type == "cuda"
@@ -254,14 +287,14 @@ def _execute(s: Schedule, r: int, engine: StageEngine, groups, device: torch.dev
         if a.op in (ActionKind.RECV_F, ActionKind.RECV_B):
             buf = torch.empty((a.tokens, hidden), dtype=dtype, device=device)
             with rf(f"wait {label}"):
-                work = dist.irecv(buf, src=a.peer, tag=a.tag)
+                work = dist.irecv(buf, src=a.peer * t + j, tag=a.tag)
                 assert work is not None
                 work.wait()
             inbox[(a.op[-1], a.pack)] = buf
         elif a.op in (ActionKind.SEND_F, ActionKind.SEND_B):
-            t = outbox.pop((a.op[-1], a.pack))
+            msg = outbox.pop((a.op[-1], a.pack))
             with rf(label):
-                pending.append((dist.isend(t, dst=a.peer, tag=a.tag), t))
+                pending.append((dist.isend(msg, dst=a.peer * t + j, tag=a.tag), msg))
         elif a.op in (ActionKind.F, ActionKind.B):
             name = f"{a.op}{a.pack + 1}"
             tokens = (rep.forward_packs if a.op == "F" else rep.backward_packs)[a.pack].tokens
@@ -281,14 +314,14 @@ def _execute(s: Schedule, r: int, engine: StageEngine, groups, device: torch.dev
                           "start_s": w0 - t0, "wall_s": w1 - w0, "cpu_s": (c1 - c0) / 1e9})
         elif a.op == ActionKind.ALLREDUCE:
             with rf("ALLREDUCE"):
-                _allreduce(engine.model, groups[tuple(sorted(a.group))])
+                _allreduce(engine.model, groups[(tuple(sorted(a.group)), j)])
     with rf("wait sends"):
         for work, _ in pending:
             work.wait()
     return units
 
 
-def _allreduce(model: StageModel, group) -> None:
+def _allreduce(model, group) -> None:
     params = list(model.parameters())
     for p in params:
         if p.grad is None:

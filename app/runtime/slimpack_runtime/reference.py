@@ -9,14 +9,16 @@ rounding. Its attention is the reference path (materialised scores), whichever p
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Optional
 
 import torch
 
 from .data import TokenSource
-from .model import full_model
-from .schedule import ModelDims, Schedule
+from .hf_config import HFModelSpec
+from .models import build_reference_model
+from .schedule import Schedule
 from .runplan import OptimConfig
 from .training import load_optimizer_state, make_optimizer
 
@@ -32,23 +34,21 @@ def _forward_backward(model, s: Schedule, tokens: TokenSource) -> float:
     divisor = s.total_tokens()
     total = 0.0
     for q in s.sequences.values():
-        ids = tokens.ids(q)
-        h = model.embed_tokens(ids[:-1])
-        for layer in model.layer_list():
-            h, _, _ = layer(h, 0, None, None)
-        loss = model.loss(h, ids[1:], divisor)
+        loss = model.sequence_loss(tokens.ids(q), divisor)
         loss.backward()
         total += float(loss.detach())
     return total
 
 
-def reference_training(dims: ModelDims, seed: int, iterations: list[tuple[Schedule, TokenSource]],
+def reference_training(s0: Schedule, seed: int, iterations: list[tuple[Schedule, TokenSource]],
                        optim: Optional[OptimConfig], first_step: int = 0,
                        state: Optional[dict] = None,
-                       dtype: torch.dtype = torch.float64) -> ReferenceRun:
+                       dtype: torch.dtype = torch.float64,
+                       hf: Optional[HFModelSpec] = None) -> ReferenceRun:
     """Runs the iterations; with `optim`, one optimizer step after each (steps first_step...).
-    `state` (a checkpoint: params and optimizer state by name) is where a resumed run starts."""
-    model = full_model(dims, seed, dtype)
+    `state` (a checkpoint: params and optimizer state by name) is where a resumed run starts.
+    The model is s0's (the built-in one), or transformers' when `hf` is given."""
+    model = build_reference_model(hf, s0, seed, dtype)
     named = dict(model.named_parameters())
     opt = make_optimizer(list(named.values()), optim) if optim is not None else None
     if state is not None:
@@ -86,6 +86,8 @@ def compare_tensors(got: dict[str, torch.Tensor], want: dict[str, torch.Tensor])
         scale = float(w.abs().max())
         diff = float((g.to(w.dtype) - w).abs().max())
         err = diff / scale if scale > 0 else diff
+        if not math.isfinite(err):  # a NaN would compare False below and pass unnoticed
+            return math.inf, name
         if err > worst or not worst_name:
             worst, worst_name = err, name
     for name in got:
@@ -103,6 +105,6 @@ def reference_gradients(s: Schedule, seed: int,
     from .data import RandomTokens
 
     assert s.setup.model is not None
-    run = reference_training(s.setup.model, seed, [(s, RandomTokens(s.setup.model.vocab, seed))],
+    run = reference_training(s, seed, [(s, RandomTokens(s.setup.model.vocab, seed))],
                              None, dtype=dtype)
     return run.grads, run.losses[0]

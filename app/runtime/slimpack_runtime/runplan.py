@@ -48,6 +48,7 @@ class RunPlan:
     resume: Optional[str] = None  # checkpoint folder
     sampler_state: Optional[dict[str, Any]] = None  # the sampler after this run, for --save
     dataset: Optional[str] = None  # what the tokens came from, for the summary
+    hf: Optional[Any] = None  # hf_config.HFModelSpec with --hf-model; None: the built-in model
 
 
 @dataclass

@@ -53,6 +53,7 @@ class ModelDims:
     heads: int
     kv_heads: int
     vocab: int
+    head_dim: Optional[int] = None  # when the planner wrote it (hidden / heads otherwise)
 
 
 @dataclass
@@ -148,7 +149,12 @@ class Schedule:
     text: str = ""  # the exact bytes read: what the ranks execute is what was validated
 
     def world_size(self) -> int:
+        """Pipeline ranks: one per (replica, stage), each with its own action list."""
         return self.setup.stages * self.setup.replicas
+
+    def processes(self) -> int:
+        """Processes a run starts: tp per pipeline rank (tensor_parallel.py's layout)."""
+        return self.world_size() * self.setup.tp
 
     def total_tokens(self) -> int:
         """The iteration's token count: the loss divisor that makes packs and replicas sum up."""
@@ -285,7 +291,9 @@ def _parse_setup(r: _Reader, s: dict) -> Setup:
         model = ModelDims(name=r.str_(m, "name", mw, default="model"),
                           layers=r.int_(m, "layers", mw, 1), hidden=r.int_(m, "hidden", mw, 1),
                           ffn=r.int_(m, "ffn", mw, 1), heads=r.int_(m, "heads", mw, 1),
-                          kv_heads=r.int_(m, "kv_heads", mw, 1), vocab=r.int_(m, "vocab", mw, 1))
+                          kv_heads=r.int_(m, "kv_heads", mw, 1), vocab=r.int_(m, "vocab", mw, 1),
+                          head_dim=r.int_(m, "head_dim", mw, 1) if m.get("head_dim") is not None
+                          else None)
     stage_layers = r.int_list(s, "stage_layers", w) if "stage_layers" in s else []
     recompute = r.int_list(s, "recompute_layers", w) if "recompute_layers" in s else [0] * stages
     if stage_layers and len(stage_layers) != stages:

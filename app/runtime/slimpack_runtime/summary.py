@@ -13,6 +13,7 @@ import torch
 
 from . import __version__
 from .data import token_source
+from .models import reference_name
 from .runplan import RunConfig, RunPlan
 from .schedule import ActionKind, Rank, Schedule
 
@@ -20,9 +21,13 @@ from .schedule import ActionKind, Rank, Schedule
 def rank_summary(rank: int, rk: Rank, iterations: list[dict[str, Any]],
                  units: list[dict[str, Any]], trace: Optional[str], phases: dict[str, float],
                  grads: Optional[dict[str, torch.Tensor]],
-                 params: Optional[dict[str, torch.Tensor]]) -> dict[str, Any]:
-    return {"rank": rank, "replica": rk.replica, "stage": rk.stage, "iterations": iterations,
-            "units": units, "trace": trace, "phases": phases, "grads": grads, "params": params}
+                 params: Optional[dict[str, torch.Tensor]], tensor_rank: int = 0,
+                 shards: Optional[dict[str, Optional[int]]] = None) -> dict[str, Any]:
+    """`shards`: under tensor parallelism, the split dimension of each parameter (None:
+    replicated), so that rank 0 can put the t parts of a tensor back together."""
+    return {"rank": rank, "replica": rk.replica, "stage": rk.stage, "tensor_rank": tensor_rank,
+            "iterations": iterations, "units": units, "trace": trace, "phases": phases,
+            "grads": grads, "params": params, "shards": shards}
 
 
 def unit_count(s: Schedule) -> int:
@@ -51,7 +56,9 @@ def world_summary(cfg: RunConfig, plan: RunPlan, schedules: list[Schedule],
         "schedule": plan.iterations[0].path, "version": __version__,
         "torch_version": torch.__version__, "python": sys.executable,
         "device": cfg.device, "mode": cfg.launcher, "launcher": cfg.launcher,
-        "attention": cfg.attention, "world_size": s.world_size(), "dtype": cfg.dtype,
+        "attention": cfg.attention, "world_size": s.processes(), "tp": s.setup.tp,
+        "model_source": "transformers" if plan.hf is not None else "built-in",
+        "hf_model": plan.hf.path if plan.hf is not None else None, "dtype": cfg.dtype,
         "threads_per_rank": cfg.threads, "cpu_count": os.cpu_count(),
         "optimizer": cfg.optim.as_json() if cfg.optim is not None else None,
         "dataset": plan.dataset, "first_step": plan.first_step,
@@ -83,14 +90,16 @@ def check_run(cfg: RunConfig, plan: RunPlan, schedules: list[Schedule],
     if state is None and plan.resume:
         state = load_full_state(plan.resume)
     ref = reference_training(
-        s0.setup.model, cfg.seed,
+        s0, cfg.seed,
         [(s, token_source(it.tokens, s0.setup.model.vocab, cfg.seed))
-         for s, it in zip(schedules, plan.iterations)], cfg.optim, plan.first_step, state)
+         for s, it in zip(schedules, plan.iterations)], cfg.optim, plan.first_step, state,
+        hf=plan.hf)
+    model = reference_name(plan.hf)
+    results = merge_tensor_ranks(results, s0.setup.tp)
     out: dict[str, Any] = {
-        "reference": ("single-process training of the whole model (reference attention) with "
-                      "the same AdamW on the same batches") if cfg.optim is not None else
-                     "single-process forward and backward of the whole sequences (reference "
-                     "attention)",
+        "reference": (f"single-process training of the whole model, {model}, with the same "
+                      "AdamW on the same batches") if cfg.optim is not None else
+                     f"single-process forward and backward of the whole sequences: {model}",
         "tolerance": cfg.tolerance, "reference_loss": ref.losses[-1],
         "reference_losses": ref.losses}
     # Losses: the run's per-iteration sum over last-stage ranks.
@@ -131,12 +140,59 @@ def _compare_ranks(s: Schedule, results: list[dict[str, Any]], key: str,
     return worst, worst_name, worst_rank, compared
 
 
+FIRST_STAGE = ("embed", "model.embed_tokens.weight")
+LAST_STAGE = ("final_norm", "head", "model.norm.weight", "lm_head.weight")
+
+
+def _layer_of(name: str) -> Optional[int]:
+    """The decoder layer a parameter belongs to (`layers.5.wq`, `model.layers.5.mlp...`)."""
+    parts = name.split(".")
+    for i, p in enumerate(parts[:-1]):
+        if p == "layers" and parts[i + 1].isdigit():
+            return int(parts[i + 1])
+    return None
+
+
 def expected_names(s: Schedule, r: int, ref: dict) -> set[str]:
+    """The reference's parameters that pipeline rank r must report."""
     rk = s.ranks[r]
-    names = {n for n in ref if n.startswith("layers.")
-             and rk.first_layer <= int(n.split(".")[1]) < rk.first_layer + rk.layers}
-    if rk.stage == 0:
-        names.add("embed")
-    if rk.stage == s.setup.stages - 1:
-        names |= {"final_norm", "head"}
+    names = set()
+    for n in ref:
+        layer = _layer_of(n)
+        if layer is not None:
+            if rk.first_layer <= layer < rk.first_layer + rk.layers:
+                names.add(n)
+        elif (rk.stage == 0 and n in FIRST_STAGE) or \
+                (rk.stage == s.setup.stages - 1 and n in LAST_STAGE):
+            names.add(n)
     return names
+
+
+def merge_tensor_ranks(results: list[dict[str, Any]], tp: int) -> list[dict[str, Any]]:
+    """One result per pipeline rank: the t processes' parts of every sharded tensor
+    concatenated along its split dimension. A replicated tensor must be equal on all t (else the
+    merged tensor gets a NaN, which fails the check and names the parameter)."""
+    if tp == 1:
+        return results
+    out = []
+    for first in range(0, len(results), tp):
+        parts = results[first:first + tp]
+        merged = dict(parts[0])
+        shards = parts[0].get("shards") or {}
+        for key in ("grads", "params"):
+            if parts[0].get(key) is None:
+                continue
+            whole: dict[str, Optional[torch.Tensor]] = {}
+            for name, t0 in parts[0][key].items():
+                dim = shards.get(name)
+                ts = [p[key].get(name) for p in parts]
+                if any(t is None for t in ts):
+                    whole[name] = None
+                elif dim is None:
+                    same = all(torch.equal(t, t0) for t in ts[1:])
+                    whole[name] = t0 if same else torch.full_like(t0, float("nan"))
+                else:
+                    whole[name] = torch.cat(ts, dim=dim)
+            merged[key] = {n: t for n, t in whole.items() if t is not None}
+        out.append(merged)
+    return out

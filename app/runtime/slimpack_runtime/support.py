@@ -14,12 +14,11 @@ from .schedule import Schedule
 SCHEDULES = ("1f1b", "gpipe")
 
 
-def check_supported(s: Schedule, device: str, dtype_bytes: int) -> None:
-    """Raises UserError for the first part of `s` this runtime cannot execute on `device`."""
+def check_supported(s: Schedule, device: str, dtype_bytes: int, builtin: bool = True) -> None:
+    """Raises UserError for the first part of `s` this runtime cannot execute on `device`.
+    `builtin`: the run builds the built-in model from setup.model (not --hf-model, whose config
+    hf_config.check_against_schedule checks)."""
     st = s.setup
-    if st.tp > 1:
-        raise s.error("$.setup.tp", f"tensor parallelism (tp = {st.tp}) is not supported by "
-                      "slimpack-run: solve the plan with --tp 1")
     if st.cp > 1:
         raise s.error("$.setup.cp", f"context parallelism (cp = {st.cp}) is not supported by "
                       "slimpack-run: solve the plan with --cp 1")
@@ -30,6 +29,15 @@ def check_supported(s: Schedule, device: str, dtype_bytes: int) -> None:
     if m is None:
         raise s.error("$.setup.model", "the schedule has no model (a plan with explicit times): "
                       "slimpack-run needs the model's dimensions; solve with --model or --costs")
+    if builtin and m.head_dim is not None and m.head_dim * m.heads != m.hidden:
+        raise s.error("$.setup.model.head_dim", f"{m.head_dim} x {m.heads} heads is not hidden "
+                      f"{m.hidden}: the built-in model has head_dim = hidden / heads (run such a "
+                      "model with --hf-model)")
+    if st.tp > 1:
+        for field, n in (("heads", m.heads), ("kv_heads", m.kv_heads), ("ffn", m.ffn)):
+            if n % st.tp:
+                raise s.error(f"$.setup.model.{field}", f"{n} is not divisible by tp = {st.tp} "
+                              "(tensor parallelism splits heads and MLP features evenly)")
     if m.hidden % m.heads:
         raise s.error("$.setup.model.heads", f"hidden {m.hidden} is not divisible by "
                       f"{m.heads} heads")
@@ -49,7 +57,7 @@ def check_supported(s: Schedule, device: str, dtype_bytes: int) -> None:
                                       "DP-Merge shards are not supported by slimpack-run: "
                                       "solve with --no-dp-merge")
     if device == "cpu":
-        need = parameter_bytes(s, dtype_bytes) * st.replicas
+        need = parameter_bytes(s, dtype_bytes) * st.replicas  # tp splits, does not add
         avail = _available_memory()
         if avail and need * 3 > avail:  # weights, gradients and headroom for activations
             raise s.error("$.setup.model", f"model \"{m.name}\" needs about "
@@ -97,10 +105,10 @@ def world_problem(s: Schedule, device: str) -> str | None:
         import torch
 
         n = torch.cuda.device_count()
-        if s.world_size() > n:
-            return (f"{s.path}: the schedule has {s.world_size()} ranks, only {n} CUDA device(s) "
+        if s.processes() > n:
+            return (f"{s.path}: the schedule has {s.processes()} processes, only {n} CUDA device(s) "
                     "are visible (one process per GPU)")
-    elif s.world_size() > 4 * (os.cpu_count() or 1) and s.world_size() > 64:
-        return (f"{s.path}: {s.world_size()} ranks are too many processes for "
+    elif s.processes() > 4 * (os.cpu_count() or 1) and s.processes() > 64:
+        return (f"{s.path}: {s.processes()} processes are too many for "
                 f"{os.cpu_count()} CPU cores")
     return None

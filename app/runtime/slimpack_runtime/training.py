@@ -40,10 +40,13 @@ def local_square_norm(params: Iterable[torch.nn.Parameter]) -> torch.Tensor:
 
 def optimizer_step(opt: torch.optim.Optimizer, params: list[torch.nn.Parameter],
                    cfg: OptimConfig, step: int,
-                   global_square_norm: Callable[[torch.Tensor], torch.Tensor]) -> float:
-    """Clips by the global norm (assembled by `global_square_norm` from the local one), sets the
-    step's learning rate and steps. Returns the global gradient norm before clipping."""
-    norm = math.sqrt(float(global_square_norm(local_square_norm(params))))
+                   global_square_norm: Callable[[torch.Tensor], torch.Tensor],
+                   norm_params: Optional[list[torch.nn.Parameter]] = None) -> float:
+    """Clips by the global norm (assembled by `global_square_norm` from the local one over
+    `norm_params`, default all: the gradients this process counts), sets the step's learning
+    rate and steps. Returns the global gradient norm before clipping."""
+    counted = params if norm_params is None else norm_params
+    norm = math.sqrt(float(global_square_norm(local_square_norm(counted))))
     if cfg.clip_norm > 0:
         coef = clip_coefficient(norm, cfg.clip_norm)
         if coef < 1:
@@ -54,6 +57,18 @@ def optimizer_step(opt: torch.optim.Optimizer, params: list[torch.nn.Parameter],
         group["lr"] = cfg.lr_at(step)
     opt.step()
     return norm
+
+
+def sum_tied_gradients(named: dict[str, torch.nn.Parameter], names: list[str], group) -> None:
+    """Tied embeddings over two stages: both copies' gradients become their sum (the gradient
+    of the one tensor the whole model has), so both copies take the same step."""
+    import torch.distributed as dist
+
+    for n in names:
+        p = named[n]
+        if p.grad is None:
+            p.grad = torch.zeros_like(p)
+        dist.all_reduce(p.grad, op=dist.ReduceOp.SUM, group=group)
 
 
 def optimizer_state(opt: torch.optim.Optimizer, names: dict[int, str]) -> dict[str, dict]:

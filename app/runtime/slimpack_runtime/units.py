@@ -70,13 +70,13 @@ def _pack_tokens(s: Schedule, rank, action) -> int:
 
 def run_units_only(s: Schedule, seed: int, dtype: torch.dtype, device: torch.device,
                    iterations: int, trace_dir: str | None,
-                   attention: str = "sdpa") -> dict[str, Any]:
+                   attention: str = "sdpa", hf=None) -> dict[str, Any]:
     """Runs the schedule's units `iterations` times (the last is kept) and returns the summary."""
     engines, units, wall = [], [], 0.0
     for it in range(iterations):
         timer = UnitTimer(device)
         t0 = time.perf_counter()
-        engines = run_local(s, seed, dtype, device, timer, attention)
+        engines = run_local(s, seed, dtype, device, timer, attention, hf=hf)
         if timer.cuda:
             torch.cuda.synchronize()
         wall = time.perf_counter() - t0
