@@ -41,7 +41,7 @@ def test_valid_schedule_runs_in_process(tmp_path, capsys, doc):
 
 
 @pytest.mark.parametrize("field,value,words", [
-    ("tp", 2, ["$.setup.tp", "tensor parallelism"]),
+    ("tp", 2, ["$.setup.tp", "one process per tensor rank", "--in-process"]),
     ("cp", 2, ["$.setup.cp", "context parallelism"]),
     ("schedule", "interleaved", ["$.setup.schedule", "interleaved"]),
     ("model", None, ["$.setup.model", "no model"]),

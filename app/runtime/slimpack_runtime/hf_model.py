@@ -28,6 +28,7 @@ import zlib
 from typing import Any, Optional
 
 import torch
+import transformers  # noqa: F401 (here, so that the spawn launcher's fork server imports it once)
 from torch import nn
 from torch.nn import functional as F
 
@@ -217,7 +218,7 @@ class HFStageModel:
                                        f"{list(full_shape)} in the model")
                 p.copy_(shard(w, dim, tp).to(dtype))
         model.train()
-        self._tied_copy = tied and not (is_first and is_last)
+        self._tied_copy = tied and is_first != is_last  # one of the two stages holding it
         attend = ATTENTION[attention]
         self._layers = [HFLayerCall(inner.layers[i], inner.rotary_emb, attend) for i in owned]
         self._embed = inner.embed_tokens

@@ -44,7 +44,9 @@ def launch_spawn(cfg: RunConfig, plan: RunPlan, world: int) -> dict[str, Any]:
     # import is 3.6-4.1 s); the server has run no torch operation, so it has no threads to lose
     # in the fork.
     ctx = mp.get_context("forkserver")
-    ctx.set_forkserver_preload(["slimpack_runtime.rank"])
+    # Imported once in the fork server, not once per rank (transformers takes seconds).
+    ctx.set_forkserver_preload(["slimpack_runtime.rank"]
+                               + (["slimpack_runtime.hf_model"] if plan.hf is not None else []))
     procs: list[Any] = []
     spawned = time.time()
     try:

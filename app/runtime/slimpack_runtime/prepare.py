@@ -49,16 +49,10 @@ def prepare_run(args: argparse.Namespace, dtype_bytes: int, world: Optional[int]
         # The file's own consistency first, so that a broken file is named where the C++
         # reader names it; then what this runtime can run.
         validate_schedule(s)
+        _check_modes(s, args)
         check_supported(s, args.device, dtype_bytes, builtin=plan.hf is None)
         if plan.hf is not None:
             check_against_schedule(plan.hf, s)
-        if s.setup.tp > 1 and (getattr(args, "in_process", False)
-                               or getattr(args, "units_only", False)):
-            raise s.error("$.setup.tp", f"tp = {s.setup.tp} needs one process per tensor rank: "
-                          "--in-process and --units-only run tp = 1 plans only")
-        if s.setup.tp > 1 and (args.save or args.resume):
-            raise s.error("$.setup.tp", f"tp = {s.setup.tp}: --save and --resume keep "
-                          "unsharded tensors and do not support tensor parallelism yet")
         if world is None and not getattr(args, "units_only", False):
             problem = world_problem(s, args.device)
             if problem:
@@ -77,6 +71,16 @@ def prepare_run(args: argparse.Namespace, dtype_bytes: int, world: Optional[int]
     if meta is not None:
         check_compatible(meta, first, args.seed, args.resume)
     return plan
+
+
+def _check_modes(s: Schedule, args: argparse.Namespace) -> None:
+    """What the chosen mode cannot do with this schedule (before the machine-dependent checks)."""
+    if s.setup.tp > 1 and (getattr(args, "in_process", False) or getattr(args, "units_only", False)):
+        raise s.error("$.setup.tp", f"tp = {s.setup.tp} needs one process per tensor rank: "
+                      "--in-process and --units-only run tp = 1 plans only")
+    if s.setup.tp > 1 and (args.save or args.resume):
+        raise s.error("$.setup.tp", f"tp = {s.setup.tp}: --save and --resume keep unsharded "
+                      "tensors and do not support tensor parallelism yet")
 
 
 def _same_layout(a: Schedule, b: Schedule) -> None:
