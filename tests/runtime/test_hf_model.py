@@ -141,13 +141,16 @@ def test_tensor_parallel_builtin_model_and_traces(run_script, tmp_path):
     _run(run_script, schedule, "--check", "--trace-dir", str(traces), "--json", str(out))
     summary = json.loads(out.read_text())
     assert summary["model_source"] == "built-in" and summary["check"]["ok"]
-    assert sorted(os.listdir(traces)) == [f"rank{r}.json" for r in range(4)]
-    with open(traces / "rank1.json") as f:
+    # One file per pipeline rank (what fit-costs and --check-trace map), tensor rank 1 apart.
+    assert sorted(os.listdir(traces)) == ["rank0.json", "rank1.json", "tp1"]
+    assert sorted(os.listdir(traces / "tp1")) == ["rank0.json", "rank1.json"]
+    with open(traces / "tp1" / "rank0.json") as f:
         doc = json.load(f)
     names = {e.get("name") for e in doc["traceEvents"]}
     assert {"TP all-reduce fwd", "TP all-reduce bwd", "F1", "B1"} <= names
     info = doc["distributedInfo"]
     assert info["tensor_rank"] == 1 and info["tp"] == 2 and info["stage"] == 0
+    assert info["rank"] == 0 and info["process"] == 1
 
 
 def _save_checkpoint(config, folder):

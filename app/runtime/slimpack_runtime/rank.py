@@ -249,17 +249,22 @@ def _write_trace(cfg: RunConfig, s0: Schedule, s: Schedule, rank: int, world: in
                  units: list[dict[str, Any]], events: list[Any], anchor_wall_ns: int,
                  origin_ns: int, last: int, schedule_path: str) -> str:
     assert cfg.trace_dir is not None
-    rk = s.ranks[rank // s.setup.tp]
-    path = os.path.join(cfg.trace_dir, f"rank{rank}.json")
+    prank, trank = divmod(rank, s.setup.tp)
+    rk = s.ranks[prank]
+    # One file per pipeline rank in DIR (what fit-costs and --check-trace map, rank = replica x
+    # stages + stage); under tensor parallelism the other tensor ranks' files in DIR/tp<j>/.
+    folder = cfg.trace_dir if trank == 0 else os.path.join(cfg.trace_dir, f"tp{trank}")
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, f"rank{prank}.json")
     mine = [u for u in units if u["iteration"] == last]
-    write_rank_trace(events, path, rank=rank, world_size=world, replica=rk.replica,
+    write_rank_trace(events, path, rank=prank, world_size=s.world_size(), replica=rk.replica,
                      stage=rk.stage, backend="nccl" if cfg.device == "cuda" else "gloo",
                      anchor_at_us=(anchor_wall_ns - origin_ns) / 1000.0,
                      unit_args={u["name"]: {"pack": u["pack"], "tokens": u["tokens"],
                                             "stage": rk.stage, "replica": rk.replica}
                                 for u in mine},
                      extra={"schedule": os.path.basename(schedule_path),
-                            "tensor_rank": rank % s.setup.tp, "tp": s.setup.tp,
+                            "tensor_rank": trank, "tp": s.setup.tp, "process": rank,
                             "anchor_wall_ns": anchor_wall_ns, "attention": cfg.attention,
                             "unit_durations": "cpu" if cfg.cpu_durations else "wall"},
                      unit_durations_us={u["name"]: u["cpu_s"] * 1e6 for u in mine}
