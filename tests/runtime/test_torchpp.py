@@ -157,6 +157,13 @@ def test_refusal_names_the_first_reason(seqs, fwd, bwd, reason):
     assert "--strategy balanced" in msg
 
 
+def test_tensor_parallel_plan_is_refused():
+    doc = make_schedule([("a", 10, 0)], [[[("a", 0, 10)]]], [[[("a", 0, 10)]]])
+    doc["setup"]["tp"] = 2
+    with pytest.raises(UserError, match=r"tensor parallelism \(tp = 2\)"):
+        torchpp_plan(parse_schedule(doc, "hand.json"))
+
+
 def test_backward_packs_in_another_order_run_as_their_forward_micro_batch():
     tp = _plan([("a", 10, 0), ("b", 7, 0)], [[[("a", 0, 10)], [("b", 0, 7)]]],
                [[[("b", 0, 7)], [("a", 0, 10)]]])
@@ -210,7 +217,7 @@ def _chain(s, tp, extra_pad=0, garbage=False):
         stages.append(PackStage(m, tp.layouts[0], T, rk.stage == 0, rk.stage == p - 1))
     tp_t = type(tp)(**{**tp.__dict__, "pack_tokens": T})
     ins, tgts = pack_inputs(tp_t, s, RandomTokens(dims.vocab, 1234), 0, torch.device("cpu"))
-    loss_fn = pack_loss(s.total_tokens())
+    loss_fn = pack_loss(models[-1], s.total_tokens())
     g = torch.Generator().manual_seed(7)
     total = 0.0
     for k in range(tp.microbatches):
@@ -311,3 +318,19 @@ def test_two_replicas_compute_comms_run_with_check(plans, run_script, tmp_path):
     check = summary["check"]
     assert check["ok"] and check["max_rel_error"] < 1e-9, check
     assert check["parameters"] == 2 * (4 * 9 + 3)  # both replicas' gradients, after all-reduce
+
+
+def test_transformers_model_runs_with_torch_pp(run_script, root, tmp_path):
+    """--hf-model: transformers' Qwen2 (attention bias, embeddings tied over the first and the
+    last stage) as torch's stages; backward packs in another order than the forward packs."""
+    pytest.importorskip("transformers")
+    path = tmp_path / "hand.json"
+    path.write_text(json.dumps(make_schedule(SEQS, FWD, BWD, stages=2)))
+    proc = _run(run_script, str(path), "--engine", "torch-pp", "--hf-model",
+                os.path.join(root, "tests", "runtime", "hf", "qwen2-tiny.json"), "--check",
+                "--json", str(tmp_path / "summary.json"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    assert summary["model_source"] == "transformers" and summary["engine"] == "torch-pp"
+    assert summary["torch_pp"]["rows"][1] == ["1F0", "1F1", "1B1", "1F2", "1B0", "1B2"]
+    assert summary["check"]["ok"] and summary["check"]["max_rel_error"] < 1e-9

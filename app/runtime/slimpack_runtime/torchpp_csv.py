@@ -117,6 +117,11 @@ def _pack_key(p: Pack) -> list[tuple[str, int, int]]:
 def torchpp_plan(s: Schedule) -> TorchPPPlan:
     """Converts `s`, or raises UserError with the first reason torch's runtime cannot run it."""
     st = s.setup
+    if st.tp > 1 or st.cp > 1:
+        what = f"tensor parallelism (tp = {st.tp})" if st.tp > 1 else \
+            f"context parallelism (cp = {st.cp})"
+        raise refuse(s, f"{what}: torch-pp runs one process per pipeline rank, solve with "
+                        "--tp 1 --cp 1 or run it with our engine")
     if st.schedule not in SCHEDULES:
         raise refuse(s, f'schedule "{st.schedule}" (torch-pp runs the 1f1b and gpipe orders)')
     counts = sorted({len(r.forward_packs) for r in s.replicas})

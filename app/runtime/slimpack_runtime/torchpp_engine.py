@@ -1,20 +1,21 @@
 """`slimpack-run SCHEDULE --engine torch-pp`: the plan run by PyTorch's own pipeline runtime,
 `torch.distributed.pipelining`, instead of this package's atom engine.
 
-Every rank builds the runtime's model for its stage (`model.StageModel`: global parameter names,
-the same seeded weights), wraps it in `PackStage`, whose forward takes one micro-batch (a pack
-padded to the plan's largest pack: token ids on the first stage, hidden rows elsewhere) and returns
-its hidden rows (the logits on the last stage, for the loss function), and hands it to a
-`PipelineStage`. A `_PipelineScheduleRuntime` loads the plan's CSV (torchpp_csv.py) with its own
-`_load_csv` and runs one `step()` per iteration over gloo (NCCL with --device cuda); each replica is
-its own pipeline and the replicas' gradients are then all-reduced per stage, as our engine does.
+Every rank builds the runtime's model for its stage (the built-in `model.StageModel` or, with
+--hf-model, transformers'; global parameter names, the same weights), wraps it in `PackStage`,
+whose forward takes one micro-batch (a pack padded to the plan's largest pack: token ids on the
+first stage, hidden rows elsewhere) and returns its hidden rows (on the last stage, torch's loss
+function applies the model's own loss to the real rows), and hands it to a `PipelineStage`. A
+`_PipelineScheduleRuntime` loads the plan's CSV (torchpp_csv.py) with its own `_load_csv` and runs
+one `step()` per iteration over gloo (NCCL with --device cuda); each replica is its own pipeline
+and the replicas' gradients are then all-reduced per stage, as our engine does.
 With --trace-dir the step runs under torch.profiler, so the trace holds torch's own `PP:<action>`
 ranges (`PP:1F3`, `PP:0SEND_F2`, ...); --check compares every gradient and the loss with the
 single-process reference, exactly as for our own engine.
 
 Padding: a pack holds several whole sequences; inside `PackStage` each sequence's rows run through
 the layers on their own (causal attention within the sequence, nothing across sequences), and so
-do the padding rows, as one more "sequence" whose loss is masked (target -100). Their output
+do the padding rows, as one more "sequence" left out of the loss (target -100). Their output
 gradients are exactly zero, so they add exact zeros to the parameter gradients: padding costs time,
 never accuracy (tested).
 """
@@ -32,12 +33,10 @@ from typing import Any, Callable, Optional
 
 import torch
 import torch.distributed as dist
-import torch.nn.functional as F
 from torch import nn
 
 from .data import TokenSource, token_source
 from .errors import UserError
-from .model import StageModel, rms_norm
 from .runplan import RunConfig, RunPlan
 from .schedule import Schedule, parse_schedule_text
 from .torchpp_csv import FORMATS, TorchPPPlan, rows_to_csv, torchpp_plan
@@ -189,13 +188,16 @@ class PackStage(nn.Module):
     """One stage of the model for torch's runtime. `forward(x)` runs micro-batch
     `self.microbatch` (set by `_IndexedStage` before every forward): x is (pack_tokens,) token ids
     on the first stage, (pack_tokens, hidden) rows elsewhere; each span of rows (a sequence, or
-    the padding) runs through the layers alone, from position 0. Returns the rows, or on the
-    last stage the logits (the final norm and LM head applied)."""
+    the padding) runs through the layers alone, from position 0. Returns the rows; on the last
+    stage torch's loss function (`pack_loss`) applies the model's final norm, LM head and loss.
 
-    def __init__(self, model: StageModel, layouts: list[list[tuple[str, int]]], pack_tokens: int,
+    `model`: the runtime's stage model, built-in (model.StageModel) or transformers'
+    (hf_model.HFStageModel): anything with `embed_tokens`, `layer_list` and `loss`."""
+
+    def __init__(self, model: Any, layouts: list[list[tuple[str, int]]], pack_tokens: int,
                  is_first: bool, is_last: bool):
         super().__init__()
-        self.model = model
+        self.model = model  # a submodule when it is one (StageModel), else a plain attribute
         self.is_first, self.is_last = is_first, is_last
         self.pack_tokens = pack_tokens
         self.microbatch = 0
@@ -218,18 +220,16 @@ class PackStage(nn.Module):
             for layer in layers:
                 hs, _, _ = layer(hs, 0, None, None)
             outs.append(hs)
-        h = torch.cat(outs, dim=0) if len(outs) > 1 else outs[0]
-        if self.is_last:
-            assert self.model.final_norm is not None and self.model.head is not None
-            return rms_norm(h, self.model.final_norm) @ self.model.head.t()
-        return h
+        return torch.cat(outs, dim=0) if len(outs) > 1 else outs[0]
 
 
-def pack_loss(divisor: int) -> Callable[[torch.Tensor, torch.Tensor], torch.Tensor]:
-    """torch's loss_fn: the pack's next-token cross entropy summed over its real rows (padding
-    targets are IGNORE), divided by the iteration's token count, as the reference does."""
-    def loss_fn(logits: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
-        return F.cross_entropy(logits, targets, reduction="sum", ignore_index=IGNORE) / divisor
+def pack_loss(model: Any, divisor: int) -> Callable[[torch.Tensor, torch.Tensor], torch.Tensor]:
+    """torch's loss_fn on the last stage: the model's own loss (final norm, LM head, next-token
+    cross entropy summed over the rows, divided by the iteration's token count, as the reference
+    computes it) over the pack's real rows; the padding rows (targets IGNORE) are left out."""
+    def loss_fn(rows: torch.Tensor, targets: torch.Tensor) -> torch.Tensor:
+        real = targets != IGNORE
+        return model.loss(rows[real], targets[real], divisor)
     return loss_fn
 
 
@@ -275,8 +275,10 @@ def run_torchpp_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
     """rank.run_rank's counterpart for --engine torch-pp; returns the summary on rank 0."""
     from torch.distributed.pipelining import schedules as S
 
-    from .rank import DTYPES, _allreduce, join_world, share_plan
+    from .models import build_stage_model
+    from .rank import DTYPES, _allreduce, _any_tied, join_world, share_plan
     from .summary import rank_summary, world_summary
+    from .training import sum_tied_gradients
 
     phases = {"started": time.time()}
     torch.set_num_threads(cfg.threads)
@@ -305,14 +307,17 @@ def run_torchpp_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
         if d > 1 else [None]
     dp_groups = [dist.new_group([r * p + st for r in range(d)]) for st in range(p)] \
         if d > 1 else []
+    # transformers' tied embeddings: the first and the last stage sum their copies' gradients
+    tied_groups = [dist.new_group([r * p, r * p + p - 1]) for r in range(d)] \
+        if _any_tied(plan, p) else []
     phases["connected"] = time.time()
     dtype = DTYPES[cfg.dtype]
     rk0 = s0.ranks[rank]
     assert s0.setup.model is not None
     dims = s0.setup.model
-    model = StageModel(dims, rk0.first_layer, rk0.layers, stage == 0, stage == p - 1, cfg.seed,
-                       dtype, device, cfg.attention)
+    model = build_stage_model(plan.hf, s0, rk0, cfg.seed, dtype, device, cfg.attention)
     named = dict(model.named_parameters())
+    tied = model.tied_names()
     fmt = cfg.extra["torchpp_format"]
     own_scratch = None if cfg.scratch else tempfile.mkdtemp(prefix="slimpack-torchpp-")
     scratch = cfg.scratch or own_scratch
@@ -338,12 +343,11 @@ def run_torchpp_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
         # (torch derives the gradient buffers from these).
         example_in = torch.empty(T, dtype=torch.int64, device=device) if stage == 0 else \
             torch.empty(T, h, dtype=dtype, device=device, requires_grad=True)
-        example_out = torch.empty(T, dims.vocab if stage == p - 1 else h, dtype=dtype,
-                                  device=device, requires_grad=True)
+        example_out = torch.empty(T, h, dtype=dtype, device=device, requires_grad=True)
         pstage = _indexed_stage_class()(mod, stage, p, device, input_args=example_in,
                                          output_args=example_out, group=pp_groups[replica])
         runtime = S._PipelineScheduleRuntime([pstage], n_microbatches=tp.microbatches,
-                                             loss_fn=pack_loss(s.total_tokens()),
+                                             loss_fn=pack_loss(model, s.total_tokens()),
                                              scale_grads=False)
         runtime._load_csv(csv_path, format=fmt)
         ins, tgts = pack_inputs(tp, s, token_source(inp.tokens, dims.vocab, cfg.seed), replica,
@@ -366,6 +370,9 @@ def run_torchpp_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
         runtime.step(arg_mbs=[(x,) for x in ins] if stage == 0 else None,
                      target_mbs=tgts if stage == p - 1 else None,
                      losses=losses if stage == p - 1 else None, return_outputs=False)
+        if tied:
+            with torch.profiler.record_function("ALLREDUCE tied"):
+                sum_tied_gradients(named, tied, tied_groups[replica])
         if d > 1:
             with torch.profiler.record_function("ALLREDUCE"):
                 _allreduce(model, dp_groups[stage])
