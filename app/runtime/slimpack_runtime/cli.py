@@ -133,6 +133,20 @@ def build_parser() -> argparse.ArgumentParser:
                    help="run every rank's packs in this one process on one device, each unit "
                         "timed alone (CUDA events on a GPU, the thread clock on a CPU): per-unit "
                         "times for fit-costs --trace with a single GPU")
+    # --engine torch-pp: PyTorch's own pipeline runtime (torchpp_engine.py, docs/runtime.md)
+    eng = p.add_argument_group("engine")
+    eng.add_argument("--engine", choices=("slimpack", "torch-pp"), default="slimpack",
+                     help="slimpack: this package's atom engine (default); torch-pp: "
+                          "torch.distributed.pipelining's _PipelineScheduleRuntime, from the "
+                          "plan's CSV (plans with one backward pack per forward pack and whole "
+                          "sequences, padded to one shape)")
+    eng.add_argument("--torch-pp-format", choices=("compute_only", "compute_comms"),
+                     default="compute_only",
+                     help="with --engine torch-pp: the CSV format torch loads, compute_only "
+                          "(default; torch adds the communication) or compute_comms")
+    eng.add_argument("--torch-pp-csv", metavar="FILE",
+                     help="with --engine torch-pp: load this CSV (e.g. slimpack export torch-pp) "
+                          "instead of the plan's own conversion; micro-batch k is forward pack k")
     p.add_argument("--version", action=_Version, nargs=0,
                    help="print the version, the package folder, PyTorch's version and the "
                         "interpreter, and exit")
@@ -238,6 +252,11 @@ def _config(args: argparse.Namespace):
 def _main(args: argparse.Namespace) -> int:
     _check_args(args)
     torch = _import_torch()
+    if args.engine == "torch-pp":  # PyTorch's own pipeline runtime: torchpp_engine.py
+        from .torchpp_engine import check_torchpp_args
+        check_torchpp_args(args)
+    elif args.torch_pp_csv or args.torch_pp_format != "compute_only":
+        raise UserError("--torch-pp-csv and --torch-pp-format need --engine torch-pp")
     from .prepare import prepare_run
     from .rank import DTYPES
     from .support import device_problem
@@ -254,9 +273,15 @@ def _main(args: argparse.Namespace) -> int:
                             f"{e.strerror}") from None
     torch.set_num_threads(max(args.threads, 1))
     cfg = _config(args)
+    if args.engine == "torch-pp":
+        from .torchpp_engine import configure
+        configure(args, cfg)
     if args.launcher == "env":
         return _main_env(args, cfg, dtype_bytes)
     plan = prepare_run(args, dtype_bytes)
+    if args.engine == "torch-pp":  # refuses what torch cannot run, before any rank starts
+        from .torchpp_engine import check_plan
+        check_plan(plan, cfg)
     if args.in_process:
         summary = _run_in_process(plan, cfg)
     elif args.units_only:
@@ -395,6 +420,12 @@ def _print_summary(summary: dict[str, Any], out) -> None:
               f"{len(s.sequences)} sequences, {s.total_tokens()} tokens", file=out)
     except UserError:
         pass
+    if summary.get("torch_pp"):  # --engine torch-pp: the padding torch's one shape costs
+        tp = summary["torch_pp"]
+        mbs = f"{tp['microbatches']} micro-batch" + ("es" if tp["microbatches"] != 1 else "")
+        print(f"torch-pp   {mbs} of {tp['pack_tokens']} rows "
+              f"({tp['format']}), padding {tp['pad_tokens']} of {tp['padded_tokens']} rows "
+              f"({100 * tp['padding_fraction']:.1f} %)", file=out)
     for i, it in enumerate(summary["iterations"]):
         loss = f", loss {it['loss']:.12g}" if it.get("loss") is not None else ""
         extra = f", grad norm {it['grad_norm']:.4g}, lr {it['lr']:.3g}" if "grad_norm" in it else ""

@@ -99,6 +99,9 @@ def run_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
              on_joined: Optional[Callable[[], None]] = None) -> Optional[dict[str, Any]]:
     """Runs rank `rank`; returns the run's summary on rank 0, None elsewhere. `on_joined` is
     called once the world is complete (the spawn launcher's heartbeat then says "running")."""
+    if cfg.extra.get("engine") == "torch-pp":  # PyTorch's own pipeline runtime instead
+        from .torchpp_engine import run_torchpp_rank
+        return run_torchpp_rank(cfg, rank, world, init_method, plan, prepare, on_joined)
     phases = {"started": time.time()}
     torch.set_num_threads(cfg.threads)
     device = join_world(cfg, rank, world, init_method)
