@@ -28,8 +28,13 @@ if ! "$python" -c 'import venv, ensurepip' 2>/dev/null; then
 fi
 stamp=$venv/.slimpack-requirements
 want=$(cat "$req"; if [[ -n $pkg ]]; then cat "$pkg/pyproject.toml"; fi)
+# In a source tree, HTA for the trace tests (scripts/hta-env.sh; SLIMPACK_HTA=0 skips it).
+hta() {
+  if [[ -n $src && ${SLIMPACK_HTA:-1} != 0 ]]; then bash "$here/hta-env.sh" "$venv"; fi
+}
 if [[ -x $venv/bin/python && -f $stamp && $(cat "$stamp") == "$want" ]]; then
   echo "runtime-env: $venv is up to date ($("$venv/bin/python" -c 'import torch; print("torch", torch.__version__)'))"
+  hta
   exit 0
 fi
 echo "runtime-env: creating $venv (PyTorch from PyPI: a large download the first time)"
@@ -61,3 +66,4 @@ else                     # the installed package, by a .pth file
 fi
 printf '%s' "$want" >"$stamp"
 echo "runtime-env: ready: $("$venv/bin/python" -c 'import sys, torch; print(f"torch {torch.__version__} on Python {sys.version.split()[0]}")')"
+hta

@@ -17,7 +17,8 @@ namespace {
 constexpr const char* kTraceUsage =
     "usage: slimpack trace info FILE... [--json FILE]\n"
     "       slimpack trace compare A B [--json FILE] [--steps all|N|A-B] [--category CAT] ...\n"
-    "       slimpack trace summary FILE... [--json FILE] [--threads N]\n\n"
+    "       slimpack trace summary FILE... [--json FILE] [--kernels N] [--idle-window trace|gpu] "
+    "...\n\n"
     "Reads Chrome Trace Event files (plain or .gz; our --trace exports, Kineto, PyTorch "
     "profiler).\n"
     "  info     event counts per phase, lanes and time span of each file\n"
@@ -208,6 +209,15 @@ int trace_summary(int argc, char** argv) {
       {"kernel-gap", "US",
        "idle gaps shorter than US microseconds not caused by the host are kernel-to-kernel "
        "launch overhead (default 30, the threshold HTA applies)"},
+      {"kernels", "N",
+       "print the N largest GPU operation names of each rank's kernel table, with the totals "
+       "per kind (default 10; 0 = none; --json holds every name, per step too)"},
+      {"short-names", "",
+       "kernel table names as HTA's short names (void f<int>(float) -> f), as trace compare's"},
+      {"idle-window", "trace|gpu",
+       "window of the total row: the whole trace (default) or, as HTA's temporal breakdown, "
+       "first GPU operation start to last end (gpu_first_us..gpu_last_us), so idle is HTA's "
+       "idle_time"},
       {"threads", "N",
        "rank files read and summarised at once, each by one worker (default: one per core; 1 = "
        "one after the other)"},
@@ -216,12 +226,14 @@ int trace_summary(int argc, char** argv) {
   if (!args) return report_error("trace summary", args.error());
   if (args->has("help")) {
     std::fputs(
-        format_help("slimpack trace summary FILE... [--json FILE] [--threads N]",
+        format_help("slimpack trace summary FILE... [--json FILE] [--kernels N] [--short-names] "
+                    "[--idle-window trace|gpu] [--threads N]",
                     "Per rank (one trace file per rank, or a folder of them) and per profiler "
                     "step (ProfilerStep#N): GPU time split into computation, communication, "
                     "memory copies and idle as unions of intervals over all streams, "
                     "communication hidden under computation (overlap), idle time by cause "
-                    "(host, kernel, other), kernel launch statistics from ac2g flows, and the "
+                    "(host, kernel, other), kernel launch statistics from ac2g flows, a kernel "
+                    "table per name and kind (HTA's kernel breakdown), and the "
                     "ranks lined up per step with the slowest named. Definitions: "
                     "docs/file-formats-traces.md.",
                     specs)
@@ -237,6 +249,16 @@ int trace_summary(int argc, char** argv) {
   if (!(*gap >= 0.0))
     return report_error("trace summary", Error::bad_input("--kernel-gap must be >= 0"));
   options.kernel_gap_us = *gap;
+  options.short_names = args->has("short-names");
+  if (const std::string w = args->get_or("idle-window", "trace"); w == "gpu" || w == "hta")
+    options.total_window = IdleWindow::Gpu;
+  else if (w != "trace")
+    return report_error("trace summary",
+                        Error::bad_input("--idle-window: expected trace or gpu, not '" + w + "'"));
+  auto kernels = args->get_int("kernels", 10);
+  if (!kernels) return report_error("trace summary", kernels.error());
+  if (*kernels < 0)
+    return report_error("trace summary", Error::bad_input("--kernels: must be >= 0"));
   auto threads = args->get_int("threads", 0);
   if (!threads) return report_error("trace summary", threads.error());
   if (*threads < 0)
@@ -254,7 +276,8 @@ int trace_summary(int argc, char** argv) {
     if (Status s = write_json_output(*dest, run_summary_json(*summary)); !s)
       return report_error("trace summary", s.error());
   }
-  if (!json_stdout) std::fputs(run_summary_text(*summary).c_str(), stdout);
+  if (!json_stdout)
+    std::fputs(run_summary_text(*summary, static_cast<std::size_t>(*kernels)).c_str(), stdout);
   int rc = kExitOk;
   for (const Error& e : unreadable) rc = report_error("trace summary", e);
   return rc;

@@ -8,6 +8,7 @@
 #include <new>
 #include <utility>
 
+#include "app/trace_kernel_report.h"
 #include "common/parts_progress.h"
 #include "trace/trace_gpu.h"
 #include "trace/trace_import.h"
@@ -256,7 +257,8 @@ nlohmann::json gpu_breakdown_json(const GpuTimeBreakdown& b) {
       {"idle_kernel_us", b.idle_kernel_us},
       {"idle_other_us", b.idle_other_us},
       {"gpu_ops", b.gpu_ops},
-      {"launches", launches_json(b.launches)}};
+      {"launches", launches_json(b.launches)},
+      {"kernels", kernel_table_json(b.kernels)}};
   if (b.occurrence > 0) out["occurrence"] = b.occurrence;  // only for a repeated step number
   return out;
 }
@@ -280,6 +282,7 @@ nlohmann::json run_summary_json(const RunSummary& summary) {
       // HTA's kernel_time window: first GPU operation start to last end.
       entry["gpu_first_us"] = r.summary.gpu_first_us;
       entry["gpu_last_us"] = r.summary.gpu_last_us;
+      entry["total_window"] = r.summary.total_window == IdleWindow::Gpu ? "gpu" : "trace";
       if (const auto repeated = repeated_steps(r.summary); !repeated.empty())
         entry["repeated_steps"] = repeated;
     }
@@ -303,7 +306,7 @@ nlohmann::json run_summary_json(const RunSummary& summary) {
   return {{"ranks", ranks}, {"stragglers", stragglers}};
 }
 
-std::string run_summary_text(const RunSummary& summary) {
+std::string run_summary_text(const RunSummary& summary, std::size_t kernels) {
   std::string out;
   const char* heads[] = {"span", "gpu busy", "compute",   "comm",        "memcpy",
                          "idle", "overlap",  "idle host", "idle kernel", "idle other"};
@@ -324,8 +327,12 @@ std::string run_summary_text(const RunSummary& summary) {
     for (const GpuTimeBreakdown& b : r.summary.steps)
       breakdown_row(out, step_label(*b.step, b.occurrence), b);
     if (r.summary.steps.empty()) out += "  (no ProfilerStep#N span: the whole trace only)\n";
+    const bool gpu_window = r.summary.total_window == IdleWindow::Gpu;
     breakdown_row(out, "total", r.summary.total);
+    if (gpu_window)
+      out += "  (total over the GPU window, first GPU operation start to last end, as HTA's)\n";
     out += "  launches: " + launches_text(r.summary.total.launches) + "\n";
+    out += kernel_table_text(r.summary.total.kernels, kernels);
     if (const auto repeated = repeated_steps(r.summary); !repeated.empty())
       out += "  note: " + repeated_steps_note(repeated) + "\n";
     out += "\n";

@@ -6,6 +6,7 @@
 // front end.
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -83,13 +84,15 @@ Expected<RunSummary> summarize_trace_files(const std::vector<std::string>& files
 
 // {"ranks": [{"rank", "file", "gpu_ops", "steps": [{"step", "span_us", "gpu_busy_us",
 //  "computation_us", "communication_us", "memcpy_us", "idle_us", "overlap_us", ...}],
-//  "total": {same keys, "step": null}}], "stragglers": [{"step", "slowest_rank", "spread_us",
+//  "kernels": {...}}], "total": {same keys, "step": null}, "gpu_first_us", "gpu_last_us",
+//  "total_window": "trace"|"gpu"}], "stragglers": [{"step", "slowest_rank", "spread_us",
 //  "ranks": [{"rank", "span_us", "work_us", "communication_us", "idle_us"}]}]}
 nlohmann::json run_summary_json(const RunSummary& summary);
 nlohmann::json gpu_breakdown_json(const GpuTimeBreakdown& b);
 
 // The tables `slimpack trace summary` prints: per rank its steps and total, launch statistics,
-// then the straggler view.
-std::string run_summary_text(const RunSummary& summary);
+// the whole trace's kernel table (its kinds and `kernels` largest names; 0: none), then the
+// straggler view.
+std::string run_summary_text(const RunSummary& summary, std::size_t kernels = 10);
 
 }  // namespace slimpack

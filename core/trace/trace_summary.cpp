@@ -152,8 +152,9 @@ LaunchStats launch_stats(const std::vector<GpuOp>& ops, std::size_t first, std::
 }
 
 // The window [w0, w1) (the whole trace: [w0, w1] with every operation counted).
-GpuTimeBreakdown breakdown(const Unions& u, const std::vector<GpuOp>& ops, double w0, double w1,
-                           bool whole, const TraceSummaryOptions& options) {
+GpuTimeBreakdown breakdown(const ImportedTrace& trace, const Unions& u,
+                           const std::vector<GpuOp>& ops, double w0, double w1, bool whole,
+                           const TraceSummaryOptions& options) {
   GpuTimeBreakdown b;
   b.start_us = w0;
   b.span_us = w1 - w0;
@@ -179,6 +180,7 @@ GpuTimeBreakdown breakdown(const Unions& u, const std::vector<GpuOp>& ops, doubl
                                        ops.begin());
   b.gpu_ops = static_cast<std::int64_t>(last - first);
   b.launches = launch_stats(ops, first, last, options);
+  b.kernels = kernel_table(trace, ops, first, last, options.short_names);
   return b;
 }
 
@@ -213,11 +215,16 @@ Expected<TraceSummary> summarize_trace(const ImportedTrace& trace,
       any = true;
     }
   }
-  out.total = breakdown(u, ops, t0, t1, true, options);
+  out.total_window = options.total_window;
+  if (options.total_window == IdleWindow::Gpu && !ops.empty()) {
+    t0 = out.gpu_first_us;
+    t1 = out.gpu_last_us;
+  }
+  out.total = breakdown(trace, u, ops, t0, t1, true, options);
 
   for (const ProfilerStepSpan& step : profiler_steps(trace)) {
     if (cancel.cancelled()) return Error::cancelled();
-    GpuTimeBreakdown b = breakdown(u, ops, step.start_us, step.end_us, false, options);
+    GpuTimeBreakdown b = breakdown(trace, u, ops, step.start_us, step.end_us, false, options);
     b.step = step.step;
     b.occurrence = step.occurrence;
     out.steps.push_back(b);

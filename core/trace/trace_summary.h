@@ -21,8 +21,15 @@
 #include "common/cancel.h"
 #include "common/status.h"
 #include "trace/trace_import.h"
+#include "trace/trace_kernel_table.h"
 
 namespace slimpack {
+
+// The window of the whole trace's figures (`total`).
+enum class IdleWindow : std::uint8_t {
+  Trace,  // first event start to last event end: the profiler's span
+  Gpu,    // first GPU operation start to last end: HTA's kernel_time, so idle is HTA's idle_time
+};
 
 struct TraceSummaryOptions {
   // A gap between GPU operations shorter than this, not caused by the host, is "kernel" idle: the
@@ -32,6 +39,9 @@ struct TraceSummaryOptions {
   // Launch outliers counted as HTA's get_cuda_kernel_launch_stats marks them.
   double runtime_cutoff_us = 50.0;
   double launch_delay_cutoff_us = 100.0;
+  IdleWindow total_window = IdleWindow::Trace;
+  // Names in the kernel tables as HTA's short names (trace_compare.h short_name).
+  bool short_names = false;
 };
 
 // Kernel launches of the operations that start in the window and whose launch is known (a launch
@@ -71,6 +81,7 @@ struct GpuTimeBreakdown {
   double idle_other_us = 0.0;
   std::int64_t gpu_ops = 0;  // operations starting in the window
   LaunchStats launches;
+  KernelTable kernels;  // the operations starting in the window, per name and kind
 };
 
 struct TraceSummary {
@@ -81,7 +92,10 @@ struct TraceSummary {
   // One per ProfilerStep#N span, by N (a number that occurs several times: one per occurrence,
   // in time order, never merged).
   std::vector<GpuTimeBreakdown> steps;
-  GpuTimeBreakdown total;  // the whole trace: first event start to last event end
+  // The whole trace: first event start to last event end, or with IdleWindow::Gpu from
+  // gpu_first_us to gpu_last_us.
+  GpuTimeBreakdown total;
+  IdleWindow total_window = IdleWindow::Trace;
 };
 
 // The trace must have been imported with its events kept. Cancellable between steps.

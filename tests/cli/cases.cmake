@@ -123,6 +123,13 @@ golden_case(trace_summary_correlation_text STDOUT "launches: 4 found \\(4 by cor
 golden_case(trace_compare_steps_by_launch ARGS trace compare tests/cli/inputs/launch-async-flows.trace.json tests/cli/inputs/launch-correlation.trace.json --steps 1 --category kernel --json -)
 golden_case(trace_summary_text STDOUT "#1 +200.000 +140.000 +110.000 +20.000 +10.000 +60.000 +40.000 +55.000 +5.000 +0.000"
   ARGS trace summary samples/traces/ddp/rank0.pt.trace.json)
+# HTA's window (first GPU operation start to last end) for the total, so idle is HTA's idle_time
+# (tests/traces/test_hta.py), and the kernel tables (tests/core/trace/trace_kernel_table_test.cpp).
+golden_case(trace_summary_hta_window ARGS trace summary samples/traces/kineto_small.json --idle-window gpu --json -)
+golden_case(trace_summary_kernels_text STDOUT "communication +1 +420.250 +420.250 +420.250 +420.250 +75.6%  ncclDevKernel_AllReduce"
+  ARGS trace summary samples/traces/kineto_small.json --kernels 1)
+golden_case(trace_summary_bad_idle_window EXIT 2 STDERR "--idle-window: expected trace or gpu, not 'steps'"
+  ARGS trace summary samples/traces/kineto_small.json --idle-window steps)
 golden_case(trace_summary_no_gpu EXIT 2 STDERR "worker-a.pt.trace.json: no GPU operation \\(no complete event of category kernel, gpu_memcpy or gpu_memset\\): the GPU time cannot be split"
   ARGS trace summary samples/runs/calibrate/worker-a.pt.trace.json)
 golden_case(trace_summary_no_file EXIT 2 STDERR "no trace file given" ARGS trace summary)
