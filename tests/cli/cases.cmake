@@ -252,3 +252,25 @@ golden_case(export_torch_pp_bad_format EXIT 2 STDERR "--format: expected compute
   ARGS export torch-pp ${tiny_fixed} --out /dev/null --format csv)
 golden_case(export_unknown_target EXIT 2 STDERR "unknown export target 'megatron' \\(known: torch-pp\\)"
   ARGS export megatron ${tiny_fixed})
+
+# A run of PyTorch's pipeline runtime read with --trace-rules torch-pp (docs/file-formats-traces.md):
+# every unit matched, from our layout and torchtitan's (the highest iteration folder).
+golden_case(check_trace_torch_pp ARGS simulate --plan samples/runs/torch-pp/schedule.json
+  --check-trace samples/runs/torch-pp --trace-rules torch-pp --json -)
+golden_case(check_trace_torch_pp_torchtitan ARGS simulate --plan ${tiny_fixed}
+  --check-trace tests/cli/inputs/torchtitan-run --trace-rules torch-pp --json -)
+golden_case(check_trace_torch_pp_other_rules EXIT 2
+  STDERR "no event matches the rules of 'slimpack' .* \\(the run holds samples/runs/torch-pp/torch-pp.csv, PyTorch's pipeline schedule: --trace-rules torch-pp\\)"
+  ARGS simulate --plan samples/runs/torch-pp/schedule.json --check-trace samples/runs/torch-pp)
+golden_case(check_trace_torch_pp_old_syntax EXIT 2
+  STDERR "torch-pp-old-syntax/torch-pp.csv: row 1 \\(rank 0\\), cell 3: '0BW0' is not an action of PyTorch's pipeline action syntax"
+  ARGS simulate --plan ${tiny_fixed} --check-trace tests/cli/inputs/torch-pp-old-syntax --trace-rules torch-pp)
+golden_case(check_trace_torch_pp_missing_rank EXIT 2
+  STDERR "torch-pp-missing-rank/torch-pp.csv: rank 1 \\(stage 1, replica 0\\) has no trace among the run's 1 files: the run's ranks do not match it"
+  ARGS simulate --plan ${tiny_fixed} --check-trace tests/cli/inputs/torch-pp-missing-rank --trace-rules torch-pp)
+golden_case(check_trace_torch_pp_range_no_unit EXIT 2
+  STDERR "torch-pp-extra-range/rank0.json.gz: traceEvents\\[146\\]: PP:0F7 names micro-batch 7, and the plan has 2 packs per replica \\(micro-batches 0-1\\): it names no unit of the plan"
+  ARGS simulate --plan ${tiny_fixed} --check-trace tests/cli/inputs/torch-pp-extra-range --trace-rules torch-pp)
+golden_case(check_trace_torch_pp_other_plan EXIT 2
+  STDERR "samples/runs/torch-pp/torch-pp.csv: 2 pipeline ranks \\(rows\\), and the plan has 4 stages: not a run of this plan"
+  ARGS simulate --plan samples/schedules/asymmetric-example.schedule.json --check-trace samples/runs/torch-pp --trace-rules torch-pp)
