@@ -62,6 +62,7 @@ seeds_of() {
     lengths_jsonl) ls samples/lengths/*.jsonl tests/cli/inputs/*.jsonl tests/cli/bad/lengths/*.jsonl ;;
     plan_json) ls samples/plans/*.json tests/cli/bad/plans/*.json ;;
     schedule_json) ls samples/schedules/*.json tests/cli/bad/schedules/*.json ;;
+    torch_pp_csv) ls samples/runs/*/*.csv tests/cli/inputs/*/torch-pp.csv ;;
     trace) ls samples/traces/*.json tests/cli/bad/traces/*.json ;;
     trace_gzip) ls samples/traces/*.gz tests/cli/bad/traces/*.gz ;;
     cost_profile_json) ls samples/costs/*.json tests/cli/bad/costs/*.profile.json ;;

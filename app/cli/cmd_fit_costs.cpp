@@ -83,6 +83,8 @@ Expected<Fitted> fit_from_trace(const Args& args) {
                 static_cast<long long>(cal->units_used),
                 static_cast<long long>(cal->units_skipped));
   out.summary = buf;
+  if (!run->layout_note.empty()) out.summary += "  traces: " + run->layout_note + "\n";
+  if (run->table) out.summary += "  ranks: as " + run->table->file + " says\n";
   std::snprintf(buf, sizeof buf, "  refit on the units: MAPE %s, worst %s\n",
                 format_percent(cal->mape).c_str(), format_percent(cal->max_error).c_str());
   out.refit = buf;

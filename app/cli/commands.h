@@ -10,5 +10,6 @@ int cmd_sweep(int argc, char** argv);
 int cmd_search(int argc, char** argv);
 int cmd_fit_costs(int argc, char** argv);
 int cmd_trace(int argc, char** argv);
+int cmd_export(int argc, char** argv);
 
 }  // namespace slimpack::cli

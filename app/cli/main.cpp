@@ -25,6 +25,8 @@ constexpr Command kCommands[] = {
     {"fit-costs", slimpack::cli::cmd_fit_costs, "fit cost coefficients to measured pack times"},
     {"trace", slimpack::cli::cmd_trace,
      "inspect, summarise and compare Chrome / Kineto traces (trace info, summary, compare)"},
+    {"export", slimpack::cli::cmd_export,
+     "write a plan in another runtime's schedule format (export torch-pp: PyTorch's CSV)"},
 };
 
 void print_usage(std::FILE* out) {

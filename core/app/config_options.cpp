@@ -403,7 +403,8 @@ std::vector<ConfigOption> make_options() {
                .kind = K::Text,
                .value_name = "NAME|FILE",
                .help = "which trace events are pack work: slimpack (default), pytorch, megatron, "
-                       "dualpipe or a rules JSON",
+                       "dualpipe, torch-pp (PyTorch's pipeline runtime: PP:0F3 ranges) or a rules "
+                       "JSON",
                SLIMPACK_TEXT(traces, rules)});
   o.push_back({.flag = "trace-lanes",
                .section = T,

@@ -68,17 +68,24 @@ nlohmann::json trace_check_json(const TraceRun& run, const TraceRunRequest& requ
                      {"error", u.error},
                      {"events", std::move(events)}});
   }
-  return {{"files", std::move(files)},
-          {"rules", result.mapped.rule_set},
-          {"gpu_time", request.options.gpu_flows ? "flows" : "cpu"},
-          {"matched_units", c.units.size()},
-          {"only_simulated", c.only_simulated},
-          {"only_measured", c.only_measured},
-          {"mape", c.mape},
-          {"simulated_makespan_us", c.simulated_makespan_us},
-          {"measured_makespan_us", c.measured_makespan_us},
-          {"makespan_error", c.makespan_error},
-          {"units", std::move(units)}};
+  nlohmann::json out = {{"files", std::move(files)},
+                        {"rules", result.mapped.rule_set},
+                        {"gpu_time", request.options.gpu_flows ? "flows" : "cpu"},
+                        {"matched_units", c.units.size()},
+                        {"only_simulated", c.only_simulated},
+                        {"only_measured", c.only_measured},
+                        {"mape", c.mape},
+                        {"simulated_makespan_us", c.simulated_makespan_us},
+                        {"measured_makespan_us", c.measured_makespan_us},
+                        {"makespan_error", c.makespan_error},
+                        {"units", std::move(units)}};
+  // Only for a run that has them: which file said where the ranks run, and where the traces
+  // were found (torchtitan's iteration folders).
+  if (run.table)
+    out["rank_table"] = {{"file", run.table->file},
+                         {"kind", run.table->torch_csv ? "torch-pp csv" : "schedule"}};
+  if (!run.layout_note.empty()) out["layout"] = run.layout_note;
+  return out;
 }
 
 std::string trace_check_text(const TraceRun& run, const TraceRunCheck& result, std::size_t worst) {
@@ -89,6 +96,10 @@ std::string trace_check_text(const TraceRun& run, const TraceRunCheck& result, s
       run.ranks.size() == 1 ? first : std::to_string(run.ranks.size()) + " rank files";
   appendf(out, "\nmeasured against simulated (%s, rules %s)\n", files.c_str(),
           result.mapped.rule_set.c_str());
+  if (!run.layout_note.empty()) appendf(out, "  traces        %s\n", run.layout_note.c_str());
+  if (run.table)
+    appendf(out, "  ranks         as %s says (%s)\n", run.table->file.c_str(),
+            run.table->torch_csv ? "PyTorch's pipeline schedule CSV" : "its rank table");
   if (run.ranks.size() > 1)
     for (const RankTrace& f : run.ranks)
       appendf(out, "  rank %-7d %s (rank from %s)\n", f.rank, f.path.c_str(),

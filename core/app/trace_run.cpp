@@ -10,6 +10,9 @@
 #include <utility>
 
 #include "app/pipeline.h"
+#include "app/rank_table.h"
+#include "app/run_layout.h"
+#include "app/torch_pp_run.h"
 #include "common/format.h"
 #include "sim/simulator.h"
 #include "trace/chrome_trace.h"
@@ -92,77 +95,51 @@ Status assign_ranks(std::vector<RankTrace>& files, const std::vector<int>& info_
 }
 
 Expected<std::vector<std::string>> trace_run_files(const std::vector<std::string>& given) {
-  std::vector<std::string> out;
-  std::map<std::string, std::string> seen;  // canonical path -> as given
-  auto add = [&](const std::string& path) -> Status {
-    std::error_code ec;
-    fs::path canonical = fs::weakly_canonical(path, ec);
-    const std::string key = ec ? path : canonical.string();
-    const auto [it, fresh] = seen.try_emplace(key, path);
-    if (!fresh)
-      return Error::bad_input(path + ": given twice" +
-                              (it->second == path ? std::string() : " (as " + it->second + ")") +
-                              ": one file per rank");
-    out.push_back(path);
-    return {};
-  };
-  for (const std::string& path : given) {
-    std::error_code ec;
-    if (!fs::is_directory(path, ec)) {
-      if (Status s = add(path); !s) return s.error();
-      continue;
-    }
-    std::vector<std::string> inside;
-    for (const auto& entry : fs::directory_iterator(path, ec))
-      if (entry.is_regular_file() && looks_like_trace(entry.path().string()))
-        inside.push_back(entry.path().string());
-    if (ec) return Error::bad_input(path + ": cannot list the folder: " + ec.message());
-    if (inside.empty()) return Error::bad_input(path + ": the folder holds no trace file");
-    std::sort(inside.begin(), inside.end());
-    for (const std::string& p : inside)
-      if (Status s = add(p); !s) return s.error();
-  }
-  if (out.empty()) return Error::bad_input("no trace file given");
-  return out;
+  auto layout = run_layout(given);
+  if (!layout) return layout.error();
+  return std::move(layout->traces);
 }
 
 Expected<RunFiles> run_files(const std::vector<std::string>& given) {
-  std::vector<std::string> files;
-  for (const std::string& path : given) {
-    std::error_code ec;
-    if (!fs::is_directory(path, ec)) {
-      files.push_back(path);
-      continue;
-    }
-    std::vector<std::string> inside;
-    for (const auto& entry : fs::directory_iterator(path, ec))
-      if (entry.is_regular_file()) inside.push_back(entry.path().string());
-    if (ec) return Error::bad_input(path + ": cannot list the folder: " + ec.message());
-    std::sort(inside.begin(), inside.end());
-    files.insert(files.end(), inside.begin(), inside.end());
-  }
   RunFiles out;
-  for (const std::string& path : files) {
-    if (looks_like_trace(path)) {
-      out.traces.push_back(path);
-      continue;
-    }
-    // A plan or schedule names its format near the top ("format": "slimpack-plan").
-    std::ifstream in(path, std::ios::binary);
-    std::string head(4096, '\0');
-    in.read(head.data(), static_cast<std::streamsize>(head.size()));
-    head.resize(static_cast<std::size_t>(in.gcount()));
-    const bool plan = head.find("\"slimpack-plan\"") != std::string::npos ||
-                      head.find("\"slimpack-schedule\"") != std::string::npos;
-    if (!plan) {
-      if (std::find(given.begin(), given.end(), path) != given.end())
-        return Error::bad_input(path + ": neither a plan or schedule file nor a trace");
-      continue;  // other files in a folder (a README, a profile) are not part of the run
-    }
+  std::string table;
+  auto set_plan = [&](const std::string& path) -> Status {
     if (!out.plan_file.empty())
       return Error::bad_input(path + ": a second plan beside " + out.plan_file +
                               ": a run has one plan");
     out.plan_file = path;
+    return {};
+  };
+  for (const std::string& path : given) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) {
+      // The traces (torchtitan's iteration folders too) and the torch CSV, as a run's traces are
+      // found; the plan is the folder's plan or schedule file.
+      if (folder_has_traces(path)) {
+        auto layout = run_layout({path});
+        if (!layout) return layout.error();
+        out.traces.insert(out.traces.end(), layout->traces.begin(), layout->traces.end());
+        if (layout->torch_csv) table = layout->table_file;
+      }
+      std::vector<std::string> inside;
+      for (const auto& entry : fs::directory_iterator(path, ec))
+        if (entry.is_regular_file()) inside.push_back(entry.path().string());
+      if (ec) return Error::bad_input(path + ": cannot list the folder: " + ec.message());
+      std::sort(inside.begin(), inside.end());
+      for (const std::string& p : inside)
+        if (!looks_like_trace(p) && looks_like_plan_or_schedule_file(p))
+          if (Status s = set_plan(p); !s) return s.error();
+      continue;
+    }
+    if (looks_like_trace(path)) {
+      out.traces.push_back(path);
+    } else if (fs::path(path).extension() == ".csv") {
+      table = path;
+    } else if (looks_like_plan_or_schedule_file(path)) {
+      if (Status s = set_plan(path); !s) return s.error();
+    } else {
+      return Error::bad_input(path + ": neither a plan or schedule file nor a trace");
+    }
   }
   if (out.plan_file.empty())
     return Error::bad_input(
@@ -170,14 +147,16 @@ Expected<RunFiles> run_files(const std::vector<std::string>& given) {
         "\"slimpack-plan\")");
   if (out.traces.empty())
     return Error::bad_input(out.plan_file + ": no trace file beside the plan");
+  if (!table.empty()) out.traces.push_back(table);
   return out;
 }
 
 Expected<TraceRun> load_trace_run(const TraceRunRequest& request, bool keep_args,
                                   const CancelToken& cancel, ProgressSink& progress,
                                   TaskPool& pool) {
-  auto paths = trace_run_files(request.files);
-  if (!paths) return paths.error();
+  auto layout = run_layout(request.files);
+  if (!layout) return layout.error();
+  const std::vector<std::string>* paths = &layout->traces;
   const TraceSpec& spec = request.options;
   if (!spec.align_event.empty() && !spec.offsets_us.empty())
     return Error::bad_input("--trace-align and --trace-offsets are exclusive: align by one");
@@ -186,6 +165,12 @@ Expected<TraceRun> load_trace_run(const TraceRunRequest& request, bool keep_args
                                                    " offsets for " + std::to_string(paths->size()) +
                                                    " trace files");
   TraceRun run;
+  run.layout_note = layout->note;
+  if (!layout->table_file.empty()) {
+    auto table = read_run_table(*layout);
+    if (!table) return table.error();
+    run.table = std::move(*table);
+  }
   std::vector<RankTrace> files;
   auto traces = import_chrome_traces(*paths, {.keep_events = true, .keep_args = keep_args}, pool,
                                      cancel, progress);
@@ -239,7 +224,11 @@ Expected<MappedTrace> map_trace_run(const TraceRun& run, const TraceRunRequest& 
     if (!lanes) return lanes.error();
     user = std::move(*lanes);
   }
+  auto table = run_rank_table(run, request, stages, replicas);
+  if (!table) return table.error();
+  const int world = static_cast<int>(table->positions.size());
   std::vector<TraceFileMapping> files;
+  std::set<int> by_rank;  // the ranks mapped by the table
   for (const RankTrace& f : run.ranks) {
     TraceFileMapping m;
     m.trace = f.trace.get();
@@ -249,33 +238,52 @@ Expected<MappedTrace> map_trace_run(const TraceRun& run, const TraceRunRequest& 
     } else if (LaneMapping named = export_lane_mapping(*f.trace); !named.stage_of_lane.empty()) {
       m.lanes = std::move(named);  // our own export holds every rank in one file
     } else {
-      const auto& table = request.rank_table;
-      const int world = table.empty() ? stages * replicas : static_cast<int>(table.size());
       if (f.rank >= world)
         return Error::bad_input(f.path + ": rank " + std::to_string(f.rank) + " (from its " +
                                 rank_from_name(f.rank_from) +
                                 ") is not a rank of the plan: it has " + std::to_string(world) +
-                                (table.empty() ? " (" + std::to_string(replicas) + " replicas x " +
-                                                     std::to_string(stages) +
-                                                     " stages, rank = replica * stages + stage)"
-                                               : " in its rank table"));
-      const RankPosition at = table.empty() ? RankPosition{f.rank / stages, f.rank % stages}
-                                            : table[static_cast<std::size_t>(f.rank)];
+                                " " + table->how);
+      const RankPosition at = table->positions[static_cast<std::size_t>(f.rank)];
       if (at.replica < 0 || at.replica >= replicas || at.stage < 0 || at.stage >= stages)
         return Error::bad_input(f.path + ": rank " + std::to_string(f.rank) + " is replica " +
                                 std::to_string(at.replica) + " stage " + std::to_string(at.stage) +
                                 " in the rank table, outside the plan");
       m.lanes = rank_lane_mapping(*f.trace, at.replica, at.stage);
+      by_rank.insert(f.rank);
     }
     files.push_back(std::move(m));
   }
-  return map_trace_files(files, *rules,
-                         request.options.gpu_flows ? GpuTime::Flows : GpuTime::CpuRange);
+  // A table of the run's own names every rank it ran: each needs its trace.
+  if (!table->file.empty() && !by_rank.empty())
+    for (int r = 0; r < world; ++r)
+      if (!by_rank.count(r)) {
+        const RankPosition at = table->positions[static_cast<std::size_t>(r)];
+        return Error::bad_input(
+            table->file + ": rank " + std::to_string(r) + " (stage " + std::to_string(at.stage) +
+            ", replica " + std::to_string(at.replica) + ") has no trace among the run's " +
+            std::to_string(run.ranks.size()) + " files: the run's ranks do not match it");
+      }
+  auto mapped = map_trace_files(files, *rules,
+                                request.options.gpu_flows ? GpuTime::Flows : GpuTime::CpuRange);
+  if (!mapped && run.table && run.table->torch_csv && rules->name != kTorchPPRules)
+    return mapped.error().reworded(mapped.error().message + " (the run holds " + run.table->file +
+                                   ", PyTorch's pipeline schedule: --trace-rules " + kTorchPPRules +
+                                   ")");
+  return mapped;
+}
+
+Expected<MappedTrace> map_plan_run(const TraceRun& run, const TraceRunRequest& request,
+                                   const Plan& plan) {
+  auto mapped = map_trace_run(run, request, plan.stages, plan.dp());
+  if (!mapped) return mapped.error();
+  if (mapped->rule_set == kTorchPPRules)
+    if (Status s = apply_torch_pp_plan(run, plan, *mapped); !s) return s.error();
+  return mapped;
 }
 
 Expected<TraceRunCheck> check_trace_run(const TraceRun& run, const TraceRunRequest& request,
                                         const Plan& plan, const SimResult& sim) {
-  auto mapped = map_trace_run(run, request, plan.stages, plan.dp());
+  auto mapped = map_plan_run(run, request, plan);
   if (!mapped) return mapped.error();
   TraceRunCheck out;
   out.check = check_against_simulation(*mapped, sim, trace_us_per_unit(sim));
@@ -291,7 +299,7 @@ Expected<std::shared_ptr<const CostModel>> trace_cost_model(
 
 Expected<TraceCalibration> calibrate_trace_run(const TraceRun& run, const TraceRunRequest& request,
                                                const Plan& plan, const CostModel& cost) {
-  auto mapped = map_trace_run(run, request, plan.stages, plan.dp());
+  auto mapped = map_plan_run(run, request, plan);
   if (!mapped) return mapped.error();
   std::string files;
   for (const RankTrace& f : run.ranks) files += (files.empty() ? "" : ", ") + f.path;

@@ -12,6 +12,7 @@
 // file (TraceSpec::lanes_file) replaces both.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@
 #include "common/task_pool.h"
 #include "cost/cost_model.h"
 #include "plan/plan.h"
+#include "schedule/torch_pp_actions.h"
 #include "sim/sim_result.h"
 #include "trace/trace_calibrate.h"
 #include "trace/trace_check.h"
@@ -60,21 +62,42 @@ struct RankTrace {
   std::shared_ptr<const ImportedTrace> trace;
 };
 
+// Which rank of a run runs which stage, from a file of the run (core/app/run_layout.h): a
+// PyTorch pipeline CSV (one row per pipeline rank) or a slimpack schedule (its rank table).
+struct RunTable {
+  std::string file;
+  bool torch_csv = false;
+  // torch CSV: per pipeline rank (row) its stage, the micro-batch count and the rows.
+  std::vector<int> stage_of_rank;
+  int microbatches = 0;
+  TorchPPRows rows;
+  // torchtitan's layout puts the pipeline outermost: rank = pipeline rank * replicas + replica.
+  // Otherwise (the runtime's) rank = replica * pipeline ranks + pipeline rank.
+  bool pipeline_outermost = false;
+  std::vector<RankPosition> ranks;  // schedule: by rank
+};
+
 struct TraceRun {
   std::vector<RankTrace> ranks;  // sorted by rank
   std::int64_t bytes = 0;        // JSON text read (decompressed)
+  std::optional<RunTable> table;
+  std::string layout_note;  // where the traces were found, when a folder's layout chose them
 };
 
 // The files a request names: a folder becomes its trace files (core/trace/trace_sniff.h) in name
-// order. A file named twice is an error, not "the last one wins".
+// order, or those of torchtitan's latest iteration folder (core/app/run_layout.h). A file named
+// twice is an error, not "the last one wins".
 Expected<std::vector<std::string>> trace_run_files(const std::vector<std::string>& given);
 
 // A run opened whole (the explorer's File > Open Run…): a plan file and its rank traces, given as
 // files or a folder holding them. The plan is the one JSON file whose "format" is slimpack-plan or
-// slimpack-schedule; the traces are the files that look like traces. Errors: no plan or two, no
-// trace, a file that is neither.
+// slimpack-schedule; the traces are the files that look like traces (in a folder, as
+// run_layout finds them: torchtitan's iteration folders too). Errors: no plan or two, no trace, a
+// file that is neither.
 struct RunFiles {
   std::string plan_file;
+  // The files of the run's TraceRunRequest: the traces, then the run's PyTorch pipeline CSV when
+  // it has one (it says which rank runs which stage; load_trace_run reads it as the table).
   std::vector<std::string> traces;
 };
 Expected<RunFiles> run_files(const std::vector<std::string>& given);
@@ -98,7 +121,8 @@ Expected<TraceRun> load_trace_run(const TraceRunRequest& request, bool keep_args
 Expected<UnitRuleSet> trace_rule_set(const TraceRunRequest& request);
 
 // The units of the run for a plan of `stages` stages and `replicas` replicas, each rank's file at
-// its place in the request's rank table (or the default one).
+// its place in the request's rank table, else the run's table (a torch CSV or a schedule beside
+// the traces: then every rank of it needs its file), else the default one.
 Expected<MappedTrace> map_trace_run(const TraceRun& run, const TraceRunRequest& request, int stages,
                                     int replicas);
 
@@ -106,6 +130,12 @@ struct TraceRunCheck {
   MappedTrace mapped;
   TraceCheck check;
 };
+
+// The units of the run for `plan`: map_trace_run, and for the `torch-pp` rules the run checked
+// against the plan (core/app/torch_pp_run.h: every PP: range names an action of the plan on its
+// rank) with torch's micro-batches renumbered as the plan's backward packs.
+Expected<MappedTrace> map_plan_run(const TraceRun& run, const TraceRunRequest& request,
+                                   const Plan& plan);
 
 // Measured against simulated: the run's units against `sim`, the simulation of `plan`.
 Expected<TraceRunCheck> check_trace_run(const TraceRun& run, const TraceRunRequest& request,

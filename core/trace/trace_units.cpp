@@ -217,7 +217,8 @@ std::string lane_label(const TraceLane& lane) {
 constexpr const char* kNotGpuCopy = "(?!gpu_user_annotation$).*";
 
 const std::vector<std::string>& builtin_unit_rule_set_names() {
-  static const std::vector<std::string> names = {"slimpack", "pytorch", "megatron", "dualpipe"};
+  static const std::vector<std::string> names = {"slimpack", "pytorch", "megatron", "dualpipe",
+                                                 "torch-pp"};
   return names;
 }
 
@@ -244,6 +245,17 @@ Expected<UnitRuleSet> builtin_unit_rules(const std::string& name) {
     // weight-gradient part (W) is backward work.
     set.rules = {rule(".*\\(F\\)", Pass::Forward, 0, kNotGpuCopy),
                  rule(".*\\([BW]\\)", Pass::Backward, 0, kNotGpuCopy)};
+  } else if (name == "torch-pp") {
+    // PyTorch's pipeline runtime (torch.distributed.pipelining, _PipelineScheduleRuntime) wraps
+    // every action in a range "PP:<action>": "PP:0F3" is the forward of micro-batch 3 on stage
+    // 0, "PP:0B3" its full backward, "PP:0I3" / "PP:0W3" its input and weight backward (both
+    // backward work of the micro-batch: their times add up, as the full backward's would).
+    // Micro-batches count from 0. The stage is the lane's; core/app checks the name's against it
+    // and every other PP: range (SEND_F, RECV_B, REDUCE_GRAD, ...) against the plan.
+    UnitRule f = rule("PP:[0-9]+F([0-9]+)", Pass::Forward, 1, kNotGpuCopy);
+    UnitRule b = rule("PP:[0-9]+[BIW]([0-9]+)", Pass::Backward, 1, kNotGpuCopy);
+    f.pack_base = b.pack_base = 0;
+    set.rules = {f, b};
   } else {
     std::string known;
     for (const auto& n : builtin_unit_rule_set_names()) known += (known.empty() ? "" : ", ") + n;

@@ -38,7 +38,9 @@ struct UnitRuleSet {
 // PyTorch record_function), "pytorch" (F<n>/B<n> record_function ranges only: category
 // user_annotation, or none in the legacy profiler), "megatron" (forward-compute /
 // backward-compute ranges), "dualpipe" (annotations ending in (F), (B) or (W); W counts as
-// backward work). Names match whole: "wait RECV_F3" is no unit.
+// backward work), "torch-pp" (PyTorch's pipeline runtime: PP:<stage>F<k> forward,
+// PP:<stage>B<k>, PP:<stage>I<k> and PP:<stage>W<k> backward of micro-batch k, counted from 0).
+// Names match whole: "wait RECV_F3" is no unit.
 const std::vector<std::string>& builtin_unit_rule_set_names();
 Expected<UnitRuleSet> builtin_unit_rules(const std::string& name);
 // {"name": "...", "rules": [{"name": REGEX, "category": REGEX, "lane": REGEX, "pass":

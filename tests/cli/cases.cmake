@@ -228,3 +228,56 @@ golden_case(plan_pp_contradicted EXIT 2
 # on the last stage makes it 3,3,2.
 golden_case(costs_auto_split_uneven STDOUT "\"stage_layers\": \\[[^0-9]*3,[^0-9]*3,[^0-9]*2[^0-9]*\\]"
   ARGS compare ${tiny} --tp 1 --pp 3 --stage-layers auto --strategies sliced --json -)
+
+# slimpack export torch-pp: PyTorch's pipeline schedule CSV (docs/user-guide.md, "Exporting a plan
+# for PyTorch's pipeline runtime"). The JSON holds the rows; the CSV itself goes to stdout.
+set(tiny_fixed samples/schedules/tiny-p2-fixed.schedule.json)
+golden_case(export_torch_pp_fixed ARGS export torch-pp ${tiny_fixed} --out /dev/null --json -)
+golden_case(export_torch_pp_balanced
+  ARGS export torch-pp samples/schedules/tiny-p2-balanced.schedule.json --out /dev/null --json -)
+golden_case(export_torch_pp_csv STDOUT "^0F0,0F1,0B0,0B1\n1F0,1B0,1F1,1B1\n$"
+  ARGS export torch-pp ${tiny_fixed} --out -)
+golden_case(export_torch_pp_compute_comms
+  STDOUT "^0UNSHARD,0F0,0SEND_F0,0F1,0SEND_F1,0RECV_B0,0B0,0WAIT_SEND_F0,0RECV_B1,0B1,0WAIT_SEND_F1,0REDUCE_GRAD,0WAIT_REDUCE_GRAD,0RESHARD\n1UNSHARD,1RECV_F0,1F0,1RECV_F1,1B0,1SEND_B0,1F1,1B1,1SEND_B1,1REDUCE_GRAD,1WAIT_REDUCE_GRAD,1RESHARD,1WAIT_SEND_B0,1WAIT_SEND_B1\n$"
+  ARGS export torch-pp ${tiny_fixed} --out - --format compute_comms)
+# A hand-made plan with explicit times exports (its padding is not priced: the JSON's
+# padding.not_priced, tests/core/app/torch_pp_export_test.cpp).
+golden_case(export_torch_pp_explicit_times STDOUT "^0F0,0F1,0F2,0F3,0B0,"
+  ARGS export torch-pp samples/plans/analytic-1f1b.json --out -)
+# What torch cannot run: exit 2, the first reason and the nearest plan that exports.
+golden_case(export_torch_pp_asymmetric EXIT 2
+  STDERR "^slimpack export: samples/schedules/asymmetric-example.schedule.json: torch's pipeline runtime cannot run this plan: backward pack 3 regroups forward packs 2 and 3; solve it with --strategy balanced or --strategy fixed"
+  ARGS export torch-pp samples/schedules/asymmetric-example.schedule.json --out /dev/null)
+golden_case(export_torch_pp_drain EXIT 2
+  STDERR "tiny-p4.schedule.json: torch's pipeline runtime cannot run this plan: 9 forward and 7 backward packs"
+  ARGS export torch-pp samples/schedules/tiny-p4.schedule.json --out /dev/null)
+golden_case(export_torch_pp_interleaved EXIT 2
+  STDERR "cannot run this plan: schedule \"interleaved\" \\(one stage per rank: the 1f1b and gpipe orders export\\); solve it with --schedule 1f1b"
+  ARGS export torch-pp tests/cli/inputs/interleaved-plan.json --out /dev/null)
+golden_case(export_torch_pp_no_out EXIT 2 STDERR "--out FILE.csv is required" ARGS export torch-pp ${tiny_fixed})
+golden_case(export_torch_pp_bad_format EXIT 2 STDERR "--format: expected compute_only or compute_comms, got 'csv'"
+  ARGS export torch-pp ${tiny_fixed} --out /dev/null --format csv)
+golden_case(export_unknown_target EXIT 2 STDERR "unknown export target 'megatron' \\(known: torch-pp\\)"
+  ARGS export megatron ${tiny_fixed})
+
+# A run of PyTorch's pipeline runtime read with --trace-rules torch-pp (docs/file-formats-traces.md):
+# every unit matched, from our layout and torchtitan's (the highest iteration folder).
+golden_case(check_trace_torch_pp ARGS simulate --plan samples/runs/torch-pp/schedule.json
+  --check-trace samples/runs/torch-pp --trace-rules torch-pp --json -)
+golden_case(check_trace_torch_pp_torchtitan ARGS simulate --plan ${tiny_fixed}
+  --check-trace tests/cli/inputs/torchtitan-run --trace-rules torch-pp --json -)
+golden_case(check_trace_torch_pp_other_rules EXIT 2
+  STDERR "no event matches the rules of 'slimpack' .* \\(the run holds samples/runs/torch-pp/torch-pp.csv, PyTorch's pipeline schedule: --trace-rules torch-pp\\)"
+  ARGS simulate --plan samples/runs/torch-pp/schedule.json --check-trace samples/runs/torch-pp)
+golden_case(check_trace_torch_pp_old_syntax EXIT 2
+  STDERR "torch-pp-old-syntax/torch-pp.csv: row 1 \\(rank 0\\), cell 3: '0BW0' is not an action of PyTorch's pipeline action syntax"
+  ARGS simulate --plan ${tiny_fixed} --check-trace tests/cli/inputs/torch-pp-old-syntax --trace-rules torch-pp)
+golden_case(check_trace_torch_pp_missing_rank EXIT 2
+  STDERR "torch-pp-missing-rank/torch-pp.csv: rank 1 \\(stage 1, replica 0\\) has no trace among the run's 1 files: the run's ranks do not match it"
+  ARGS simulate --plan ${tiny_fixed} --check-trace tests/cli/inputs/torch-pp-missing-rank --trace-rules torch-pp)
+golden_case(check_trace_torch_pp_range_no_unit EXIT 2
+  STDERR "torch-pp-extra-range/rank0.json.gz: traceEvents\\[146\\]: PP:0F7 names micro-batch 7, and the plan has 2 packs per replica \\(micro-batches 0-1\\): it names no unit of the plan"
+  ARGS simulate --plan ${tiny_fixed} --check-trace tests/cli/inputs/torch-pp-extra-range --trace-rules torch-pp)
+golden_case(check_trace_torch_pp_other_plan EXIT 2
+  STDERR "samples/runs/torch-pp/torch-pp.csv: 2 pipeline ranks \\(rows\\), and the plan has 4 stages: not a run of this plan"
+  ARGS simulate --plan samples/schedules/asymmetric-example.schedule.json --check-trace samples/runs/torch-pp --trace-rules torch-pp)
