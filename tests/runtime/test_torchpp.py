@@ -334,3 +334,16 @@ def test_transformers_model_runs_with_torch_pp(run_script, root, tmp_path):
     assert summary["model_source"] == "transformers" and summary["engine"] == "torch-pp"
     assert summary["torch_pp"]["rows"][1] == ["1F0", "1F1", "1B1", "1F2", "1B0", "1B2"]
     assert summary["check"]["ok"] and summary["check"]["max_rel_error"] < 1e-9
+
+
+@pytest.mark.parametrize("key", [("fixed", 1), ("balanced", 1), ("balanced", 2)])
+def test_slimpack_export_writes_the_engines_csv(plans, slimpack_bin, tmp_path, key):
+    """`slimpack export torch-pp` (C++) and the engine's own conversion agree cell for cell on
+    compute_only, so a file exported for torchtitan runs what --engine torch-pp ran."""
+    out = tmp_path / "exported.csv"
+    proc = subprocess.run([slimpack_bin, "export", "torch-pp", plans[key], "--out", str(out)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    mine = torchpp_plan(load_schedule(plans[key])).csv_rows("compute_only")
+    theirs = [row for row in csv.reader(io.StringIO(out.read_text())) if row]
+    assert [[c for c in row if c] for row in theirs] == [[c for c in row if c] for row in mine]
