@@ -68,6 +68,7 @@ seeds_of() {
     cost_profile_json) ls samples/costs/*.json tests/cli/bad/costs/*.profile.json ;;
     cost_csv) ls samples/costs/*.csv tests/cli/bad/costs/*.csv ;;
     cost_overrides) ls tests/cli/bad/overrides/*.json ;;
+    hf_config) ls samples/hf/*.json samples/hf/*/config.json tests/cli/bad/hf/*.json ;;
     lane_mapping) ls tests/cli/bad/lanes/*.json ;;
     session) ls tests/cli/bad/sessions/*.slimpack ;;
   esac 2>/dev/null

@@ -69,7 +69,7 @@ Expected<Simulated> from_plan_file(const Args& args, const std::string& path) {
   request.config = *config;
   request.plan = opened->plan;
   request.plan_file = path;
-  request.plan_model_requested = args.has("model") || args.has("gpu");
+  request.plan_model_requested = args.has("model") || args.has("hf-config") || args.has("gpu");
   if (const auto& schedule = opened->schedule) {
     if (Status s = check_schedule_options(given_config_options(args), *config, schedule->config);
         !s)
@@ -107,10 +107,11 @@ Expected<Simulated> from_workload(const Args& args) {
   out.run = *run;
   out.stats = out.run->solve_stats;
   const ConfigSpec& c = out.run->config;
-  out.title = c.strategy + " on " + out.run->workload_label + " (" + c.model + ", " + c.gpu + ")";
+  const std::string model = model_label(c, *out.run->cost);
+  out.title = c.strategy + " on " + out.run->workload_label + " (" + model + ", " + c.gpu + ")";
   const auto& par = out.run->cost->parallel();
   out.config = {{"workload", out.run->workload_label},
-                {"model", c.model},
+                {"model", model},
                 {"gpu", c.gpu},
                 {"pp", par.pp},
                 {"dp", par.dp},

@@ -58,6 +58,10 @@ std::vector<OptionSpec> trace_options() {
   return specs_of(OptionSection::Traces);
 }
 
+std::string model_label(const ConfigSpec& config, const CostModel& cost) {
+  return config.hf_config_file.empty() ? config.model : cost.model().name;
+}
+
 Error as_option_error(const Error& e) {
   return name_option_in(e, cli_name);
 }
@@ -86,6 +90,10 @@ Expected<ConfigSpec> config_spec(const Args& args, const Args* shown,
   ScenarioSpec s;
   s.config.strategy = default_strategy();
   if (Status st = apply_options(args, OptionSection::Config, s); !st) return st.error();
+  if (args.has("hf-config") && args.has("model"))
+    return Error::bad_input("--hf-config and --model are exclusive: give one model");
+  if (args.has("hf-config") && s.config.hf_config_file.empty())
+    return Error::bad_input("--hf-config: give the config.json's path");
   for (const ConfigOption& o : options_in(OptionSection::Config))
     if (args.has(std::string(o.flag))) s.config.given_options.emplace_back(o.flag);
   if (Status st = report_cost_file_overrides(s.config, shown ? *shown : args, varied); !st)
@@ -122,7 +130,7 @@ Expected<RunSetup> make_setup(const Args& args) {
   s.workload = Workload{std::move(prepared->batch), prepared->label};
   s.cost = prepared->inputs.cost;
   s.params = prepared->inputs.params;
-  s.model_name = s.config.model;
+  s.model_name = model_label(s.config, *s.cost);
   s.gpu_name = s.config.gpu;
   s.strategy = s.config.strategy;
   return s;

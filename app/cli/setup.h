@@ -62,6 +62,9 @@ Expected<Workload> load_workload(const Args& args, const std::optional<std::stri
 // path too); errors name the option.
 Expected<RunSetup> make_setup(const Args& args);
 
+// The model as a run's title and JSON name it: the preset's name, or a config.json's model name.
+std::string model_label(const ConfigSpec& config, const CostModel& cost);
+
 // The scenario functions name fields ("memory cap: ..."); the CLI names the option that set them
 // ("--memory-cap: ..."), as the option table (core/app/config_options.h) maps them. Other errors
 // pass unchanged.

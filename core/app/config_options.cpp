@@ -178,6 +178,14 @@ std::vector<ConfigOption> make_options() {
                .noun = "model preset",
                .fields = {"model"},
                SLIMPACK_TEXT(config, model)});
+  o.push_back({.flag = "hf-config",
+               .section = C,
+               .key = "hf_config",
+               .kind = K::Text,
+               .value_name = "FILE",
+               .help = "a Hugging Face config.json (model_type llama, mistral or qwen2) as the "
+                       "model, instead of --model (docs/user-guide.md, \"Your own model\")",
+               SLIMPACK_TEXT(config, hf_config_file)});
   o.push_back({.flag = "gpu",
                .section = C,
                .key = "gpu",

@@ -152,6 +152,21 @@ Expected<std::vector<CostFileOverride>> examine(const ConfigSpec& config, const 
                             std::to_string(config.stage_split.explicit_layers.size()) +
                             " stages listed): give --pp too, or drop --stage-layers");
   std::vector<CostFileOverride> out;
+  // A config.json is the whole model: the file's "model" cannot refine it. One that names its
+  // model contradicts it; one that only sets sizes is replaced, field by field said.
+  if (given("hf-config") && file.is_object()) {
+    if (auto section = file.find("model"); section != file.end() && !section->is_null()) {
+      const std::string named = named_in(*section);
+      if (!named.empty() || !section->is_object())
+        return Error::bad_input("--hf-config " + config.hf_config_file + " contradicts model = " +
+                                (named.empty() ? value_text(*section) : named) + " of " + path +
+                                ": the file describes its own model; drop --hf-config or the "
+                                "file's \"model\"");
+      for (auto it = section->begin(); it != section->end(); ++it)
+        out.push_back({"hf-config", config.hf_config_file, "model." + it.key(),
+                       value_text(it.value()), path});
+    }
+  }
   for (const Link& link : kLinks) {
     if (!given(link.flag)) continue;
     const Json* v = field_of(file, link.section, link.key);
@@ -172,7 +187,7 @@ std::string override_line(const CostFileOverride& o) {
 
 const std::vector<std::string>& cost_file_options() {
   static const std::vector<std::string> kFlags = [] {
-    std::vector<std::string> flags = {"model", "gpu"};
+    std::vector<std::string> flags = {"model", "hf-config", "gpu"};
     for (const Link& link : kLinks)
       if (!contains(flags, link.flag)) flags.emplace_back(link.flag);
     return flags;
@@ -205,6 +220,7 @@ Status apply_cost_file(const ConfigSpec& config, CostSetup& setup,
   for (const Link& link : kLinks)
     if (contains(config.given_options, link.flag) && std::string_view(link.section) != "coeffs")
       erase(link.section, link.key);
+  if (contains(config.given_options, "hf-config") && j.is_object()) j.erase("model");
   for (const std::string& field : fixed_by_plan) {
     const auto dot = field.find('.');
     if (dot != std::string::npos) erase(field.substr(0, dot), field.substr(dot + 1));
@@ -266,6 +282,7 @@ Expected<ConfigSpec> adopt_cost_file(const ConfigSpec& config) {
     const std::string named = named_in(*it);
     if (!named.empty() && contains(names, named)) {
       *target = named;
+      if (std::string_view(what) == "model") out.hf_config_file.clear();
     } else {
       out.given_options.erase(std::remove(out.given_options.begin(), out.given_options.end(), what),
                               out.given_options.end());

@@ -99,6 +99,11 @@ Expected<LoadedInput> load_input_file(const std::string& path, const std::string
                               ": a Chrome/Kineto trace, not a length file, plan or cost profile "
                               "(`slimpack trace info` summarizes it; per-pack timings fitted with "
                               "`slimpack fit-costs` make a cost profile the explorer can load)");
+    if (j->is_object() && j->contains("model_type") && !j->contains("format"))
+      return Error::bad_input(path +
+                              ": a Hugging Face config.json, not a length file, plan or schedule: "
+                              "choose it as the model (Model: From a config.json..., or the "
+                              "CLI's --hf-config)");
     if (is_schedule_json(*j)) return schedule_input(*j, path);
     if (j->is_object() && j->contains("format") && !has_format(*j, kPlanFormat)) {
       // A file that names its format but not one the explorer opens: say so, instead of the

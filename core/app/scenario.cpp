@@ -2,6 +2,7 @@
 
 #include "app/cost_file_rule.h"
 #include "cost/cost_json.h"
+#include "cost/hf_config.h"
 #include "cost/model_config.h"
 #include "cost/profile.h"
 
@@ -48,12 +49,19 @@ Expected<Batch> make_batch(const LengthPool& pool, const WorkloadSpec& spec) {
   return sample_batch(pool, bs);
 }
 
+Expected<ModelConfig> scenario_model(const ConfigSpec& config) {
+  if (!config.hf_config_file.empty()) return load_hf_config(config.hf_config_file);
+  auto model = model_preset(config.model);
+  if (!model) return Error::bad_field("model", model.error().message);
+  return model;
+}
+
 Expected<std::shared_ptr<const CostModel>> make_cost_model(const ConfigSpec& config,
                                                            std::optional<PlanShape> shape,
                                                            const Batch* batch) {
   CostSetup setup;
-  auto model = model_preset(config.model);
-  if (!model) return Error::bad_field("model", model.error().message);
+  auto model = scenario_model(config);
+  if (!model) return model.error();
   auto gpu = gpu_preset(config.gpu);
   if (!gpu) return Error::bad_field("gpu", gpu.error().message);
   setup.model = *model;

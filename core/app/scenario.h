@@ -46,6 +46,9 @@ struct WorkloadSpec {
 // recompute needs t=8 for 128K-token samples to fit 80 GB), d=1, strategy slimpack.
 struct ConfigSpec {
   std::string model = "llama-3-8b";
+  // A Hugging Face config.json (cost/hf_config.h) that is the model instead of the preset `model`;
+  // empty = the preset.
+  std::string hf_config_file;
   std::string gpu = "h100-sxm";
   int pp = 4;
   int dp = 1;
@@ -99,6 +102,9 @@ Expected<std::shared_ptr<const LengthPool>> load_pool(
     const WorkloadSpec& spec, const std::shared_ptr<const LengthPool>& cached = nullptr);
 // Samples the batch the spec asks for from the pool (see WorkloadSpec::batch_tokens).
 Expected<Batch> make_batch(const LengthPool& pool, const WorkloadSpec& spec);
+// The model the configuration names: its config.json when hf_config_file is set (errors name the
+// file and its field), else the preset `model` (errors are about the field "model").
+Expected<ModelConfig> scenario_model(const ConfigSpec& config);
 // Builds and validates the cost model; errors name the field or file. `shape` replaces pp and dp
 // when a plan file dictates them.
 struct PlanShape {

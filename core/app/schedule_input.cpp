@@ -17,6 +17,9 @@ ConfigSpec schedule_config(const Schedule& schedule) {
   if (schedule.costs) {
     const CostSetup& s = *schedule.costs;
     c.model = s.model.name;
+    // A model read from a config.json is that file again (a matching --hf-config agrees).
+    const std::string hf = "hf-config:";
+    if (s.model.source.rfind(hf, 0) == 0) c.hf_config_file = s.model.source.substr(hf.size());
     c.gpu = s.gpu.name;
     c.tp = s.par.tp;
     c.cp = s.par.cp;

@@ -100,8 +100,8 @@ Expected<SearchSpace> resolve_space(const SearchSpace& space, const ConfigSpec& 
   if (s.min_gpus > s.gpus)
     return Error::bad_field("min gpus",
                             "must not exceed the budget of " + std::to_string(s.gpus) + " GPUs");
-  auto model = model_preset(base.model);
-  if (!model) return Error::bad_field("model", model.error().message);
+  auto model = scenario_model(base);
+  if (!model) return model.error();
   auto gpu = gpu_preset(base.gpu);
   if (!gpu) return Error::bad_field("gpu", gpu.error().message);
   if (s.gpus_per_node < 0) return Error::bad_field("gpus per node", "must be at least 1");

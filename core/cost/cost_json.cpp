@@ -109,8 +109,41 @@ std::vector<Field<double>> pass_fields(PassCoeffs& c) {
   return {{"kappa", &c.kappa}, {"alpha", &c.alpha}, {"beta", &c.beta}};
 }
 
-// "model": "name" or {"preset": "name", <field overrides>, "name": display name}.
-Status apply_model(const Json& j, ModelConfig& m, const std::string& path) {
+// The model's fields beyond its sizes: "head_dim" (a number; h / a when it equals that),
+// "tied_embeddings" (true or false), "attention_bias" ("none", "qkv", "qkvo").
+Status read_model_extras(const Json& j, ModelConfig& m, const std::string& path) {
+  auto head_dim = json_util::opt_int(j, "head_dim", path);
+  if (!head_dim) return head_dim.error();
+  if (*head_dim) {
+    if (**head_dim < 1 || **head_dim > ModelLimits::head_dim)
+      return Error::bad_input(path + ".head_dim: expected a head dimension from 1 to " +
+                              std::to_string(ModelLimits::head_dim));
+    m.explicit_head_dim = static_cast<int>(**head_dim);
+  }
+  if (auto s = read_bool(j, "tied_embeddings", m.tied_embeddings, path); !s) return s;
+  auto bias = json_util::opt_string(j, "attention_bias", path);
+  if (!bias) return bias.error();
+  if (*bias) {
+    auto parsed = parse_attention_bias(**bias);
+    if (!parsed) return Error::bad_input(path + ".attention_bias: " + parsed.error().message);
+    m.attention_bias = *parsed;
+  }
+  return {};
+}
+
+// An explicit head dimension equal to h / a is no different from none: kept as none, so a model
+// read back from its own JSON (which always writes "head_dim") equals the preset it came from.
+void normalize_head_dim(ModelConfig& m) {
+  if (m.explicit_head_dim > 0 && m.heads > 0 && m.hidden % m.heads == 0 &&
+      m.explicit_head_dim == m.hidden / m.heads)
+    m.explicit_head_dim = 0;
+}
+
+// "model": "name" or {"preset": "name", <field overrides>, "name": display name, "source": where
+// it came from}. A model whose sizes the file sets is the file's ("costs:FILE") unless the object
+// says where it came from (a schedule's setup records its model's source).
+Status apply_model(const Json& j, ModelConfig& m, const std::string& path,
+                   const std::string& file) {
   if (j.is_string()) {
     auto p = model_preset(j.get<std::string>());
     if (!p) return p.error().with_context(path);
@@ -119,7 +152,8 @@ Status apply_model(const Json& j, ModelConfig& m, const std::string& path) {
   }
   if (auto s = expect_object(j, path); !s) return s;
   auto keys = keys_of(model_fields(m));
-  keys.insert(keys.begin(), {"preset", "name"});
+  keys.insert(keys.begin(), {"preset", "name", "source"});
+  keys.insert(keys.end(), {"head_dim", "tied_embeddings", "attention_bias"});
   if (auto s = check_keys(j, keys, path); !s) return s;
   auto preset = json_util::opt_string(j, "preset", path);
   if (!preset) return preset.error();
@@ -131,7 +165,20 @@ Status apply_model(const Json& j, ModelConfig& m, const std::string& path) {
   auto name = json_util::opt_string(j, "name", path);
   if (!name) return name.error();
   if (*name) m.name = **name;
-  return read_ints(j, model_fields(m), path);
+  if (auto s = read_ints(j, model_fields(m), path); !s) return s;
+  if (auto s = read_model_extras(j, m, path); !s) return s;
+  normalize_head_dim(m);
+  auto source = json_util::opt_string(j, "source", path);
+  if (!source) return source.error();
+  if (*source) {
+    m.source = **source;
+  } else if (!file.empty()) {
+    bool sized = false;
+    for (const std::string& key : keys)
+      sized = sized || (key != "preset" && key != "name" && j.contains(key));
+    if (sized) m.source = "costs:" + file;
+  }
+  return {};
 }
 
 Status apply_gpu(const Json& j, GpuSpec& g, const std::string& path) {
@@ -275,7 +322,7 @@ Status apply_all(const Json& j, CostSetup& s, const std::string& source) {
       !st)
     return st;
   if (auto it = j.find("model"); it != j.end())
-    if (auto st = apply_model(*it, s.model, "$.model"); !st) return st;
+    if (auto st = apply_model(*it, s.model, "$.model", source); !st) return st;
   if (auto it = j.find("gpu"); it != j.end())
     if (auto st = apply_gpu(*it, s.gpu, "$.gpu"); !st) return st;
   if (auto it = j.find("parallel"); it != j.end())
@@ -318,8 +365,11 @@ nlohmann::json to_json(const CostSetup& s) {
   ModelConfig m = s.model;
   GpuSpec g = s.gpu;
   ParallelConfig p = s.par;
-  Json model = {{"name", m.name}};
+  Json model = {{"name", m.name}, {"source", m.source}};
   for (const auto& f : model_fields(m)) model[f.key] = *f.target;
+  model["head_dim"] = m.head_dim();
+  model["tied_embeddings"] = m.tied_embeddings;
+  model["attention_bias"] = attention_bias_name(m.attention_bias);
   Json gpu = {{"name", g.name}};
   for (const auto& f : gpu_fields(g)) gpu[f.key] = *f.target;
   Json par = Json::object();

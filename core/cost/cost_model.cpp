@@ -88,7 +88,7 @@ CostCoeffs CostModel::coeffs_from_flops(const ModelConfig& m, const GpuSpec& g,
   const double rate = static_cast<double>(par.tp) * g.peak_flops;
   const double linear_rate = rate * g.linear_efficiency;
   const double per_token_linear = flops::linear_forward(m, 1.0);  // 2 P_L
-  const double per_pair_attention = 4.0 * m.hidden;
+  const double per_pair_attention = 4.0 * m.attention_width();
   const double head_per_token = flops::head_forward(m, 1.0);  // 2 h V
 
   CostCoeffs c;
@@ -233,8 +233,10 @@ double CostModel::dp_sync_time(int stage) const {
 double CostModel::params_on_stage(int stage) const {
   double p = layers_on_stage(stage) * model_.params_per_layer();
   const double table = static_cast<double>(model_.hidden) * model_.vocab;
-  if (stage == 0) p += table;            // embedding
-  if (stage == par_.pp - 1) p += table;  // untied LM head
+  if (stage == 0) p += table;  // embedding
+  // The LM head. A tied one is the embedding itself on a single stage; over several stages the
+  // last keeps its own copy of the table (as Megatron does), so only p = 1 saves it.
+  if (stage == par_.pp - 1 && !(model_.tied_embeddings && par_.pp == 1)) p += table;
   return p;
 }
 
@@ -247,10 +249,12 @@ double CostModel::static_bytes(int stage) const {
 
 double CostModel::activation_bytes_per_token_layer() const {
   const double h = model_.hidden, f = model_.ffn, a = model_.heads, t = par_.tp;
+  const double q = model_.attention_width();  // Q and the attention output: a dh wide
   const double kv = 4.0 * model_.kv_heads * model_.head_dim() / std::min(par_.tp, model_.kv_heads);
   // Selective recompute drops the SwiGLU output (2f bytes per token, recomputed from gate and up).
   const double ffn = options_.recompute.mode == RecomputeMode::Selective ? 4.0 * f : 6.0 * f;
-  return ((12.0 * h + ffn) / t + kv + 4.0 * a / t) / par_.cp;
+  // Four tensors h wide and two a dh wide, in bf16: 12 h when a dh = h.
+  return ((8.0 * h + 4.0 * q + ffn) / t + kv + 4.0 * a / t) / par_.cp;
 }
 
 double CostModel::recomputed_bytes_per_token_layer() const {

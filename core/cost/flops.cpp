@@ -7,12 +7,14 @@ double causal_pairs(double l, double o) {
 }
 
 double linear_forward(const ModelConfig& m, double l) {
-  return 2.0 * l * m.params_per_layer();
+  // The GEMMs only: a bias is one addition per output, which no count here weighs.
+  return 2.0 * l * m.weights_per_layer();
 }
 
 double attention_forward(const ModelConfig& m, double l, double o) {
-  // QK^T and PV over the causal pairs, 2 FLOPs per multiply-add each: 4 h per pair.
-  return 4.0 * m.hidden * causal_pairs(l, o);
+  // QK^T and PV over the causal pairs, 2 FLOPs per multiply-add each: 4 a dh per pair (4 h unless
+  // the head dimension is explicit).
+  return 4.0 * m.attention_width() * causal_pairs(l, o);
 }
 
 double head_forward(const ModelConfig& m, double l) {
@@ -32,8 +34,8 @@ double head_backward(const ModelConfig& m, double l) {
 }
 
 double training_flops(const ModelConfig& m, double tokens, double pairs) {
-  const double per_layer = (1.0 + kLinearBackwardFactor) * 2.0 * m.params_per_layer() * tokens +
-                           (1.0 + kAttentionBackwardFactor) * 4.0 * m.hidden * pairs;
+  const double per_layer = (1.0 + kLinearBackwardFactor) * 2.0 * m.weights_per_layer() * tokens +
+                           (1.0 + kAttentionBackwardFactor) * 4.0 * m.attention_width() * pairs;
   return m.layers * per_layer + (1.0 + kHeadBackwardFactor) * head_forward(m, tokens);
 }
 

@@ -7,10 +7,10 @@ namespace slimpack::flops {
 
 // Causal query-key pairs of l query tokens at offset o: l*o + l(l+1)/2.
 double causal_pairs(double l, double o);
-// Per layer, forward: linear 2 l P_L.
+// Per layer, forward: linear 2 l W_L (the GEMM weights; biases are not priced).
 double linear_forward(const ModelConfig& m, double l);
-// Per layer, forward: causal attention 4 h l (o + (l+1)/2) (query heads count; GQA does not reduce
-// it).
+// Per layer, forward: causal attention 4 a dh l (o + (l+1)/2) (query heads count; GQA does not
+// reduce it; a dh = h unless the head dimension is explicit).
 double attention_forward(const ModelConfig& m, double l, double o);
 // LM head on the last stage: 2 l h V.
 double head_forward(const ModelConfig& m, double l);

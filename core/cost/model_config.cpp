@@ -43,14 +43,50 @@ Status fraction(double v, const char* field) {
 
 }  // namespace
 
-double ModelConfig::params_per_layer() const {
-  const double h = hidden, g = kv_heads, dh = head_dim(), f = ffn;
+std::string attention_bias_name(AttentionBias bias) {
+  switch (bias) {
+    case AttentionBias::Qkv:
+      return "qkv";
+    case AttentionBias::QkvO:
+      return "qkvo";
+    case AttentionBias::None:
+      break;
+  }
+  return "none";
+}
+
+Expected<AttentionBias> parse_attention_bias(const std::string& name) {
+  for (auto bias : {AttentionBias::None, AttentionBias::Qkv, AttentionBias::QkvO})
+    if (name == attention_bias_name(bias)) return bias;
+  return Error::bad_input("\"" + name + "\" is not \"none\", \"qkv\" or \"qkvo\"");
+}
+
+double ModelConfig::weights_per_layer() const {
+  const double h = hidden, g = kv_heads, dh = head_dim(), f = ffn, q = attention_width();
   // Q and K/V projections, attention output, SwiGLU gate/up/down.
-  return h * (h + 2.0 * g * dh) + h * h + 3.0 * h * f;
+  return h * (q + 2.0 * g * dh) + q * h + 3.0 * h * f;
+}
+
+double ModelConfig::biases_per_layer() const {
+  const double qkv = attention_width() + 2.0 * kv_heads * head_dim();
+  switch (attention_bias) {
+    case AttentionBias::Qkv:
+      return qkv;
+    case AttentionBias::QkvO:
+      return qkv + hidden;
+    case AttentionBias::None:
+      break;
+  }
+  return 0.0;
+}
+
+double ModelConfig::params_per_layer() const {
+  return weights_per_layer() + biases_per_layer();
 }
 
 double ModelConfig::total_params() const {
-  return layers * params_per_layer() + 2.0 * static_cast<double>(hidden) * vocab;
+  const double table = static_cast<double>(hidden) * vocab;
+  return layers * params_per_layer() + (tied_embeddings ? 1.0 : 2.0) * table;
 }
 
 std::vector<std::string> model_preset_names() {
@@ -74,6 +110,7 @@ Expected<ModelConfig> model_preset(const std::string& name) {
     m.heads = p.heads;
     m.kv_heads = p.kv_heads;
     m.vocab = p.vocab;
+    m.source = "preset";
     return m;
   }
   return Error::bad_input("unknown model preset '" + name +
@@ -110,12 +147,12 @@ Status validate(const ModelConfig& m, const ParallelConfig& par) {
     const char* field;
     int max;
   };
-  const Size sizes[] = {{m.layers, "model.layers", 1 << 16},
-                        {m.hidden, "model.hidden", 1 << 20},
-                        {m.ffn, "model.ffn", 1 << 22},
-                        {m.heads, "model.heads", 1 << 16},
-                        {m.kv_heads, "model.kv_heads", 1 << 16},
-                        {m.vocab, "model.vocab", 1 << 24},
+  const Size sizes[] = {{m.layers, "model.layers", ModelLimits::layers},
+                        {m.hidden, "model.hidden", ModelLimits::hidden},
+                        {m.ffn, "model.ffn", ModelLimits::ffn},
+                        {m.heads, "model.heads", ModelLimits::heads},
+                        {m.kv_heads, "model.kv_heads", ModelLimits::kv_heads},
+                        {m.vocab, "model.vocab", ModelLimits::vocab},
                         {par.pp, "parallel.pp", 4096},
                         {par.dp, "parallel.dp", 1 << 16},
                         {par.tp, "parallel.tp", 4096},
@@ -127,7 +164,13 @@ Status validate(const ModelConfig& m, const ParallelConfig& par) {
       return Error::bad_field(
           field, std::to_string(v) + " is more than the maximum " + std::to_string(max));
   }
-  if (m.hidden % m.heads != 0)
+  if (m.explicit_head_dim < 0) return Error::bad_field("model.head_dim", "must be positive");
+  if (m.explicit_head_dim > ModelLimits::head_dim)
+    return Error::bad_field("model.head_dim", std::to_string(m.explicit_head_dim) +
+                                                  " is more than the maximum " +
+                                                  std::to_string(ModelLimits::head_dim));
+  // Without an explicit head dimension it is h / a, which must then come out whole.
+  if (m.explicit_head_dim == 0 && m.hidden % m.heads != 0)
     return Error::bad_field("model.hidden", "" + std::to_string(m.hidden) +
                                                 " is not divisible by model.heads " +
                                                 std::to_string(m.heads));

@@ -7,20 +7,54 @@
 
 namespace slimpack {
 
+// The largest sizes a model may have: far above any real model, so that a hostile or mistyped
+// file gets a message naming the field instead of absurd sizes further down.
+struct ModelLimits {
+  static constexpr int layers = 1 << 16;
+  static constexpr int hidden = 1 << 20;
+  static constexpr int ffn = 1 << 22;
+  static constexpr int heads = 1 << 16;
+  static constexpr int kv_heads = 1 << 16;
+  static constexpr int vocab = 1 << 24;
+  static constexpr int head_dim = 1 << 16;
+};
+
+// Which attention projections carry a bias: none (Llama, Mistral), q/k/v (Qwen2), q/k/v and the
+// output projection (Llama with attention_bias).
+enum class AttentionBias { None, Qkv, QkvO };
+
+// "none", "qkv", "qkvo"; the parser refuses anything else, naming the three.
+std::string attention_bias_name(AttentionBias bias);
+Expected<AttentionBias> parse_attention_bias(const std::string& name);
+
 // Llama-style decoder: SwiGLU FFN, grouped-query attention.
 struct ModelConfig {
   std::string name;
+  // Where the model came from, as the schedule's setup.model records it: "preset", "hf-config:PATH"
+  // (a Hugging Face config.json, cost/hf_config.h) or "costs:PATH" (a --costs file's "model").
+  std::string source = "preset";
   int layers = 32;    // L
   int hidden = 4096;  // h
   int ffn = 11008;    // f
   int heads = 32;     // a
   int kv_heads = 32;  // g
   int vocab = 32000;  // V
+  // dh when a config gives one that is not h / a (128 with h = 2560, a = 32); 0 = h / a.
+  int explicit_head_dim = 0;
+  bool tied_embeddings = false;  // the LM head is the embedding table
+  AttentionBias attention_bias = AttentionBias::None;
 
-  int head_dim() const { return hidden / heads; }  // dh
-  // P_L = h(h + 2 g dh) + h h + 3 h f
+  int head_dim() const { return explicit_head_dim > 0 ? explicit_head_dim : hidden / heads; }  // dh
+  // a dh: the width of Q and of the attention output (h unless the head dim is explicit).
+  double attention_width() const { return static_cast<double>(heads) * head_dim(); }
+  // The GEMM weights of a layer: W_L = h(a dh + 2 g dh) + a dh h + 3 h f (Q, K/V, output
+  // projection, gate/up/down; norms are not counted). The linear FLOPs are 2 W_L per token.
+  double weights_per_layer() const;
+  // The biases of a layer: a dh + 2 g dh for q/k/v, + h for the output projection.
+  double biases_per_layer() const;
+  // P_L = W_L + biases: what a layer stores (weights, gradients, optimizer state).
   double params_per_layer() const;
-  // All parameters: layers * P_L + embedding and LM head (2 h V, untied).
+  // All parameters: layers * P_L + the embedding (h V) + the LM head (h V unless tied).
   double total_params() const;
 };
 

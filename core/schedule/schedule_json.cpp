@@ -113,12 +113,16 @@ J setup_json(const Schedule& s) {
     const ModelConfig& m = s.costs->model;
     J model;
     model["name"] = m.name;
+    model["source"] = m.source;
     model["layers"] = m.layers;
     model["hidden"] = m.hidden;
     model["ffn"] = m.ffn;
     model["heads"] = m.heads;
     model["kv_heads"] = m.kv_heads;
     model["vocab"] = m.vocab;
+    model["head_dim"] = m.head_dim();
+    model["tied_embeddings"] = m.tied_embeddings;
+    model["attention_bias"] = attention_bias_name(m.attention_bias);
     j["model"] = std::move(model);
     j["stage_layers"] = s.stage_layers;
   } else {
@@ -512,6 +516,13 @@ Expected<Schedule> schedule_from_json(const Json& j) {
   Json expected = schedule_to_json(*built);
   expected["setup"].erase("costs");
   expected.erase("message_layout");
+  // A file written before setup.model said where the model came from and gave its head
+  // dimension, tied embeddings and attention bias reads as before: its costs fix them.
+  Json& model = expected["setup"]["model"];
+  const Json* written = field(setup, "model");
+  if (model.is_object() && written != nullptr && written->is_object())
+    for (const char* key : {"source", "head_dim", "tied_embeddings", "attention_bias"})
+      if (!written->contains(key)) model.erase(key);
   if (std::string d = first_difference(expected, j, "$"); !d.empty()) return Error::bad_input(d);
   return built;
 }

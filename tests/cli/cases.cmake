@@ -281,3 +281,38 @@ golden_case(check_trace_torch_pp_range_no_unit EXIT 2
 golden_case(check_trace_torch_pp_other_plan EXIT 2
   STDERR "samples/runs/torch-pp/torch-pp.csv: 2 pipeline ranks \\(rows\\), and the plan has 4 stages: not a run of this plan"
   ARGS simulate --plan samples/schedules/asymmetric-example.schedule.json --check-trace samples/runs/torch-pp --trace-rules torch-pp)
+# A Hugging Face config.json as the model (--hf-config; docs/user-guide.md, "Your own model"): read
+# into the cost model as a preset is, on every command that takes a model. Meta-Llama-3-8B's
+# published config is the built-in llama-3-8b field for field, so it solves to the same plan and
+# calibrates to the same coefficients (the cases share one golden file).
+set(hf samples/hf)
+set(hf_run --preset chat-sft --batch-tokens 262144 --pp 4)
+golden_case(hf_llama3_preset_solve GOLDEN hf_llama3_solve ARGS solve ${hf_run} --model llama-3-8b --out -)
+golden_case(hf_llama3_config_solve GOLDEN hf_llama3_solve ARGS solve ${hf_run} --hf-config ${hf}/Meta-Llama-3-8B/config.json --out -)
+golden_case(hf_llama3_fit_costs_trace GOLDEN fit_costs_trace_round_trip
+  ARGS fit-costs --trace tests/cli/inputs/calibrate.trace.json --plan tests/cli/inputs/calibrate-plan.json --hf-config ${hf}/Meta-Llama-3-8B/config.json --out -)
+set(hf_tiny --preset chat-sft --batch-tokens 65536 --pp 2 --tp 2)
+golden_case(hf_llama_tiny_simulate ARGS simulate ${hf_tiny} --hf-config ${hf}/llama-tiny.json --json -)
+# Tied embeddings and q/k/v biases (qwen2); the schedule's setup.model records the file.
+golden_case(hf_qwen2_tiny_schedule ARGS solve ${hf_tiny} --strategy sliced --hf-config ${hf}/qwen2-tiny.json --schedule-out -)
+# A head dimension that is not hidden_size / num_attention_heads, and Llama's attention_bias.
+golden_case(hf_wide_heads_compare ARGS compare ${hf_tiny} --hf-config ${hf}/llama-wide-heads.json --strategies sliced,slimpack --json -)
+golden_case(hf_mistral_sweep ARGS sweep --preset chat-sft --batch-tokens 65536 --pp 2 --hf-config ${hf}/mistral-tiny.json --strategy sliced --tp 1,2,4 --json -)
+golden_case(hf_search_count STDOUT "^[0-9]+" ARGS search --hf-config ${hf}/llama-tiny.json --gpus 4 --count)
+# Refusals: one model, and a --costs file cannot describe another one or refine it.
+golden_case(hf_with_model EXIT 2 STDERR "--hf-config and --model are exclusive: give one model"
+  ARGS solve ${hf_tiny} --hf-config ${hf}/llama-tiny.json --model llama-3-8b)
+golden_case(hf_missing_file EXIT 2 STDERR "no-such-config.json"
+  ARGS simulate ${hf_tiny} --hf-config ${hf}/no-such-config.json)
+golden_case(hf_costs_contradicted EXIT 2
+  STDERR "--hf-config samples/hf/llama-tiny.json contradicts model = tiny-8x256 of samples/models/tiny-8x256.json: the file describes its own model"
+  ARGS simulate ${hf_tiny} --hf-config ${hf}/llama-tiny.json --costs samples/models/tiny-8x256.json)
+golden_case(hf_costs_fields_replaced
+  STDERR "^slimpack: --hf-config samples/hf/llama-tiny.json overrides model.layers = 16 of tests/cli/inputs/model-layers-16.json\n$"
+  STDOUT "\"model\": \"llama-tiny\""
+  ARGS simulate ${hf_tiny} --hf-config ${hf}/llama-tiny.json --costs tests/cli/inputs/model-layers-16.json --json -)
+golden_case(hf_schedule_contradicted EXIT 2
+  STDERR "--hf-config samples/hf/llama-tiny.json contradicts the schedule's setup \\(not set\\)"
+  ARGS simulate --plan samples/schedules/chat-sft-p2.schedule.json --hf-config ${hf}/llama-tiny.json)
+golden_case(hf_tp_does_not_divide EXIT 2 STDERR "--tp: 3 does not divide model.heads 8"
+  ARGS solve --preset chat-sft --batch-tokens 65536 --pp 2 --tp 3 --hf-config ${hf}/llama-tiny.json)

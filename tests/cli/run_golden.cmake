@@ -1,7 +1,8 @@
 # Runs one golden CLI case: executes the command, checks the exit code, compares stdout JSON with the
 # golden file (json_diff, numeric tolerance, ignored keys) and stderr with a regex.
 # Variables: CLI, JSON_DIFF, ARGS (;-list), WORKDIR, EXPECT_EXIT, GOLDEN (optional), IGNORE (optional),
-# STDERR_REGEX (optional), STDOUT_REGEX (optional), OUTDIR. Set SLIMPACK_UPDATE_GOLDEN=1 in the environment to rewrite goldens.
+# STDERR_REGEX (optional), STDOUT_REGEX (optional), OUTDIR, CASE (optional: names the actual
+# output). Set SLIMPACK_UPDATE_GOLDEN=1 in the environment to rewrite goldens.
 string(REPLACE "@@" ";" ARGS "${ARGS}")
 execute_process(COMMAND ${CLI} ${ARGS} WORKING_DIRECTORY ${WORKDIR}
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -25,6 +26,10 @@ if(DEFINED STDOUT_REGEX AND NOT STDOUT_REGEX STREQUAL "")
 endif()
 if(DEFINED GOLDEN AND NOT GOLDEN STREQUAL "")
   get_filename_component(name ${GOLDEN} NAME)
+  # Named after the case: two cases may share one golden file (golden_case's GOLDEN).
+  if(DEFINED CASE AND NOT CASE STREQUAL "")
+    set(name ${CASE}.json)
+  endif()
   set(actual ${OUTDIR}/${name})
   file(WRITE ${actual} "${out}")
   if("$ENV{SLIMPACK_UPDATE_GOLDEN}" STREQUAL "1")

@@ -17,6 +17,7 @@
 #include "app/config_options.h"
 #include "cost/recompute.h"
 #include "models/format.h"
+#include "panels/model_file_choice.h"
 #include "panels/option_widgets.h"
 
 namespace slimpack::ui {
@@ -117,6 +118,8 @@ ConfigPanel::ConfigPanel(QWidget* parent)
                        {tr("GPU"), {"gpu"}},
                        {tr("p / d / t"), {"pp", "dp", "tp"}},
                        {tr("Strategy"), {"strategy"}}});
+  model_file_ = new ModelFileChoice(qobject_cast<QComboBox*>(fieldOf("model")), this);
+  connect(model_file_, &ModelFileChoice::fileRequested, this, &ConfigPanel::modelFileRequested);
   addSliceRows(form);
   addOptionRows(form, {{tr("Packs"), {"packs"}},
                        {tr("Schedule"), {"schedule", "vchunks"}},
@@ -222,6 +225,7 @@ void ConfigPanel::setSpec(const ConfigSpec& spec) {
     showOptionValue(widget, *option, scenario);
     if (typed(*option)) widget->setStyleSheet(QString());
   }
+  model_file_->showFile(QString::fromStdString(spec.hf_config_file));
   slice_spin_->setValue(static_cast<int>(spec.slice_size));
   slice_slider_->setValue(sliderIndexOf(spec.slice_size));
   fieldOf("vchunks")->setEnabled(spec.schedule == ScheduleKind::Interleaved &&
@@ -300,9 +304,12 @@ void ConfigPanel::showCosts() {
 }
 
 void ConfigPanel::edited() {
+  if (model_file_->picking()) return;  // a config.json is asked for; nothing changed yet
   ConfigSpec s = spec_;
   s.slice_size = slice_spin_->value();
   readFields(s);
+  // A preset chosen in the model list replaces the config.json; the file's own entry keeps it.
+  s.hf_config_file = model_file_->file().toStdString();
   fieldOf("vchunks")->setEnabled(s.schedule == ScheduleKind::Interleaved);
   if (s == spec_) return;
   spec_ = s;

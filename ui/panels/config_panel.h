@@ -3,8 +3,10 @@
 // schedule (with virtual chunks for interleaved), the long-context settings (context window,
 // activation recompute, context parallelism, stage layer split), memory cap and the cost source
 // (built-in coefficients, a fitted cost profile, a cost overrides file). Edits a ConfigSpec; the
-// controller debounces and re-solves. Cost files are chosen through costFileRequested: the window
-// asks for the file and the controller checks it before the configuration changes.
+// controller debounces and re-solves. Cost files are chosen through costFileRequested, and a
+// Hugging Face config.json as the model through the model list's last entry (ModelFileChoice,
+// modelFileRequested): the window asks for the file and the controller checks it before the
+// configuration changes.
 // The ordinary rows are built from the option table (core/app/config_options.h) by
 // panels/option_widgets.h: widget, range or choices and tooltip follow the option, and the value
 // is read and written through the option. Slice size, costs and the plan note are hand-made.
@@ -30,6 +32,8 @@ struct ConfigOption;
 }
 
 namespace slimpack::ui {
+
+class ModelFileChoice;
 
 class ConfigPanel : public QWidget {
   Q_OBJECT
@@ -81,6 +85,9 @@ class ConfigPanel : public QWidget {
  signals:
   void configEdited(const slimpack::ui::ConfigSpec& spec);
   void costFileRequested(slimpack::ui::ConfigPanel::CostFile which);
+  // The model list's "From a config.json…": the window asks for the file and the controller reads
+  // it before the configuration names it (the list stays on the model in use meanwhile).
+  void modelFileRequested();
 
  private:
   // A row of the form from the option table: its label and its options' flags, side by side.
@@ -108,8 +115,9 @@ class ConfigPanel : public QWidget {
   QLabel* note_;
   QLabel* auto_slice_;
   QString plan_file_;
-  QWidget* marked_ = nullptr;  // the field showOptionError marked
-  QString marked_tip_;         // its tooltip before
+  ModelFileChoice* model_file_;  // the model list's config.json entries
+  QWidget* marked_ = nullptr;    // the field showOptionError marked
+  QString marked_tip_;           // its tooltip before
 };
 
 }  // namespace slimpack::ui

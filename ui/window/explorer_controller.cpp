@@ -15,7 +15,8 @@ QString changeName(const ConfigSpec& a, const ConfigSpec& b) {
   if (a.slice_size != b.slice_size) return QObject::tr("Slice Size");
   if (a.strategy != b.strategy) return QObject::tr("Strategy");
   if (a.pp != b.pp || a.dp != b.dp || a.tp != b.tp) return QObject::tr("Parallelism");
-  if (a.model != b.model || a.gpu != b.gpu) return QObject::tr("Model / GPU");
+  if (a.model != b.model || a.hf_config_file != b.hf_config_file || a.gpu != b.gpu)
+    return QObject::tr("Model / GPU");
   if (a.packs != b.packs) return QObject::tr("Packs");
   if (a.schedule != b.schedule || a.vchunks != b.vchunks) return QObject::tr("Schedule");
   if (a.memory_cap_gb != b.memory_cap_gb) return QObject::tr("Memory Cap");
@@ -271,34 +272,6 @@ void ExplorerController::adoptScheduleSetup(const std::optional<LoadedSchedule>&
   if (std::find(gpus.begin(), gpus.end(), fixed.gpu) != gpus.end()) config_.gpu = fixed.gpu;
   plan_cost_ = schedule->cost;
   plan_cost_config_ = config_;
-}
-
-void ExplorerController::setCostFiles(const QString& profile, const QString& overrides) {
-  ConfigSpec next = config_;
-  next.cost_profile_file = profile.toStdString();
-  next.cost_overrides_file = overrides.toStdString();
-  if (next == config_) return;
-  const QString named =
-      profile != QString::fromStdString(config_.cost_profile_file) ? profile : overrides;
-  load_jobs_.start(
-      tr("Loading costs"),
-      [next](const CancelToken&, ProgressSink& progress) -> Status {
-        progress.report("reading cost files", 0.0);
-        auto cost = make_cost_model(next);
-        if (!cost) return cost.error();
-        return Status::success();
-      },
-      [this, next, named](Status checked) {
-        if (!checked) {
-          emit loadFailed(named, readableMessage(checked.error().message));
-          return;
-        }
-        // Only the cost files change: edits made while the files were read are kept.
-        ConfigSpec applied = config_;
-        applied.cost_profile_file = next.cost_profile_file;
-        applied.cost_overrides_file = next.cost_overrides_file;
-        setConfig(applied);
-      });
 }
 
 void ExplorerController::clearPlan() {

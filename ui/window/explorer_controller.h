@@ -83,6 +83,11 @@ class ExplorerController : public QObject {
   // the cost model built on a worker first: a bad file emits loadFailed naming the file and the
   // reason, and the configuration stays as it was.
   void setCostFiles(const QString& profile, const QString& overrides);
+  // Uses a Hugging Face config.json as the model (ConfigSpec::hf_config_file). The file is read on
+  // a worker first, through the call the cost model is built with: a bad one emits loadFailed
+  // naming the file and its field ("config.json: num_hidden_layers: missing"), and the model stays
+  // the one in use. A preset chosen later replaces it (setConfig).
+  void setModelFile(const QString& path);
   // Back from an opened plan to solving the workload.
   void clearPlan();
 

@@ -82,6 +82,7 @@ void MainWindow::connectController() {
   });
   connect(search_, &SearchPanel::badInput, this, &MainWindow::showError);
   connect(config_, &ConfigPanel::costFileRequested, menus_, &WindowMenus::costFileDialog);
+  connect(config_, &ConfigPanel::modelFileRequested, menus_, &WindowMenus::modelFileDialog);
   connect(&c, &ExplorerController::inputsChanged, this, [this] {
     search_->setBasis(controller_->workload(), controller_->config());
     workload_->setSpec(controller_->workload());

@@ -278,6 +278,13 @@ void WindowMenus::costFileDialog(ConfigPanel::CostFile which) {
                                     profile ? QString::fromStdString(c.cost_overrides_file) : path);
 }
 
+void WindowMenus::modelFileDialog() {
+  const QString path = QFileDialog::getOpenFileName(
+      &window_, tr("Model From a config.json"), window_.settings().lastDirectory(),
+      tr("Hugging Face config (*.json);;All files (*)"));
+  if (!path.isEmpty()) window_.controller().setModelFile(path);
+}
+
 void WindowMenus::openSessionDialog() {
   const QString path =
       QFileDialog::getOpenFileName(&window_, tr("Open Session"), window_.settings().lastDirectory(),

@@ -35,6 +35,9 @@ class WindowMenus : public QObject {
   // Asks for a fitted cost profile (`slimpack fit-costs`) or a cost overrides file and hands it to
   // the controller, which checks it before using it.
   void costFileDialog(slimpack::ui::ConfigPanel::CostFile which);
+  // Asks for a Hugging Face config.json and hands it to the controller, which reads it before the
+  // configuration names it as the model.
+  void modelFileDialog();
 
  private:
   void buildFileMenu();

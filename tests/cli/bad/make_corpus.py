@@ -221,6 +221,36 @@ write("overrides/absurd-pp.json", otext.replace('"pp": 4', '"pp": 1000000000'))
 write("overrides/negative-coeffs.json", '{"coeffs": {"forward": {"kappa": -1}}}')
 write("overrides/duplicate-key.json", '{"gpu": "h100-sxm", "gpu": "h200"}')
 
+# ---- Hugging Face config.json (slimpack solve --hf-config FILE) ----
+hf = {"model_type": "llama", "hidden_size": 256, "intermediate_size": 688,
+      "num_hidden_layers": 8, "num_attention_heads": 8, "num_key_value_heads": 4,
+      "vocab_size": 2048, "tie_word_embeddings": False}
+htext = dumps(hf)
+hf_without = lambda key: dumps({k: v for k, v in hf.items() if k != key})  # noqa: E731
+hf_with = lambda **fields: dumps({**hf, **fields})  # noqa: E731
+common("hf", ".json", htext)
+write("hf/deep.json", '{"model_type": ' + DEEP + "}")
+write("hf/huge.json", htext.replace('"vocab_size": 2048', '"vocab_size": 1e999'))
+write("hf/duplicate-key.json", htext.replace('"model_type": "llama",', '"model_type": "llama", "model_type": "qwen2",'))
+write("hf/not-an-object.json", "[256, 688]\n")
+write("hf/unknown-family.json", hf_with(model_type="gpt2"))
+write("hf/missing-type.json", hf_without("model_type"))
+write("hf/missing-layers.json", hf_without("num_hidden_layers"))
+write("hf/missing-vocab.json", hf_without("vocab_size"))
+write("hf/wrong-type.json", htext.replace('"hidden_size": 256', '"hidden_size": "256"'))
+write("hf/wrong-type-tied.json", hf_with(tie_word_embeddings="yes"))
+write("hf/fraction.json", hf_with(intermediate_size=688.5))
+write("hf/zero-heads.json", hf_with(num_attention_heads=0))
+write("hf/absurd-layers.json", hf_with(num_hidden_layers=1000000000))
+write("hf/kv-heads.json", hf_with(num_key_value_heads=3))
+write("hf/indivisible-hidden.json", hf_with(hidden_size=250))
+write("hf/gelu.json", hf_with(hidden_act="gelu"))
+write("hf/mlp-bias.json", hf_with(mlp_bias=True))
+write("hf/mistral-sliding-window.json", hf_with(model_type="mistral", sliding_window=4096))
+write("hf/mistral-default-window.json", hf_with(model_type="mistral"))
+write("hf/qwen2-sliding-window.json", hf_with(model_type="qwen2", use_sliding_window=True,
+                                              sliding_window=1024, max_window_layers=4))
+
 # ---- sessions (explorer only: File > Open, drop) ----
 session = {"format": "slimpack-session", "version": 1,
            "workload": {"preset": "chat-sft", "seed": 7, "batch_tokens": 65536},

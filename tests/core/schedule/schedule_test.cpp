@@ -318,6 +318,61 @@ TEST(Schedule, AMissingOrExtraActionIsNamedByRankIndexOpAndPack) {
                                      ", action " + std::to_string(n - 1) + ")");
 }
 
+// A model from a config.json (an explicit head dimension, q/k/v/o biases; tied embeddings) runs
+// from the schedule alone as it was planned, and setup.model says where it came from.
+TEST(Schedule, HfConfigModelRoundTripsWithItsShape) {
+  for (const char* sample : {"llama-wide-heads.json", "qwen2-tiny.json"}) {
+    SCOPED_TRACE(sample);
+    ConfigSpec c;
+    c.hf_config_file = std::string(SLIMPACK_SAMPLES_DIR) + "/hf/" + sample;
+    c.pp = 2;
+    c.tp = 2;
+    const Solved s = solve_sample("slimpack", c, 1 << 16, "chat-sft");
+    expect_same_run(s);
+    auto schedule = make_schedule(s.plan, s.cost.get());
+    ASSERT_TRUE(schedule.ok());
+    const nlohmann::json model = schedule_to_json(*schedule)["setup"]["model"];
+    const ModelConfig& m = s.cost->model();
+    EXPECT_EQ(model["source"], "hf-config:" + c.hf_config_file);
+    EXPECT_EQ(model["head_dim"], m.head_dim());
+    EXPECT_EQ(model["tied_embeddings"], m.tied_embeddings);
+    EXPECT_EQ(model["attention_bias"], attention_bias_name(m.attention_bias));
+    const Schedule back = round_trip(*schedule);
+    ASSERT_TRUE(back.costs.has_value());
+    EXPECT_EQ(back.costs->model.source, m.source);
+    EXPECT_EQ(back.costs->model.explicit_head_dim, m.explicit_head_dim);
+    EXPECT_EQ(back.costs->model.tied_embeddings, m.tied_embeddings);
+    EXPECT_EQ(back.costs->model.attention_bias, m.attention_bias);
+  }
+}
+
+// Files written before setup.model recorded the source and shape still read (their costs fix the
+// model); a setup.model that says something else than the costs is refused by its path.
+TEST(Schedule, SetupModelFieldsAreOptionalButChecked) {
+  ConfigSpec c;
+  c.pp = 2;
+  const Solved s = solve_sample("sliced", c, 1 << 16, "chat-sft");
+  auto schedule = make_schedule(s.plan, s.cost.get());
+  ASSERT_TRUE(schedule.ok());
+  nlohmann::json j = schedule_to_json(*schedule);
+  EXPECT_EQ(j["setup"]["model"]["source"], "preset");
+  EXPECT_EQ(j["setup"]["model"]["head_dim"], 128);
+  EXPECT_EQ(j["setup"]["model"]["tied_embeddings"], false);
+  EXPECT_EQ(j["setup"]["model"]["attention_bias"], "none");
+  nlohmann::json old = j;
+  for (const char* key : {"source", "head_dim", "tied_embeddings", "attention_bias"}) {
+    old["setup"]["model"].erase(key);
+    old["setup"]["costs"]["model"].erase(key);
+  }
+  auto read = schedule_from_json(old);
+  EXPECT_TRUE(read.ok()) << (read ? "" : read.error().message);
+  j["setup"]["model"]["tied_embeddings"] = true;
+  auto bad = schedule_from_json(j);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message,
+            "$.setup.model.tied_embeddings: the plan gives false, the file has true");
+}
+
 TEST(Schedule, ReplayNamesADeadlock) {
   auto s = make_schedule(doc_example(), nullptr);
   ASSERT_TRUE(s.ok());
