@@ -243,3 +243,47 @@ def test_checkpoint_that_does_not_match_the_config(run_script, tmp_path):
     doc["setup"]["model"]["ffn"] = 96
     proc = _run(run_script, _write(tmp_path, doc), "--hf-model", str(folder), expect=2)
     _one_line_error(proc, "model.safetensors", "mlp.", "[64, 32]", "[96, 32]")
+
+
+@pytest.mark.parametrize("config,tp", [("llama", 1), ("qwen2", 2)])
+def test_solve_hf_config_then_run_hf_model(slimpack_bin, run_script, tmp_path, config, tp):
+    """The issue's acceptance: `slimpack solve --hf-config` plans for the config, and
+    `slimpack-run --hf-model` runs that plan (asymmetric: 4 forward, 3 backward packs) exactly."""
+    cfg = {"llama": LLAMA, "qwen2": QWEN2}[config]
+    lengths = tmp_path / "lengths.json"
+    lengths.write_text("[60, 30, 100, 20, 45]")
+    schedule = tmp_path / "s.json"
+    proc = subprocess.run([slimpack_bin, "solve", "--hf-config", cfg, "--lengths", str(lengths),
+                           "--pp", "2", "--tp", str(tp), "--slice", "32", "--packs", "4",
+                           "--no-dp-merge", "--out", str(tmp_path / "plan.json"),
+                           "--schedule-out", str(schedule)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    doc = json.loads(schedule.read_text())
+    assert doc["setup"]["model"]["source"] == f"hf-config:{cfg}" and doc["setup"]["tp"] == tp
+    rep = doc["replicas"][0]
+    assert len(rep["forward_packs"]) != len(rep["backward_packs"])  # asymmetric
+    out = tmp_path / "summary.json"
+    _run(run_script, str(schedule), "--hf-model", cfg, "--check", "--json", str(out))
+    summary = json.loads(out.read_text())
+    assert summary["check"]["ok"] and summary["world_size"] == 2 * tp
+
+
+SAMPLES = os.path.join(os.path.dirname(os.path.dirname(HERE)), os.pardir, "samples", "hf")
+
+
+@pytest.mark.parametrize("name", ["llama-tiny", "qwen2-tiny", "mistral-tiny", "llama-wide-heads"])
+def test_shipped_sample_configs_plan_and_run(slimpack_bin, run_script, tmp_path, name):
+    """Every small config of samples/hf: planned by `slimpack solve --hf-config`, run in one
+    process against transformers (head_dim other than hidden / heads included)."""
+    cfg = os.path.normpath(os.path.join(SAMPLES, f"{name}.json"))
+    lengths = tmp_path / "lengths.json"
+    lengths.write_text("[90, 40, 70]")
+    schedule = tmp_path / "s.json"
+    proc = subprocess.run([slimpack_bin, "solve", "--hf-config", cfg, "--lengths", str(lengths),
+                           "--pp", "2", "--tp", "1", "--slice", "32", "--packs", "3",
+                           "--no-dp-merge", "--out", os.devnull, "--schedule-out", str(schedule)],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "summary.json"
+    _run(run_script, str(schedule), "--hf-model", cfg, "--in-process", "--check", "--json", str(out))
+    assert json.loads(out.read_text())["check"]["max_rel_error"] < 1e-12
