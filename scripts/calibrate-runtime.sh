@@ -15,11 +15,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo '[400, 150, 60, 320, 100, 45, 220, 75, 32, 15]' >"$tmp/a.json"
 echo '[380, 260, 90, 30, 200, 140, 64, 48, 120, 20]' >"$tmp/b.json"
+# The CPU's measured costs without their model, so that --hf-config names the model.
+.venv/bin/python -c 'import json, sys; d = json.load(open(sys.argv[1])); d.pop("model"); json.dump(d, open(sys.argv[2], "w"))' \
+  samples/models/tiny-8x256-cpu.json "$tmp/cpu-costs.json"
 echo "== $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $($run --version)"
 # name | planner's model options | runtime's model options
 models=(
   "built-in tiny-8x256|--costs samples/models/tiny-8x256-cpu.json|"
-  "transformers Llama (tests/runtime/hf/llama-small.json)|--costs samples/models/tiny-8x256-cpu.json --hf-config tests/runtime/hf/llama-small.json|--hf-model tests/runtime/hf/llama-small.json"
+  "transformers Llama (tests/runtime/hf/llama-small.json)|--costs $tmp/cpu-costs.json --hf-config tests/runtime/hf/llama-small.json|--hf-model tests/runtime/hf/llama-small.json"
 )
 for engine in $engines; do
   for entry in "${models[@]}"; do
@@ -37,15 +40,19 @@ for engine in $engines; do
     done
     "$slimpack" fit-costs --trace "$tmp/a.traces" --plan "$tmp/a.schedule.json" \
       --out "$tmp/profile.json" >/dev/null
-    "$slimpack" simulate --plan "$tmp/b.schedule.json" --cost-profile "$tmp/profile.json" \
-      --check-trace "$tmp/b.traces" --json "$tmp/check.json" >/dev/null
+    # The plan (not the schedule, which fixes its costs) priced with the fitted profile.
+    # shellcheck disable=SC2086
+    "$slimpack" simulate --plan "$tmp/b.plan.json" $plan_model --pp 2 --tp 1 \
+      --cost-profile "$tmp/profile.json" --check-trace "$tmp/b.traces" \
+      --json "$tmp/check.json" >/dev/null
     .venv/bin/python - "$tmp/check.json" "$name" "$engine" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))["trace_check"]
 worst = max(abs(u["error"]) for u in c["units"] if u.get("error") is not None)
-print(f"{sys.argv[3]:9s} {sys.argv[2]}: {c['matched']} units matched; on batch B: per-unit MAPE "
-      f"{100 * c['mape']:.1f} %, worst unit {100 * worst:.0f} %, makespan error "
-      f"{100 * c['makespan_error']:+.1f} %")
+# The units last their thread CPU time, placed at their wall-clock starts: the makespan of a
+# shared machine's wall clock is not what the CPU costs predict, so only per-unit errors count.
+print(f"{sys.argv[3]:9s} {sys.argv[2]}: {c['matched_units']} units matched; on batch B: per-unit "
+      f"MAPE {100 * c['mape']:.1f} %, worst unit {100 * worst:.0f} %")
 PY
   done
 done
