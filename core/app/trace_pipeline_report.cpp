@@ -20,10 +20,8 @@ std::string label(const PipelineBubbles& b, std::int32_t i) {
   return unit_label(unit_at(b, i).id);
 }
 
-// Below a nanosecond a time is the rounding of the trace's numbers (a gap between a unit's end
-// and the next start that are one time apart): printed as 0, kept as is in the JSON.
 std::string time_text(double us) {
-  return format_time(std::abs(us) < 1e-3 ? 0.0 : us * 1e-6);
+  return bubble_time_text(us);
 }
 
 nlohmann::json stage_json(const PipelineBubbles& b, const StageBubbles& s) {
@@ -106,6 +104,12 @@ std::string path_summary(const PipelineBubbles& b) {
 }
 
 }  // namespace
+
+// Below a nanosecond a time is the rounding of the trace's numbers (a gap between a unit's end
+// and the next start that are one time apart): printed as 0, kept as is in the JSON.
+std::string bubble_time_text(double us) {
+  return format_time(std::abs(us) < 1e-3 ? 0.0 : us * 1e-6);
+}
 
 std::string bubble_unit_text(const PipelineBubbles& b, std::int32_t unit) {
   if (unit < 0 || static_cast<std::size_t>(unit) >= b.units.size()) return "-";

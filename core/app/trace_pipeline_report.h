@@ -24,6 +24,10 @@ nlohmann::json trace_pipeline_json(const TraceRun& run, const TracePipeline& res
 std::string trace_pipeline_text(const TraceRun& run, const TracePipeline& result,
                                 std::size_t worst);
 
+// A time of the analysis (microseconds) as the text and the explorer's table show it: the one
+// formatter's, with times under a nanosecond (the rounding of a trace's numbers) as 0.
+std::string bubble_time_text(double us);
+
 // "stage 1 B3" for a unit of `b`.
 std::string bubble_unit_text(const PipelineBubbles& b, std::int32_t unit);
 
