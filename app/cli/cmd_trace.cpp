@@ -1,6 +1,7 @@
 // slimpack trace info FILE...       counts of Chrome / Kineto traces (events, phases, lanes, span)
 // slimpack trace compare A B        difference of two traces by event name (count, total, delta)
 // slimpack trace summary FILE...    per rank and step: GPU computation, communication, memcpy, idle
+// slimpack trace pipeline RUN       where a run's pipeline bubbles come from (trace_pipeline_cli)
 #include <cstdio>
 
 #include "app/trace_compare_report.h"
@@ -10,6 +11,7 @@
 #include "output.h"
 #include "thread_pool.h"
 #include "trace/trace_import.h"
+#include "trace_pipeline_cli.h"
 
 namespace slimpack::cli {
 namespace {
@@ -18,7 +20,8 @@ constexpr const char* kTraceUsage =
     "usage: slimpack trace info FILE... [--json FILE]\n"
     "       slimpack trace compare A B [--json FILE] [--steps all|N|A-B] [--category CAT] ...\n"
     "       slimpack trace summary FILE... [--json FILE] [--kernels N] [--idle-window trace|gpu] "
-    "...\n\n"
+    "...\n"
+    "       slimpack trace pipeline RUN --plan PLAN [--trace-rules NAME] [--json FILE]\n\n"
     "Reads Chrome Trace Event files (plain or .gz; our --trace exports, Kineto, PyTorch "
     "profiler).\n"
     "  info     event counts per phase, lanes and time span of each file\n"
@@ -27,9 +30,12 @@ constexpr const char* kTraceUsage =
     "step\n"
     "  summary  per rank and profiler step: GPU time split into computation, communication,\n"
     "           memory copies and idle (unions over streams), overlap, idle causes, launches,\n"
-    "           and the ranks lined up per step (stragglers)\n\n"
-    "Run 'slimpack trace info --help', 'slimpack trace compare --help' or 'slimpack trace summary "
-    "--help'\nfor their options.\n";
+    "           and the ranks lined up per step (stragglers)\n"
+    "  pipeline per stage of a run of PLAN: busy time and idle time by cause (fill and drain,\n"
+    "           dependency on a late producer, transfer, other), the critical path, beside the\n"
+    "           simulated plan's\n\n"
+    "Run 'slimpack trace info --help', 'slimpack trace compare --help', 'slimpack trace summary "
+    "--help'\nor 'slimpack trace pipeline --help' for their options.\n";
 
 int trace_info(int argc, char** argv) {
   const std::vector<OptionSpec> specs = {
@@ -290,15 +296,17 @@ int cmd_trace(int argc, char** argv) {
   if (sub == "info") return trace_info(argc, argv);
   if (sub == "compare") return trace_compare(argc, argv);
   if (sub == "summary") return trace_summary(argc, argv);
+  if (sub == "pipeline") return trace_pipeline(argc, argv);
   if (sub == "--help" || sub == "-h") {
     std::fputs(kTraceUsage, stdout);
     return kExitOk;
   }
   return report_error(
-      "trace", Error::bad_input(sub.empty() ? "expected 'trace info', 'trace compare' or 'trace "
-                                              "summary'"
+      "trace", Error::bad_input(sub.empty() ? "expected 'trace info', 'trace compare', 'trace "
+                                              "summary' or 'trace pipeline'"
                                             : "unknown subcommand '" + sub +
-                                                  "' (expected info, compare or summary)"));
+                                                  "' (expected info, compare, summary or "
+                                                  "pipeline)"));
 }
 
 }  // namespace slimpack::cli

@@ -24,7 +24,8 @@ constexpr Command kCommands[] = {
     {"info", slimpack::cli::cmd_info, "statistics of a length file or preset"},
     {"fit-costs", slimpack::cli::cmd_fit_costs, "fit cost coefficients to measured pack times"},
     {"trace", slimpack::cli::cmd_trace,
-     "inspect, summarise and compare Chrome / Kineto traces (trace info, summary, compare)"},
+     "inspect, summarise and compare Chrome / Kineto traces, and where a run's bubbles come "
+     "from (trace info, summary, compare, pipeline)"},
     {"export", slimpack::cli::cmd_export,
      "write a plan in another runtime's schedule format (export torch-pp: PyTorch's CSV)"},
 };

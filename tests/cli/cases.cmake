@@ -316,3 +316,20 @@ golden_case(hf_schedule_contradicted EXIT 2
   ARGS simulate --plan samples/schedules/chat-sft-p2.schedule.json --hf-config ${hf}/llama-tiny.json)
 golden_case(hf_tp_does_not_divide EXIT 2 STDERR "--tp: 3 does not divide model.heads 8"
   ARGS solve --preset chat-sft --batch-tokens 65536 --pp 2 --tp 3 --hf-config ${hf}/llama-tiny.json)
+# trace pipeline: where a run's bubbles come from (figures worked out by hand in
+# tests/core/sim/pipeline_bubbles_test.cpp). The sample run of our runtime's form (wait RECV
+# ranges give the arrivals) against its plan, and our export of a plan against it (its sends do).
+golden_case(trace_pipeline_sample_run
+  ARGS trace pipeline samples/runs/calibrate --plan samples/runs/calibrate/plan.json --json -)
+golden_case(trace_pipeline_export
+  ARGS trace pipeline samples/traces/asymmetric-example.trace.json --plan samples/plans/asymmetric-example.json --json -)
+golden_case(trace_pipeline_text STDOUT "stage 0 B1 waited 30.6 ms \\(from 76.0 ms\\) for stage 1 B1"
+  ARGS trace pipeline samples/runs/calibrate --plan samples/runs/calibrate/plan.json)
+golden_case(trace_pipeline_other_plan EXIT 2 STDERR "worker-a.pt.trace.json#8 F6: no forward pack 6 on stage 0 of replica 0 in the plan \\(5 packs\\): not a run of this plan"
+  ARGS trace pipeline samples/runs/calibrate --plan samples/plans/asymmetric-example.json)
+golden_case(trace_pipeline_wrong_rules EXIT 2 STDERR "no event matches the rules of 'megatron'"
+  ARGS trace pipeline samples/runs/calibrate --plan samples/runs/calibrate/plan.json --trace-rules megatron)
+golden_case(trace_pipeline_no_plan EXIT 2 STDERR "--plan FILE is required"
+  ARGS trace pipeline samples/runs/calibrate)
+golden_case(trace_pipeline_missing EXIT 2 STDERR "nope: cannot open"
+  ARGS trace pipeline samples/runs/nope --plan samples/runs/calibrate/plan.json)

@@ -44,6 +44,8 @@ class SimCheckPanel : public QWidget {
   // the check.
   void setMeasured(std::shared_ptr<const TraceRun> run, const TraceRunRequest& loaded);
   const std::shared_ptr<const TraceRun>& measured() const { return run_; }
+  // The explorer's current result the run is held against (null before the first).
+  const SnapshotPtr& simulation() const { return snapshot_; }
   // The request for check_trace_run and calibrate_trace_run: the loaded files and options with
   // this panel's rules and GPU-time choice. The CLI builds the same from its options.
   TraceRunRequest request() const;

@@ -139,6 +139,11 @@ void TraceView::clearMarks() {
   setMarked({});
 }
 
+void TraceView::setOverlay(std::function<void(QPainter&)> paint) {
+  overlay_ = std::move(paint);
+  update();
+}
+
 void TraceView::remark() {
   if (mark_ && timeline_ && model()) marked_ = mark_(*timeline_, *model());
   update();
@@ -194,6 +199,7 @@ void TraceView::paintEvent(QPaintEvent* event) {
   GanttView::paintEvent(event);
   if (!model()) return;
   QPainter p(this);
+  if (overlay_) overlay_(p);
   if (!marked_.empty()) paintMarks(p);
   if (selection_) paintSelection(p);
   paintSelected(p);

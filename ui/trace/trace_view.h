@@ -64,6 +64,10 @@ class TraceView : public GanttView {
     remark();
   }
   void clearMarks();
+  // Painted over the bars and under the marks (the Bubbles view's causes and critical path:
+  // ui/trace/bubble_overlay.h); empty: nothing.
+  void setOverlay(std::function<void(QPainter&)> paint);
+  bool hasOverlay() const { return static_cast<bool>(overlay_); }
 
   // The selected time range (model time, seconds), if any, and the lanes (source, lane) of the
   // selected area; empty lanes: every lane.
@@ -133,6 +137,7 @@ class TraceView : public GanttView {
   std::set<int> collapsed_;
   std::vector<BarRef> marked_;
   std::function<std::vector<BarRef>(const TraceTimeline&, const GanttModel&)> mark_;
+  std::function<void(QPainter&)> overlay_;
   std::optional<TimeRange> selection_;
   std::optional<double> select_from_;
   int select_row_from_ = -1;

@@ -24,6 +24,7 @@
 
 #include "app/trace_run.h"
 #include "jobs/job_tracker.h"
+#include "trace/bubble_panel.h"
 #include "trace/sim_check_panel.h"
 #include "trace/trace_details_panel.h"
 #include "trace/trace_diff_model.h"
@@ -68,6 +69,7 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
       diff_jobs_(new JobTracker(this)),
       sim_check_(new SimCheckPanel),
       summary_(new TraceSummaryPanel),
+      bubbles_(new BubblePanel),
       sim_button_(new QPushButton(tr("Measured vs Simulated"))),
       details_(new TraceDetailsPanel),
       prev_(new QToolButton),
@@ -105,7 +107,7 @@ void TraceWorkspace::connectJobs() {
     if (run_a_.timeline) emit calibrateRequested(run_a_.timeline);
   });
   for (JobTracker* t : {jobs_, diff_jobs_, &sim_check_->jobs(), &summary_->jobs(),
-                        &details_->jobs(), &details_->statsJobs()})
+                        &bubbles_->jobs(), &details_->jobs(), &details_->statsJobs()})
     connect(t, &JobTracker::busyChanged, this, [this](bool on) {
       // Posted: a job's done() may start the next one (a load starts the diff).
       if (!on)
@@ -170,7 +172,7 @@ void TraceWorkspace::showOnOneAxis(GanttView* a, GanttView* b) {
 
 bool TraceWorkspace::busy() const {
   return !offered_.isEmpty() || jobs_->busy() || diff_jobs_->busy() || sim_check_->jobs().busy() ||
-         summary_->jobs().busy() || details_->busy();
+         summary_->jobs().busy() || bubbles_->jobs().busy() || details_->busy();
 }
 
 bool TraceWorkspace::offerFile(const QString& path) {

@@ -42,6 +42,7 @@ class GanttView;
 
 namespace slimpack::ui {
 
+class BubblePanel;
 class JobTracker;
 class SimCheckPanel;
 class TraceDetailsPanel;
@@ -82,6 +83,10 @@ class TraceWorkspace : public QWidget {
   SimCheckPanel* simCheck() const { return sim_check_; }
   // Run A's GPU time per rank and step (ui/trace/trace_summary_panel.h), shown with "GPU Summary".
   TraceSummaryPanel* summaryPanel() const { return summary_; }
+  // Where run A's bubbles come from (ui/trace/bubble_panel.h), shown with "Bubbles" (which also
+  // shows Measured vs Simulated: the analysis holds the run against the current plan).
+  BubblePanel* bubblePanel() const { return bubbles_; }
+  void setBubblesVisible(bool on);
   void setSimulation(SnapshotPtr snapshot);
   void setSimCheckVisible(bool on);
   bool simCheckVisible() const;
@@ -207,6 +212,8 @@ class TraceWorkspace : public QWidget {
   JobTracker* diff_jobs_;
   SimCheckPanel* sim_check_;
   TraceSummaryPanel* summary_;
+  BubblePanel* bubbles_;
+  QPushButton* bubbles_button_ = nullptr;
   QPushButton* sim_button_;
   TraceDetailsPanel* details_;
   QToolButton* prev_;

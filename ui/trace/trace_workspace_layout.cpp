@@ -14,6 +14,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "trace/bubble_panel.h"
 #include "trace/sim_check_panel.h"
 #include "trace/trace_details_panel.h"
 #include "trace/trace_diff_model.h"
@@ -130,8 +131,25 @@ QHBoxLayout* TraceWorkspace::buildActionBar() {
   return bar;
 }
 
+void TraceWorkspace::setBubblesVisible(bool on) {
+  bubbles_button_->setChecked(on);  // toggled shows the panel (and measured vs simulated)
+}
+
 QHBoxLayout* TraceWorkspace::buildSearchBar() {
   auto* bar2 = new QHBoxLayout;
+  // In this row, whose search field gives way: the first row has no room left on a laptop.
+  bubbles_button_ = new QPushButton(tr("Bubbles"));
+  bubbles_button_->setObjectName(QStringLiteral("traceBubblesButton"));
+  bubbles_button_->setCheckable(true);
+  bubbles_button_->setToolTip(
+      tr("Where run A's bubbles come from, against the current plan: idle time by cause on the "
+         "timeline, the critical path, a table per stage (slimpack trace pipeline)"));
+  connect(bubbles_button_, &QPushButton::toggled, this, [this](bool on) {
+    bubbles_->setVisible(on);
+    if (on) setSimCheckVisible(true);
+  });
+  bubbles_->hide();
+  bar2->addWidget(bubbles_button_);
   bar2->addWidget(search_, 1);
   bar2->addWidget(prev_);
   bar2->addWidget(next_);
@@ -187,6 +205,10 @@ QWidget* TraceWorkspace::buildPanes() {
   splitter_->setStretchFactor(2, 3);
   splitter_->setStretchFactor(3, 2);
   splitter_->setStretchFactor(5, 1);
+  // Under the simulated check it follows (the factors above stay with their widgets).
+  bubbles_->attach(sim_check_, view_a_);
+  splitter_->insertWidget(2, bubbles_);
+  splitter_->setStretchFactor(2, 2);
   view_b_->hide();
   pane_b_->hide();
   scroll_b_->installEventFilter(this);

@@ -33,8 +33,8 @@ ExplorerArgs parse_explorer_args(const QStringList& arguments) {
   QCommandLineOption view(
       "view",
       "For --screenshot: gantt (default), compare, search, sweep, guide (the User "
-      "Guide window), infeasible (the failure banner), zoomed, traces or "
-      "measured (measured vs simulated).",
+      "Guide window), infeasible (the failure banner), zoomed, traces, "
+      "measured (measured vs simulated) or bubbles (where a run's bubbles come from).",
       "NAME");
   QCommandLineOption theme("theme", "For --screenshot: light (default) or dark.", "NAME");
   QCommandLineOption data_dirs("data-dirs",

@@ -328,8 +328,9 @@ void MainWindow::showView(const QString& name) {
     tabs_->setCurrentWidget(compare_);
   else if (name == "search")
     tabs_->setCurrentWidget(search_);
-  else if (name == "traces" || name == "measured")
-    tabs_->setCurrentWidget(traces_), traces_->setSimCheckVisible(name == "measured");
+  else if (name == "traces" || name == "measured" || name == "bubbles")
+    tabs_->setCurrentWidget(traces_), traces_->setSimCheckVisible(name != "traces"),
+        traces_->setBubblesVisible(name == "bubbles");
   else
     tabs_->setCurrentWidget(gantt_frame_);  // the tab's page (the Gantt sits inside it)
   if (name == "sweep") sweep_dock_->show(), sweep_dock_->raise();
