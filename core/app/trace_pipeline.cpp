@@ -5,8 +5,10 @@
 #include <tuple>
 #include <vector>
 
+#include "app/torch_pp_run.h"
 #include "trace/chrome_trace.h"
 #include "trace/measured_timeline.h"
+#include "trace/unit_waits.h"
 
 namespace slimpack {
 namespace {
@@ -75,16 +77,25 @@ Expected<TracePipeline> trace_pipeline_run(const TraceRun& run, const TraceRunRe
     graphs.push_back(std::move(*g));
   }
   if (cancel.cancelled()) return Error::cancelled();
-  auto mapped = map_trace_run(run, request, plan.stages, plan.dp());
+  auto mapped = map_plan_run(run, request, plan);  // torch-pp runs checked against the plan
   if (!mapped) return mapped.error();
   if (Status s = check_run_of_plan(run, *mapped, plan); !s) return s.error();
   if (cancel.cancelled()) return Error::cancelled();
-  const auto receives = map_messages(run, request, plan, receive_rules());
+  auto receives = map_messages(run, request, plan, receive_rules());
+  // PyTorch's runtime waits for a unit's message inside the unit's range (core/trace/unit_waits.h).
+  std::string messages = receives ? "receives" : "";
+  if (!receives && mapped->rule_set == kTorchPPRules && !request.options.gpu_flows) {
+    std::vector<const ImportedTrace*> traces;
+    for (const RankTrace& f : run.ranks) traces.push_back(f.trace.get());
+    receives = split_leading_waits(traces, *mapped);
+    messages = "waits inside units";
+  }
   const auto sends = receives ? std::nullopt : map_messages(run, request, plan, send_rules());
+  if (sends) messages = "sends";
   TracePipeline out;
   out.rule_set = mapped->rule_set;
   out.units = static_cast<std::int64_t>(mapped->units.size());
-  out.messages = receives ? "receives" : sends ? "sends" : "";
+  out.messages = messages;
   out.lanes = mapped->lanes;
   out.measured = analyse_bubbles(measured_timeline(
       *mapped, graphs, plan.stages, receives ? &*receives : nullptr, sends ? &*sends : nullptr));

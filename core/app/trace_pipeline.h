@@ -3,9 +3,9 @@
 // explorer's Bubbles view call this): the run's units mapped as `simulate --check-trace` maps
 // them (core/app/trace_run.h), placed in the plan's dependency graph as the simulator builds it
 // (core/sim/unit_graph.h), their messages read from the run's receive or send ranges
-// (core/trace/measured_timeline.h), and every idle interval of every stage classified with its
-// critical path (core/sim/pipeline_bubbles.h); the simulated plan's timeline gets the same
-// analysis beside it.
+// (core/trace/measured_timeline.h) or, for PyTorch's runtime, from its units' own ranges, and every
+// idle interval of every stage classified with its critical path (core/sim/pipeline_bubbles.h); the
+// simulated plan's timeline gets the same analysis beside it.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,9 +17,11 @@
 namespace slimpack {
 
 struct TracePipeline {
-  std::string rule_set;             // the unit rules the run was mapped with
-  std::int64_t units = 0;           // measured units (events) mapped
-  std::string messages;             // where arrivals came from: "receives", "sends" or "" (none)
+  std::string rule_set;    // the unit rules the run was mapped with
+  std::int64_t units = 0;  // measured units (events) mapped
+  // Where arrivals came from: "receives" (wait RECV ranges), "waits inside units" (torch-pp: each
+  // unit's range before its first operator, core/trace/unit_waits.h), "sends", or "" (none).
+  std::string messages;
   std::vector<LaneActivity> lanes;  // the run's lanes as mapped (those with units carry them)
   PipelineBubbles measured;         // on the run's clock: window from its first unit
   PipelineBubbles simulated;        // the plan's simulation `sim`, in microseconds

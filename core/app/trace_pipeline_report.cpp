@@ -189,7 +189,9 @@ std::string trace_pipeline_text(const TraceRun& run, const TracePipeline& result
     appendf(out, "messages: arrivals known for %lld of %lld messages (from %s)\n",
             static_cast<long long>(m.receives_known), static_cast<long long>(m.messages),
             result.messages == "receives" ? "the receiving stages' wait RECV ranges"
-                                          : "the sending stages' send ranges");
+            : result.messages == "sends"  ? "the sending stages' send ranges"
+                                          : "each unit's range before its first operator, where "
+                                            "PyTorch's runtime waits for the message");
   appendf(out, "makespan: measured %s, simulated %s\n\n", time_text(m.makespan_us).c_str(),
           time_text(s.makespan_us).c_str());
   appendf(out, "%-7s%-11s%-11s%-12s%-12s%-12s%-12s%s\n", "stage", "run", "busy", "dependency",

@@ -323,6 +323,13 @@ golden_case(trace_pipeline_sample_run
   ARGS trace pipeline samples/runs/calibrate --plan samples/runs/calibrate/plan.json --json -)
 golden_case(trace_pipeline_export
   ARGS trace pipeline samples/traces/asymmetric-example.trace.json --plan samples/plans/asymmetric-example.json --json -)
+# A run of PyTorch's pipeline runtime: each unit's range waits for its message before its first
+# operator (core/trace/unit_waits.h), and a run read with other rules says which it needs.
+golden_case(trace_pipeline_torch_pp
+  ARGS trace pipeline samples/runs/torch-pp --plan samples/runs/torch-pp/schedule.json --trace-rules torch-pp --json -)
+golden_case(trace_pipeline_torch_pp_other_rules EXIT 2
+  STDERR "no event matches the rules of 'slimpack' .* \\(the run holds samples/runs/torch-pp/torch-pp.csv, PyTorch's pipeline schedule: --trace-rules torch-pp\\)"
+  ARGS trace pipeline samples/runs/torch-pp --plan samples/runs/torch-pp/schedule.json)
 golden_case(trace_pipeline_text STDOUT "stage 0 B1 waited 30.6 ms \\(from 76.0 ms\\) for stage 1 B1"
   ARGS trace pipeline samples/runs/calibrate --plan samples/runs/calibrate/plan.json)
 golden_case(trace_pipeline_other_plan EXIT 2 STDERR "worker-a.pt.trace.json#8 F6: no forward pack 6 on stage 0 of replica 0 in the plan \\(5 packs\\): not a run of this plan"

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -73,7 +74,10 @@ TEST(TracePipeline, EverySampleRunAddsUpToItsMakespan) {
     ASSERT_TRUE(files) << files.error().message;
     const SnapshotPtr snap = simulate_plan_file(files->plan_file);
     ASSERT_TRUE(snap);
-    auto result = pipeline_of(files->traces, snap);
+    // A run of PyTorch's pipeline runtime holds its schedule CSV: its ranges are torch-pp's.
+    const bool torch = std::any_of(files->traces.begin(), files->traces.end(),
+                                   [](const std::string& f) { return f.ends_with(".csv"); });
+    auto result = pipeline_of(files->traces, snap, nullptr, torch ? "torch-pp" : "slimpack");
     ASSERT_TRUE(result) << entry.path() << ": " << result.error().message;
     expect_adds_up(result->measured, entry.path().string() + " measured");
     expect_adds_up(result->simulated, entry.path().string() + " simulated");
@@ -175,6 +179,36 @@ TEST(TracePipeline, AKinetoRunOfTwoReplicasHasTheSimulatedCauses) {
             << "stage entry " << s << " " << bubble_cause_name(static_cast<BubbleCause>(c));
   }
   fs::remove_all(dir);
+}
+
+// samples/runs/torch-pp, a real run of PyTorch's runtime: each unit's range waits for its message
+// before its first operator, so the arrivals are known there and no receive wait counts as busy:
+// stage 0 waited for B1's gradients (dependency on stage 1's B1, or its transfer).
+TEST(TracePipeline, TorchsRuntimeWaitsInsideItsUnitsRanges) {
+  const std::string dir = kSamples + "/runs/torch-pp";
+  const SnapshotPtr snap = simulate_plan_file(dir + "/schedule.json");
+  ASSERT_TRUE(snap);
+  TraceRun run;
+  auto result = pipeline_of({dir}, snap, &run, "torch-pp");
+  ASSERT_TRUE(result) << result.error().message;
+  EXPECT_EQ(result->rule_set, "torch-pp");
+  EXPECT_EQ(result->messages, "waits inside units");
+  EXPECT_GT(result->measured.receives_known, 0);
+  expect_adds_up(result->measured, "torch-pp");
+  // The units are the operators' time: shorter than their PP: ranges.
+  double ranges = 0.0, busy = 0.0;
+  for (const TimelineUnit& u : result->measured.units) busy += u.end_us - u.start_us;
+  TraceRunRequest request;
+  request.files = {dir};
+  request.options.rules = "torch-pp";
+  auto mapped = map_plan_run(run, request, *snap->plan);
+  ASSERT_TRUE(mapped) << mapped.error().message;
+  for (const MeasuredUnit& u : mapped->units) ranges += u.dur_us;
+  EXPECT_LT(busy, ranges);
+  double waited = 0.0;
+  for (const StageBubbles& s : result->measured.stages)
+    waited += s.cause_us(BubbleCause::Dependency) + s.cause_us(BubbleCause::Transfer);
+  EXPECT_GT(waited, 0.0);
 }
 
 TEST(TracePipeline, ARunOfAnotherPlanIsAnErrorNamingItsFile) {
