@@ -4,6 +4,7 @@
 
 #include "app/config_options.h"
 #include "app/strategy_run.h"
+#include "cost/hf_config.h"
 
 namespace slimpack {
 namespace {
@@ -100,6 +101,7 @@ Expected<RunInputs> make_run_inputs(const ConfigSpec& config, const Batch& batch
   if (Status s = check_context_window(config, batch); !s) return s.error();
   auto cost = make_cost_model(config, {}, &batch);
   if (!cost) return cost.error();
+  if (Status s = check_sliding_window((*cost)->model(), batch.sequences); !s) return s.error();
   return RunInputs{*cost, make_strategy_params(config, seed)};
 }
 
@@ -123,7 +125,10 @@ Expected<std::shared_ptr<const CostModel>> plan_cost_model(const Plan& plan,
                                                            const ConfigSpec& config,
                                                            bool model_requested) {
   if (plan.has_explicit_times() && !model_requested) return std::shared_ptr<const CostModel>();
-  return make_cost_model(config, PlanShape{plan.stages, plan.dp()});
+  auto cost = make_cost_model(config, PlanShape{plan.stages, plan.dp()});
+  if (!cost) return cost.error();
+  if (Status s = check_sliding_window((*cost)->model(), plan.sequences); !s) return s.error();
+  return cost;
 }
 
 Expected<ExplorerSnapshot> run_pipeline(const PipelineRequest& request, const CancelToken& cancel,

@@ -130,44 +130,33 @@ Expected<const Family*> family_of(const ConfigReader& r) {
                 "\"" + *type + "\" is not a supported family (supported: " + families_text() + ")");
 }
 
-// How many of the layers use a sliding window, and the window; refused when any does.
-Status check_sliding_window(const ConfigReader& r, const Family& family, int layers) {
-  if (family.sliding == Sliding::Never) return {};
+// The window some layer applies, as transformers builds the model; 0 = none.
+Expected<int> sliding_window(const ConfigReader& r, const Family& family, int layers) {
+  if (family.sliding == Sliding::Never) return 0;
   const char* key = "sliding_window";
-  std::string why;
   if (family.sliding == Sliding::Optional) {
     auto use = r.flag("use_sliding_window", false);
     if (!use) return use.error();
-    if (!*use) return {};  // transformers sets sliding_window to None
-    why = " with use_sliding_window true";
+    if (!*use) return 0;  // transformers sets sliding_window to None
   }
   auto window = r.optional_size(key, std::numeric_limits<int>::max());
   if (!window) return window.error();
-  if (r.present(key) && !*window) return {};  // null: no window
+  if (r.present(key) && !*window) return 0;  // null: no window
   const int size = window->value_or(kDefaultSlidingWindow);
-  int sliding = layers;
-  if (family.sliding == Sliding::Optional) {
-    if (const Json* types = r.value("layer_types")) {
-      if (!types->is_array()) return r.fail("layer_types", "expected a list of layer types");
-      sliding = 0;
-      for (const Json& t : *types) {
-        if (!t.is_string()) return r.fail("layer_types", "expected strings, got " + shown(t));
-        sliding += t.get<std::string>() == "sliding_attention";
-      }
-    } else {
-      auto full = r.count("max_window_layers", kQwen2DefaultMaxWindowLayers);
-      if (!full) return full.error();
-      sliding = std::max(0, layers - *full);
+  if (family.sliding == Sliding::Always) return size;
+  int sliding = 0;
+  if (const Json* types = r.value("layer_types")) {
+    if (!types->is_array()) return r.fail("layer_types", "expected a list of layer types");
+    for (const Json& t : *types) {
+      if (!t.is_string()) return r.fail("layer_types", "expected strings, got " + shown(t));
+      sliding += t.get<std::string>() == "sliding_attention";
     }
-    if (sliding == 0) return {};
+  } else {
+    auto full = r.count("max_window_layers", kQwen2DefaultMaxWindowLayers);
+    if (!full) return full.error();
+    sliding = std::max(0, layers - *full);
   }
-  const std::string value = r.present(key) ? std::to_string(size)
-                                           : std::to_string(size) + " (transformers' default for " +
-                                                 family.model_type + " when the field is absent)";
-  return r.fail(key, value + why + " slides on " + std::to_string(sliding) + " of " +
-                         std::to_string(layers) +
-                         " layers: not modelled, the cost model prices full causal attention "
-                         "(set it to null to plan the model without it)");
+  return sliding > 0 ? size : 0;
 }
 
 // What the cost model prices of the rest: the SwiGLU FFN with silu and no FFN bias.
@@ -266,8 +255,27 @@ Expected<ModelConfig> hf_config_from_json(const nlohmann::json& config, const st
     if (*bias) m.attention_bias = AttentionBias::QkvO;
   }
   if (Status s = check_unmodelled(r, f); !s) return s.error();
-  if (Status s = check_sliding_window(r, f, m.layers); !s) return s.error();
+  auto window = sliding_window(r, f, m.layers);
+  if (!window) return window.error();
+  m.sliding_window = *window;
   return m;
+}
+
+Status check_sliding_window(const ModelConfig& model, const std::vector<Sequence>& sequences) {
+  if (model.sliding_window <= 0) return {};
+  const Sequence* longest = nullptr;
+  for (const Sequence& seq : sequences)
+    if (longest == nullptr || seq.length > longest->length) longest = &seq;
+  if (longest == nullptr || longest->length <= model.sliding_window) return {};
+  const std::string hf = "hf-config:";
+  const std::string file =
+      model.source.rfind(hf, 0) == 0 ? model.source.substr(hf.size()) : model.name;
+  const std::string window = std::to_string(model.sliding_window);
+  return Error::bad_input(file + ": sliding_window: " + window + " is shorter than sequence " +
+                          longest->id + " (" + std::to_string(longest->length) +
+                          " tokens): a window masks attention the cost model prices in full (not "
+                          "modelled); plan sequences of at most " +
+                          window + " tokens, or set sliding_window to null");
 }
 
 Expected<ModelConfig> load_hf_config(const std::string& path) {

@@ -13,10 +13,12 @@
 //   tie_word_embeddings  absent: false (all three)
 //   attention_bias       llama only (q, k, v and o biased); qwen2 always biases q, k and v;
 //                        mistral none
-//   refused: hidden_act other than "silu"; llama's mlp_bias true; a sliding window that any
-//   layer uses (mistral: sliding_window, 4096 when absent; qwen2: only with use_sliding_window
-//   true, on the layers layer_types or max_window_layers make sliding), since the cost model
-//   prices full causal attention.
+//   sliding_window       mistral: every layer's, 4096 when absent, null = none; qwen2: only
+//                        with use_sliding_window true, on the layers layer_types (or from
+//                        max_window_layers on) make sliding. Kept as ModelConfig::sliding_window:
+//                        the cost model prices full causal attention, exact for a sequence no
+//                        longer than the window; a longer one is refused (check_sliding_window).
+//   refused: hidden_act other than "silu"; llama's mlp_bias true.
 //
 // Every error is one line naming the file and the field: "config.json: num_hidden_layers:
 // missing". The model's name is the file's stem ("llama-tiny"), or its folder's name for a file
@@ -26,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "common/sequence.h"
 #include "common/status.h"
 #include "cost/model_config.h"
 
@@ -41,5 +44,10 @@ std::string hf_config_model_name(const std::string& path);
 Expected<ModelConfig> load_hf_config(const std::string& path);
 // The same for a config already parsed from `path`.
 Expected<ModelConfig> hf_config_from_json(const nlohmann::json& config, const std::string& path);
+
+// A sliding window masks nothing in a sequence no longer than it, so the model is planned exactly
+// for such sequences; the first longer one is refused, naming the config's file and field:
+// "config.json: sliding_window: 4096 is shorter than sequence s7 (16484 tokens): ...".
+Status check_sliding_window(const ModelConfig& model, const std::vector<Sequence>& sequences);
 
 }  // namespace slimpack

@@ -43,6 +43,10 @@ struct ModelConfig {
   int explicit_head_dim = 0;
   bool tied_embeddings = false;  // the LM head is the embedding table
   AttentionBias attention_bias = AttentionBias::None;
+  // Tokens a sliding window keeps when some layer has one (a config.json's sliding_window); 0 =
+  // none. The cost model prices full causal attention, which a window leaves unchanged in a
+  // sequence no longer than it; a longer sequence is refused (cost/hf_config.h).
+  int sliding_window = 0;
 
   int head_dim() const { return explicit_head_dim > 0 ? explicit_head_dim : hidden / heads; }  // dh
   // a dh: the width of Q and of the attention output (h unless the head dim is explicit).

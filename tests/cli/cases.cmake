@@ -314,6 +314,14 @@ golden_case(hf_costs_fields_replaced
 golden_case(hf_schedule_contradicted EXIT 2
   STDERR "--hf-config samples/hf/llama-tiny.json contradicts the schedule's setup \\(not set\\)"
   ARGS simulate --plan samples/schedules/chat-sft-p2.schedule.json --hf-config ${hf}/llama-tiny.json)
+# A sliding window masks nothing in sequences no longer than it: planned as full attention there,
+# refused (naming the file and the field) for a batch with a longer sequence.
+set(hf_window tests/cli/inputs/hf-mistral-window.json)
+golden_case(hf_window_masks_nothing STDOUT "\"format\": \"slimpack-plan\""
+  ARGS solve --lengths samples/lengths/tiny_batch.json --pp 2 --tp 1 --hf-config ${hf_window} --out -)
+golden_case(hf_window_shorter_than_batch EXIT 2
+  STDERR "hf-mistral-window.json: sliding_window: 4096 is shorter than sequence s[0-9]+ \\([0-9]+ tokens\\): a window masks attention the cost model prices in full"
+  ARGS simulate ${hf_tiny} --hf-config ${hf_window})
 golden_case(hf_tp_does_not_divide EXIT 2 STDERR "--tp: 3 does not divide model.heads 8"
   ARGS solve --preset chat-sft --batch-tokens 65536 --pp 2 --tp 3 --hf-config ${hf}/llama-tiny.json)
 # trace pipeline: where a run's bubbles come from (figures worked out by hand in

@@ -246,10 +246,6 @@ write("hf/kv-heads.json", hf_with(num_key_value_heads=3))
 write("hf/indivisible-hidden.json", hf_with(hidden_size=250))
 write("hf/gelu.json", hf_with(hidden_act="gelu"))
 write("hf/mlp-bias.json", hf_with(mlp_bias=True))
-write("hf/mistral-sliding-window.json", hf_with(model_type="mistral", sliding_window=4096))
-write("hf/mistral-default-window.json", hf_with(model_type="mistral"))
-write("hf/qwen2-sliding-window.json", hf_with(model_type="qwen2", use_sliding_window=True,
-                                              sliding_window=1024, max_window_layers=4))
 
 # ---- sessions (explorer only: File > Open, drop) ----
 session = {"format": "slimpack-session", "version": 1,

@@ -168,6 +168,47 @@ TEST(HfConfigScenario, AScheduleFromAConfigNamesItAgain) {
                 "): a schedule file fixes its model, parallelism and costs; drop the option");
 }
 
+// A sliding window is planned where it masks nothing, for a workload and for a plan file alike.
+TEST(HfConfigScenario, ASlidingWindowLimitsTheSequences) {
+  ConfigSpec c;
+  c.hf_config_file = std::string(SLIMPACK_SOURCE_DIR) + "/tests/cli/inputs/hf-mistral-window.json";
+  c.pp = 2;
+  c.tp = 1;
+  c.strategy = "sliced";
+  WorkloadSpec tiny;
+  tiny.file = std::string(SLIMPACK_SAMPLES_DIR) + "/lengths/tiny_batch.json";
+  auto fits = prepare_scenario(tiny, c);
+  ASSERT_TRUE(fits.ok()) << fits.error().message;
+  EXPECT_EQ(fits->inputs.cost->model().sliding_window, 4096);
+  WorkloadSpec chat;
+  chat.preset = "chat-sft";
+  chat.batch_tokens = 1 << 16;
+  auto longer = prepare_scenario(chat, c);
+  ASSERT_FALSE(longer.ok());
+  EXPECT_EQ(longer.error().message.rfind(c.hf_config_file + ": sliding_window: 4096 is shorter "
+                                                            "than sequence ",
+                                         0),
+            0u)
+      << longer.error().message;
+  // A plan of the long batch (solved for a preset), priced with the windowed model.
+  ConfigSpec preset = c;
+  preset.hf_config_file.clear();
+  preset.tp = 8;  // Llama-3-8B fits the chat batch at t = 8
+  auto prepared = prepare_scenario(chat, preset);
+  ASSERT_TRUE(prepared.ok()) << prepared.error().message;
+  SolveInput in;
+  in.batch = prepared->batch;
+  in.cost = prepared->inputs.cost.get();
+  in.params = prepared->inputs.params;
+  auto solved = solve("sliced", in);
+  ASSERT_TRUE(solved.ok()) << solved.error().message;
+  auto priced = plan_cost_model(solved->plan, c, true);
+  ASSERT_FALSE(priced.ok());
+  EXPECT_NE(priced.error().message.find("sliding_window: 4096 is shorter than sequence"),
+            std::string::npos);
+  EXPECT_TRUE(plan_cost_model(solved->plan, preset, true).ok());
+}
+
 // The explorer's File > Open says what the file is and where a model is chosen.
 TEST(HfConfigScenario, OpeningAConfigAsAnInputSaysWhereItGoes) {
   auto opened = load_input_file(kHf + "llama-tiny.json");

@@ -228,53 +228,50 @@ TEST(HfConfig, UnmodelledArchitecturesAreRefused) {
             "config.json: mlp_bias: expected true or false, got \"no\"");
 }
 
-TEST(HfConfig, MistralSlidingWindowIsRefused) {
-  EXPECT_EQ(error_of(config("mistral", {{"sliding_window", 4096}})),
-            "config.json: sliding_window: 4096 slides on 4 of 4 layers: not modelled, the cost "
-            "model prices full causal attention (set it to null to plan the model without it)");
-  // Absent is transformers' 4096, which every layer uses.
-  EXPECT_EQ(error_of(config("mistral")),
-            "config.json: sliding_window: 4096 (transformers' default for mistral when the field "
-            "is absent) slides on 4 of 4 layers: not modelled, the cost model prices full causal "
-            "attention (set it to null to plan the model without it)");
+TEST(HfConfig, MistralSlidingWindow) {
+  EXPECT_EQ(read(config("mistral", {{"sliding_window", 2048}})).sliding_window, 2048);
+  // Absent is transformers' 4096; null is none.
+  EXPECT_EQ(read(config("mistral")).sliding_window, 4096);
+  EXPECT_EQ(read(config("mistral", {{"sliding_window", nullptr}})).sliding_window, 0);
   EXPECT_EQ(error_of(config("mistral", {{"sliding_window", "4096"}})),
             "config.json: sliding_window: expected an integer, got \"4096\"");
+  EXPECT_EQ(error_of(config("mistral", {{"sliding_window", 0}})),
+            "config.json: sliding_window: must be positive, got 0");
   // Llama has no sliding window: the field means nothing there.
-  EXPECT_EQ(read(config("llama", {{"sliding_window", 4096}})).layers, 4);
+  EXPECT_EQ(read(config("llama", {{"sliding_window", 4096}})).sliding_window, 0);
 }
 
 TEST(HfConfig, Qwen2SlidingWindowOnlyWhenUsed) {
   // Without use_sliding_window transformers drops the window.
-  EXPECT_EQ(read(config("qwen2", {{"sliding_window", 4096}})).layers, 4);
-  EXPECT_EQ(
-      read(config("qwen2", {{"use_sliding_window", false}, {"sliding_window", 131072}})).layers, 4);
+  EXPECT_EQ(read(config("qwen2", {{"sliding_window", 4096}})).sliding_window, 0);
+  EXPECT_EQ(read(config("qwen2", {{"use_sliding_window", false}, {"sliding_window", 131072}}))
+                .sliding_window,
+            0);
   // Used: the layers from max_window_layers on slide (28 by default, so none of 4 here).
-  EXPECT_EQ(read(config("qwen2", {{"use_sliding_window", true}})).layers, 4);
-  EXPECT_EQ(error_of(config("qwen2", {{"use_sliding_window", true},
-                                      {"sliding_window", 1024},
-                                      {"max_window_layers", 1}})),
-            "config.json: sliding_window: 1024 with use_sliding_window true slides on 3 of 4 "
-            "layers: not modelled, the cost model prices full causal attention (set it to null "
-            "to plan the model without it)");
+  EXPECT_EQ(read(config("qwen2", {{"use_sliding_window", true}})).sliding_window, 0);
+  EXPECT_EQ(read(config("qwen2", {{"use_sliding_window", true},
+                                  {"sliding_window", 1024},
+                                  {"max_window_layers", 1}}))
+                .sliding_window,
+            1024);
   // layer_types, when given, says which layers slide.
   const Json full = {"full_attention", "full_attention", "full_attention", "full_attention"};
   EXPECT_EQ(
       read(config("qwen2",
                   {{"use_sliding_window", true}, {"max_window_layers", 0}, {"layer_types", full}}))
-          .layers,
-      4);
+          .sliding_window,
+      0);
   Json one = full;
   one[3] = "sliding_attention";
-  EXPECT_EQ(error_of(config("qwen2", {{"use_sliding_window", true}, {"layer_types", one}})),
-            "config.json: sliding_window: 4096 (transformers' default for qwen2 when the field is "
-            "absent) with use_sliding_window true slides on 1 of 4 layers: not modelled, the cost "
-            "model prices full causal attention (set it to null to plan the model without it)");
+  EXPECT_EQ(
+      read(config("qwen2", {{"use_sliding_window", true}, {"layer_types", one}})).sliding_window,
+      4096);
   // A null window slides nowhere.
   EXPECT_EQ(read(config("qwen2", {{"use_sliding_window", true},
                                   {"sliding_window", nullptr},
                                   {"max_window_layers", 0}}))
-                .layers,
-            4);
+                .sliding_window,
+            0);
   EXPECT_EQ(error_of(config("qwen2", {{"use_sliding_window", "yes"}})),
             "config.json: use_sliding_window: expected true or false, got \"yes\"");
   EXPECT_EQ(error_of(config("qwen2", {{"use_sliding_window", true}, {"max_window_layers", -1}})),
@@ -283,6 +280,29 @@ TEST(HfConfig, Qwen2SlidingWindowOnlyWhenUsed) {
             "config.json: layer_types: expected a list of layer types");
   EXPECT_EQ(error_of(config("qwen2", {{"use_sliding_window", true}, {"layer_types", {1, 2}}})),
             "config.json: layer_types: expected strings, got 1");
+}
+
+// A window masks nothing in a sequence no longer than it: such sequences are planned as with full
+// attention; the first longer one is refused, naming the file and the field.
+TEST(HfConfig, ASlidingWindowIsPlannedOnlyWhereItMasksNothing) {
+  auto m = hf_config_from_json(config("mistral", {{"sliding_window", 1024}}), "models/m.json");
+  ASSERT_TRUE(m.ok());
+  const auto seq = [](const char* id, Tokens length) {
+    Sequence s;
+    s.id = id;
+    s.length = length;
+    return s;
+  };
+  const std::vector<Sequence> fits = {seq("a", 1000), seq("b", 1024)};
+  EXPECT_TRUE(check_sliding_window(*m, fits).ok());
+  const std::vector<Sequence> longer = {seq("a", 1000), seq("b", 1025), seq("c", 3000)};
+  auto refused = check_sliding_window(*m, longer);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().message,
+            "models/m.json: sliding_window: 1024 is shorter than sequence c (3000 tokens): a "
+            "window masks attention the cost model prices in full (not modelled); plan sequences "
+            "of at most 1024 tokens, or set sliding_window to null");
+  EXPECT_TRUE(check_sliding_window(*model_preset("llama-3-8b"), longer).ok());
 }
 
 TEST(HfConfig, FilesThatAreNotConfigsAreNamed) {
