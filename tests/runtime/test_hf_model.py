@@ -287,3 +287,24 @@ def test_shipped_sample_configs_plan_and_run(slimpack_bin, run_script, tmp_path,
     out = tmp_path / "summary.json"
     _run(run_script, str(schedule), "--hf-model", cfg, "--in-process", "--check", "--json", str(out))
     assert json.loads(out.read_text())["check"]["max_rel_error"] < 1e-12
+
+
+def test_builtin_model_refuses_a_schedule_of_another_shape(run_script, tmp_path):
+    """A plan for a model with tied embeddings or attention bias is not run as the built-in
+    model (which has neither): the message points to --hf-model."""
+    doc = _schedule(2)
+    doc["setup"]["model"]["tied_embeddings"] = True
+    _one_line_error(_run(run_script, _write(tmp_path, doc), expect=2), "tied embeddings",
+                    "--hf-model")
+
+
+def test_kv_heads_default_of_each_family(tmp_path):
+    """Without num_key_value_heads transformers builds Mistral with 8 and Qwen2 with 32 K/V heads
+    (the planner's defaults too), Llama with one per attention head."""
+    for family, want in (("mistral", 8), ("qwen2", 32), ("llama", 32)):
+        path = tmp_path / f"{family}.json"
+        path.write_text(json.dumps({"model_type": family, "hidden_size": 2048,
+                                    "intermediate_size": 4096, "num_hidden_layers": 2,
+                                    "num_attention_heads": 32, "vocab_size": 100,
+                                    "sliding_window": None}))
+        assert load_hf_model_spec(str(path)).kv_heads == want

@@ -49,6 +49,10 @@ class HFModelSpec:
 
     @property
     def kv_heads(self) -> int:
+        """K/V heads; absent, transformers' default of the family (Mistral 8, Qwen2 32), and a
+        null one the attention heads, as transformers builds them."""
+        if "num_key_value_heads" not in self.config:
+            return {"mistral": 8, "qwen2": 32}.get(self.model_type, self.heads)
         return int(self.value("num_key_value_heads", self.heads))
 
     @property

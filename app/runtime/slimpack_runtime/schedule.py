@@ -54,6 +54,8 @@ class ModelDims:
     kv_heads: int
     vocab: int
     head_dim: Optional[int] = None  # when the planner wrote it (hidden / heads otherwise)
+    tied_embeddings: bool = False
+    attention_bias: str = "none"  # "none", "qkv" or "qkvo"
 
 
 @dataclass
@@ -293,7 +295,8 @@ def _parse_setup(r: _Reader, s: dict) -> Setup:
                           ffn=r.int_(m, "ffn", mw, 1), heads=r.int_(m, "heads", mw, 1),
                           kv_heads=r.int_(m, "kv_heads", mw, 1), vocab=r.int_(m, "vocab", mw, 1),
                           head_dim=r.int_(m, "head_dim", mw, 1) if m.get("head_dim") is not None
-                          else None)
+                          else None, tied_embeddings=m.get("tied_embeddings") is True,
+                          attention_bias=str(m.get("attention_bias") or "none"))
     stage_layers = r.int_list(s, "stage_layers", w) if "stage_layers" in s else []
     recompute = r.int_list(s, "recompute_layers", w) if "recompute_layers" in s else [0] * stages
     if stage_layers and len(stage_layers) != stages:

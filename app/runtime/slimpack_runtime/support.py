@@ -29,6 +29,10 @@ def check_supported(s: Schedule, device: str, dtype_bytes: int, builtin: bool = 
     if m is None:
         raise s.error("$.setup.model", "the schedule has no model (a plan with explicit times): "
                       "slimpack-run needs the model's dimensions; solve with --model or --costs")
+    if builtin and (m.tied_embeddings or m.attention_bias not in ("none", "false")):
+        what = "tied embeddings" if m.tied_embeddings else f"attention bias ({m.attention_bias})"
+        raise s.error("$.setup.model", f"model \"{m.name}\" has {what}, which the built-in model "
+                      "does not: run it with --hf-model (its config.json)")
     if builtin and m.head_dim is not None and m.head_dim * m.heads != m.hidden:
         raise s.error("$.setup.model.head_dim", f"{m.head_dim} x {m.heads} heads is not hidden "
                       f"{m.hidden}: the built-in model has head_dim = hidden / heads (run such a "
