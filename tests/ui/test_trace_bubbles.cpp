@@ -112,6 +112,43 @@ class TestTraceBubbles : public trace_test::TraceWindowTest {
     QVERIFY(panel->isHidden());
     QVERIFY(!view->hasOverlay());
   }
+
+  // A run of PyTorch's pipeline runtime, mapped with the torch-pp rules picked in the measured-vs-
+  // simulated panel: the Bubbles view follows the panel's request, and its units' ranges are cut
+  // at their first operator (the receive waits inside them), as `slimpack trace pipeline` does.
+  void aTorchRunFollowsThePanelsRules() {
+    auto* hooks = window_->findChild<TraceHooks*>();
+    QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
+    hooks->openRun({QStringLiteral(SLIMPACK_SAMPLES_DIR "/runs/torch-pp")});
+    QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kTimeoutMs);
+    ws().setBubblesVisible(true);
+    SimCheckPanel* check = ws().simCheck();
+    QVERIFY(check->setRuleSet(QStringLiteral("torch-pp")));
+    BubblePanel* panel = ws().bubblePanel();
+    QTRY_VERIFY_WITH_TIMEOUT(panel->result() && panel->result()->rule_set == "torch-pp" &&
+                                 !panel->jobs().busy() && !check->jobs().busy(),
+                             kTimeoutMs);
+    QCOMPARE(panel->result()->messages, std::string("waits inside units"));
+    const SnapshotPtr snap = check->simulation();
+    auto core = trace_pipeline_run(*check->measured(), check->request(), *snap->plan, snap->sim,
+                                   snap->cost.get());
+    QVERIFY2(core, core ? "" : core.error().message.c_str());
+    for (std::size_t s = 0; s < core->measured.stages.size(); ++s) {
+      const StageBubbles& st = core->measured.stages[s];
+      const int row = 2 * static_cast<int>(s);
+      QCOMPARE(panel->model()
+                   ->index(row, BubbleModel::Busy)
+                   .data(BubbleModel::MicrosecondsRole)
+                   .toDouble(),
+               st.busy_us);
+      QCOMPARE(panel->model()
+                   ->index(row, BubbleModel::Dependency)
+                   .data(BubbleModel::MicrosecondsRole)
+                   .toDouble(),
+               st.cause_us(BubbleCause::Dependency));
+    }
+    QVERIFY(ws().viewA()->hasOverlay());
+  }
 };
 
 QTEST_MAIN(TestTraceBubbles)
