@@ -88,7 +88,7 @@ def test_a_world_of_the_wrong_size_is_refused_on_every_rank(root, run_script, tm
     procs = [_start(run_script, sched, root, r, 3, port, "--timeout", "120") for r in range(3)]
     outs = [p.communicate(timeout=300) for p in procs]
     assert [p.returncode for p in procs] == [2, 2, 2], outs
-    assert "the schedule has 2 ranks" in outs[0][1] and "started 3 (WORLD_SIZE)" in outs[0][1]
+    assert "the schedule has 2 processes" in outs[0][1] and "started 3 (WORLD_SIZE)" in outs[0][1]
 
 
 def test_ranks_that_never_arrive_end_within_the_timeout(root, run_script, tmp_path):
