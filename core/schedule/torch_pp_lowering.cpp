@@ -106,9 +106,9 @@ Expected<TorchPPRows> lower_torch_pp(const TorchPPRows& compute,
   for (int r = 0; r < ranks; ++r) rank_of[static_cast<std::size_t>(stage_of_rank[r])] = r;
   auto rank_of_stage = [&](int s) { return rank_of[static_cast<std::size_t>(s)]; };
   // Per rank: UNSHARD / RESHARD, then REDUCE_GRAD, as _prepare_schedule_with_comms does first.
-  std::vector<std::vector<TorchPPAction>> todo;
+  std::vector<std::vector<TorchPPAction>> lowered;
   for (const auto& row : compute)
-    todo.push_back(add_reduce_grad(add_unshard_reshard(row), microbatches));
+    lowered.push_back(add_reduce_grad(add_unshard_reshard(row), microbatches));
   // _add_send_recv: ranks swept in order; an action is placed once what it needs is in its row,
   // its send right after it and the peer's receive at the end of the peer's row at that moment.
   auto has_comms = [&](const TorchPPAction& a) {
@@ -135,9 +135,9 @@ Expected<TorchPPRows> lower_torch_pp(const TorchPPRows& compute,
     bool left = false, progress = false;
     for (int r = 0; r < ranks; ++r) {
       const auto ur = static_cast<std::size_t>(r);
-      if (next[ur] >= todo[ur].size()) continue;
+      if (next[ur] >= lowered[ur].size()) continue;
       left = true;
-      const TorchPPAction& a = todo[ur][next[ur]];
+      const TorchPPAction& a = lowered[ur][next[ur]];
       if (!ready(a, prev[ur])) continue;
       out[ur].push_back(a);
       prev[ur].insert(key_of(a));

@@ -36,8 +36,8 @@ def runtime(stages: int, microbatches: int):
     from torch.distributed.pipelining import schedules as S
 
     # _PipelineScheduleRuntime reads only these of its stages until it runs.
-    stub = types.SimpleNamespace(num_stages=stages, group_size=stages, group_rank=0)
-    return S._PipelineScheduleRuntime([stub], microbatches)
+    stage_like = types.SimpleNamespace(num_stages=stages, group_size=stages, group_rank=0)
+    return S._PipelineScheduleRuntime([stage_like], microbatches)
 
 
 def read_rows(path: str) -> list[list[str]]:

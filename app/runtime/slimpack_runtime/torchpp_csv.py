@@ -233,7 +233,7 @@ def add_comms(rows: list[list[str]], wait_sends: bool = True) -> list[list[str]]
     compute_only file adds UNSHARD/RESHARD (FSDP) and REDUCE_GRAD actions too; they do nothing
     without FSDP and are left out here."""
     p = len(rows)
-    todo = {r: [_parse(c) for c in rows[r]] for r in range(p) if rows[r]}
+    remaining = {r: [_parse(c) for c in rows[r]] for r in range(p) if rows[r]}
     out: dict[int, list[str]] = {r: [] for r in range(p)}
     prev: dict[int, set[tuple[int, str, int]]] = {r: set() for r in range(p)}
 
@@ -246,10 +246,10 @@ def add_comms(rows: list[list[str]], wait_sends: bool = True) -> list[list[str]]
                     or (s + 1, "B", k) in prev[r])
         return True
 
-    while todo:
+    while remaining:
         progress = False
-        for r in sorted(todo):
-            a = todo[r][0]
+        for r in sorted(remaining):
+            a = remaining[r][0]
             if not ready(r, a):
                 continue
             s, op, k = a
@@ -266,9 +266,9 @@ def add_comms(rows: list[list[str]], wait_sends: bool = True) -> list[list[str]]
                 prev[r].add(send)
                 out[peer].append(f"{recv[0]}{recv[1]}{recv[2]}")
                 prev[peer].add(recv)
-            todo[r].pop(0)
-            if not todo[r]:
-                del todo[r]
+            remaining[r].pop(0)
+            if not remaining[r]:
+                del remaining[r]
             progress = True
         if not progress:
             raise ValueError("the compute-only rows cannot be lowered: no rank can make progress")
