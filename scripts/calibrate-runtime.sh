@@ -27,8 +27,10 @@ models=(
 for engine in $engines; do
   for entry in "${models[@]}"; do
     IFS='|' read -r name plan_model run_model <<<"$entry"
-    extra=()
-    [ "$engine" = torch-pp ] && extra=(--strategy balanced)
+    # torch's runtime runs whole sequences, one backward pack per forward pack (the balanced
+    # strategy); its ranges come from torch's profiler, the CPU time from the stage's own clock.
+    extra=() timing=(--trace-ranges-only --trace-unit-time cpu) rules=()
+    [ "$engine" = torch-pp ] && extra=(--strategy balanced) timing=(--trace-unit-time cpu) rules=(--trace-rules torch-pp)
     for batch in a b; do
       # shellcheck disable=SC2086
       "$slimpack" solve --lengths "$tmp/$batch.json" $plan_model --pp 2 --tp 1 --slice 64 \
@@ -36,23 +38,25 @@ for engine in $engines; do
         --schedule-out "$tmp/$batch.schedule.json" >/dev/null
       # shellcheck disable=SC2086
       $run "$tmp/$batch.schedule.json" $run_model --engine "$engine" --trace-dir "$tmp/$batch.traces" \
-        --trace-ranges-only --trace-unit-time cpu >/dev/null
+        "${timing[@]}" >/dev/null
     done
-    "$slimpack" fit-costs --trace "$tmp/a.traces" --plan "$tmp/a.schedule.json" \
+    "$slimpack" fit-costs --trace "$tmp/a.traces" --plan "$tmp/a.schedule.json" "${rules[@]}" \
       --out "$tmp/profile.json" >/dev/null
     # The plan (not the schedule, which fixes its costs) priced with the fitted profile.
     # shellcheck disable=SC2086
     "$slimpack" simulate --plan "$tmp/b.plan.json" $plan_model --pp 2 --tp 1 \
-      --cost-profile "$tmp/profile.json" --check-trace "$tmp/b.traces" \
-      --json "$tmp/check.json" >/dev/null
+      --cost-profile "$tmp/profile.json" --check-trace "$tmp/b.traces" "${rules[@]}" \
+      --json "$tmp/check.json" >/dev/null 2>&1
     .venv/bin/python - "$tmp/check.json" "$name" "$engine" <<'PY'
 import json, sys
 c = json.load(open(sys.argv[1]))["trace_check"]
 worst = max(abs(u["error"]) for u in c["units"] if u.get("error") is not None)
 # The units last their thread CPU time, placed at their wall-clock starts: the makespan of a
 # shared machine's wall clock is not what the CPU costs predict, so only per-unit errors count.
+priced = f" (priced {c['priced_as']})" if c.get("priced_as") else ""
 print(f"{sys.argv[3]:9s} {sys.argv[2]}: {c['matched_units']} units matched; on batch B: per-unit "
-      f"MAPE {100 * c['mape']:.1f} %, worst unit {100 * worst:.0f} %")
+      f"MAPE {100 * c['mape']:.1f} %, worst unit {100 * worst:.0f} %, makespan "
+      f"{100 * c['makespan_error']:+.0f} %{priced}")
 PY
   done
 done

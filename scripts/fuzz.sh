@@ -10,6 +10,7 @@
 # FUZZ_TARGETS: names to run (default all); FUZZ_JOBS: fuzzers run at once (default 1);
 # FUZZ_BUILD_JOBS: build parallelism (default 2); FUZZ_RSS_MB: memory cap of one fuzzer (default
 # 2048); FUZZ_TIMEOUT: seconds one input may take (default 10).
+# FUZZ_BUILD_ONLY=1 builds the targets and runs none (.ci/run --warm-cache).
 # Reproduce a saved input: build-fuzz/tests/fuzz/fuzz_<target> build-fuzz/artifacts/<target>/crash-...
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -52,6 +53,7 @@ if ! cmake --build "$build" -j "${FUZZ_BUILD_JOBS:-2}" --target "${build_targets
   echo "fuzz: build failed (log: $build/fuzz-build.log)" >&2
   exit 2
 fi
+[[ ${FUZZ_BUILD_ONLY:-0} == 1 ]] && exit 0
 
 # Seed files per target: samples, CLI test inputs and the malformed corpus of the same format,
 # and tests/fuzz/seeds/<target>/ (hand-written seeds and every input a fuzzer ever crashed on).

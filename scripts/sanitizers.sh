@@ -2,6 +2,7 @@
 # The test suite under sanitizers: every test (core, CLI goldens, UI) under AddressSanitizer +
 # UndefinedBehaviorSanitizer, and the tests that use worker threads under ThreadSanitizer.
 # Usage: scripts/sanitizers.sh [asan|tsan]   (default: both)
+# SANITIZERS_BUILD_ONLY=1 builds and runs no test (.ci/run --warm-cache).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/deps.sh >/dev/null
@@ -26,15 +27,19 @@ if [ "$which" = all ] || [ "$which" = asan ]; then
   # the core tests run): together over 15 minutes under ASan, and both run in the plain build;
   # and the runtime's Python tests (label runtime: PyTorch's code, not ours, is what they run
   # there, and they run in the plain build of scripts/test.sh).
-  SLIMPACK_TEST_TIMEOUT_SCALE=4 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --test-dir build-asan --output-on-failure -j"$jobs" \
-    -E '^(cli\.doc_commands|slurm_sharded_search)$' -LE runtime
+  if [ "${SANITIZERS_BUILD_ONLY:-0}" != 1 ]; then
+    SLIMPACK_TEST_TIMEOUT_SCALE=4 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+      ctest --test-dir build-asan --output-on-failure -j"$jobs" \
+      -E '^(cli\.doc_commands|slurm_sharded_search)$' -LE runtime
+  fi
 fi
 if [ "$which" = all ] || [ "$which" = tsan ]; then
   echo "== worker-thread tests under TSan"
   cmake -S . -B build-tsan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSLIMPACK_BUILD_BENCH=OFF \
     -DSLIMPACK_ENABLE_CUDA=OFF -DSLIMPACK_SANITIZE=thread "${launcher[@]}" >/dev/null
   cmake --build build-tsan -j"$jobs" --target tsan_targets
-  SLIMPACK_TEST_TIMEOUT_SCALE=4 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/tests/ui/tsan.supp" \
-    ctest --test-dir build-tsan --output-on-failure -j"$jobs" -L tsan
+  if [ "${SANITIZERS_BUILD_ONLY:-0}" != 1 ]; then
+    SLIMPACK_TEST_TIMEOUT_SCALE=4 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/tests/ui/tsan.supp" \
+      ctest --test-dir build-tsan --output-on-failure -j"$jobs" -L tsan
+  fi
 fi

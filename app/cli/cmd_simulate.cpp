@@ -178,7 +178,7 @@ int cmd_simulate(int argc, char** argv) {
     return report_error("simulate", s.error());
   // Something written to stdout is the command's output: no summary around it.
   const bool json_to_stdout = *to_stdout;
-  auto check = check_trace_option(*args, plan, sim);
+  auto check = check_trace_option(*args, plan, sim, cost);
   if (!check) return report_error("simulate", check.error());
   if (*check) j["trace_check"] = (*check)->json;
   if (!json_to_stdout && !args->has("quiet")) {

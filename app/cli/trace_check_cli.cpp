@@ -40,7 +40,8 @@ Expected<TraceRunRequest> trace_run_request(const Args& args, const std::string&
 }
 
 Expected<std::optional<TraceCheckReport>> check_trace_option(const Args& args, const Plan& plan,
-                                                             const SimResult& sim) {
+                                                             const SimResult& sim,
+                                                             const CostModel* cost) {
   if (!args.has("check-trace")) {
     if (has_trace_options(args))
       return Error::bad_input("the --trace-* options need --check-trace FILE[,FILE...]");
@@ -52,7 +53,7 @@ Expected<std::optional<TraceCheckReport>> check_trace_option(const Args& args, c
   ThreadPool pool(0);  // the rank files are imported in parallel
   auto run = load_trace_run(*request, false, CancelToken::none(), ProgressSink::none(), pool);
   if (!run) return run.error();
-  auto result = check_trace_run(*run, *request, plan, sim);
+  auto result = check_trace_run(*run, *request, plan, sim, cost);
   if (!result) return result.error();
   return std::optional<TraceCheckReport>{
       TraceCheckReport{trace_check_json(*run, *request, *result),

@@ -29,8 +29,10 @@ struct TraceCheckReport {
   std::string text;     // the human-readable summary
 };
 
-// Without --check-trace: nothing. Otherwise loads the run and holds it against `sim` of `plan`.
+// Without --check-trace: nothing. Otherwise loads the run and holds it against `sim` of `plan`
+// (a run of torch's runtime against the padded plan `cost` prices: check_trace_run).
 Expected<std::optional<TraceCheckReport>> check_trace_option(const Args& args, const Plan& plan,
-                                                             const SimResult& sim);
+                                                             const SimResult& sim,
+                                                             const CostModel* cost);
 
 }  // namespace slimpack::cli

@@ -59,6 +59,11 @@ struct TorchPPPadding {
   std::string not_priced;        // why not, when not priced
 };
 
+// The plan as torch runs it: every pack padded to the largest pack's tokens, the padding one more
+// sequence of its own in the forward pack and in the backward pack that runs its backward (the
+// packs keep their indices). A plan torch cannot run is BadInput, as torch_pp_layout says.
+Expected<Plan> torch_pp_padded_plan(const Plan& plan);
+
 // The padding of `plan` laid out as `layout`, priced by `cost` when there is one.
 TorchPPPadding torch_pp_padding(const Plan& plan, const TorchPPLayout& layout,
                                 const CostModel* cost);

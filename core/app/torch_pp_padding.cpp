@@ -37,7 +37,20 @@ Plan padded_plan(const Plan& plan, const TorchPPLayout& layout, Tokens pack_toke
   return out;
 }
 
+Tokens largest_pack(const Plan& plan) {
+  Tokens most = 0;
+  for (const ReplicaPlan& rep : plan.replicas)
+    for (const Pack& f : rep.forward) most = std::max(most, f.tokens());
+  return most;
+}
+
 }  // namespace
+
+Expected<Plan> torch_pp_padded_plan(const Plan& plan) {
+  auto layout = torch_pp_layout(plan);
+  if (!layout) return layout.error();
+  return padded_plan(plan, *layout, largest_pack(plan));
+}
 
 TorchPPPadding torch_pp_padding(const Plan& plan, const TorchPPLayout& layout,
                                 const CostModel* cost) {

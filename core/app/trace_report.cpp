@@ -79,6 +79,7 @@ nlohmann::json trace_check_json(const TraceRun& run, const TraceRunRequest& requ
                         {"measured_makespan_us", c.measured_makespan_us},
                         {"makespan_error", c.makespan_error},
                         {"units", std::move(units)}};
+  if (!result.priced_as.empty()) out["priced_as"] = result.priced_as;
   // Only for a run that has them: which file said where the ranks run, and where the traces
   // were found (torchtitan's iteration folders).
   if (run.table)
@@ -104,6 +105,7 @@ std::string trace_check_text(const TraceRun& run, const TraceRunCheck& result, s
     for (const RankTrace& f : run.ranks)
       appendf(out, "  rank %-7d %s (rank from %s)\n", f.rank, f.path.c_str(),
               rank_from_name(f.rank_from));
+  if (!result.priced_as.empty()) appendf(out, "  priced        %s\n", result.priced_as.c_str());
   appendf(out, "  units matched %zu, only simulated %lld, only measured %lld\n", c.units.size(),
           static_cast<long long>(c.only_simulated), static_cast<long long>(c.only_measured));
   appendf(out, "  MAPE          %s\n", format_percent(c.mape).c_str());

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <system_error>
 #include <utility>
@@ -12,6 +13,7 @@
 #include "app/pipeline.h"
 #include "app/rank_table.h"
 #include "app/run_layout.h"
+#include "app/torch_pp_export.h"
 #include "app/torch_pp_run.h"
 #include "common/format.h"
 #include "sim/simulator.h"
@@ -282,11 +284,28 @@ Expected<MappedTrace> map_plan_run(const TraceRun& run, const TraceRunRequest& r
 }
 
 Expected<TraceRunCheck> check_trace_run(const TraceRun& run, const TraceRunRequest& request,
-                                        const Plan& plan, const SimResult& sim) {
+                                        const Plan& plan, const SimResult& sim,
+                                        const CostModel* cost) {
   auto mapped = map_plan_run(run, request, plan);
   if (!mapped) return mapped.error();
   TraceRunCheck out;
-  out.check = check_against_simulation(*mapped, sim, trace_us_per_unit(sim));
+  const SimResult* priced = &sim;
+  SimResult padded_sim;
+  if (mapped->rule_set == kTorchPPRules && cost != nullptr && !plan.has_explicit_times()) {
+    auto padded = torch_pp_padded_plan(plan);
+    if (!padded) return padded.error();
+    SimOptions options;
+    options.memory_timeline = false;
+    auto s = simulate(*padded, cost, options);
+    if (!s) return s.error().with_context("the plan padded as torch runs it");
+    padded_sim = std::move(*s);
+    priced = &padded_sim;
+    const Tokens rows = padded->replicas.empty() || padded->replicas[0].forward.empty()
+                            ? 0
+                            : padded->replicas[0].forward[0].tokens();
+    out.priced_as = "every pack padded to " + std::to_string(rows) + " tokens, as torch runs it";
+  }
+  out.check = check_against_simulation(*mapped, *priced, trace_us_per_unit(*priced));
   out.mapped = std::move(*mapped);
   return out;
 }
@@ -301,9 +320,16 @@ Expected<TraceCalibration> calibrate_trace_run(const TraceRun& run, const TraceR
                                                const Plan& plan, const CostModel& cost) {
   auto mapped = map_plan_run(run, request, plan);
   if (!mapped) return mapped.error();
+  std::optional<Plan> padded;  // torch computed every pack padded: fit the rows it computed
+  if (mapped->rule_set == kTorchPPRules && !plan.has_explicit_times()) {
+    auto p = torch_pp_padded_plan(plan);
+    if (!p) return p.error();
+    padded = std::move(*p);
+  }
+  const Plan& priced = padded ? *padded : plan;
   std::string files;
   for (const RankTrace& f : run.ranks) files += (files.empty() ? "" : ", ") + f.path;
-  auto cal = calibrate_from_units(*mapped, plan, cost,
+  auto cal = calibrate_from_units(*mapped, priced, cost,
                                   "trace " + files + " (rules " + mapped->rule_set + ")");
   if (!cal)
     return cal.error().with_context(run.ranks.size() == 1

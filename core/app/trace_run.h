@@ -129,6 +129,9 @@ Expected<MappedTrace> map_trace_run(const TraceRun& run, const TraceRunRequest& 
 struct TraceRunCheck {
   MappedTrace mapped;
   TraceCheck check;
+  // How the simulation priced the units when not as the plan stands: a run of torch's runtime
+  // computes every pack padded to the largest one, and is held against that ("" otherwise).
+  std::string priced_as;
 };
 
 // The units of the run for `plan`: map_trace_run, and for the `torch-pp` rules the run checked
@@ -137,9 +140,13 @@ struct TraceRunCheck {
 Expected<MappedTrace> map_plan_run(const TraceRun& run, const TraceRunRequest& request,
                                    const Plan& plan);
 
-// Measured against simulated: the run's units against `sim`, the simulation of `plan`.
+// Measured against simulated: the run's units against `sim`, the simulation of `plan`. A run of
+// torch's runtime (rules torch-pp) is held against the plan padded as torch runs it
+// (torch_pp_padded_plan), simulated with `cost`; without a cost model (a plan of explicit times,
+// which padding does not change) against `sim`.
 Expected<TraceRunCheck> check_trace_run(const TraceRun& run, const TraceRunRequest& request,
-                                        const Plan& plan, const SimResult& sim);
+                                        const Plan& plan, const SimResult& sim,
+                                        const CostModel* cost);
 
 // The cost model a run of `plan` is inverted through: the simulation's own when it had one (the
 // explorer's snapshot, `simulate`), else the plan-file rule (plan_cost_model, core/app/pipeline.h)
@@ -148,7 +155,8 @@ Expected<std::shared_ptr<const CostModel>> trace_cost_model(
     const Plan& plan, const ConfigSpec& config,
     const std::shared_ptr<const CostModel>& simulated = nullptr);
 
-// Calibrate from the run: its units fitted to `cost`'s per-layer coefficients.
+// Calibrate from the run: its units fitted to `cost`'s per-layer coefficients; a run of torch's
+// runtime with each unit's padded pack (torch_pp_padded_plan), the rows it really computed.
 Expected<TraceCalibration> calibrate_trace_run(const TraceRun& run, const TraceRunRequest& request,
                                                const Plan& plan, const CostModel& cost);
 

@@ -37,7 +37,9 @@ Expected<PassFit> fit_pass(const std::vector<CostSample>& samples) {
   // magnitude and the small ones are the only ones that pin down kappa.
   std::array<bool, 3> active = {true, true, true};
   Eigen::Vector3d coef = Eigen::Vector3d::Zero();
-  for (int round = 0; round < 3; ++round) {
+  bool one_token_count = true;
+  for (const auto& s : samples) one_token_count = one_token_count && s.tokens == samples[0].tokens;
+  for (int round = 0; round < 4; ++round) {
     std::array<int, 3> cols{};
     int m = 0;
     for (int k = 0; k < 3; ++k)
@@ -63,6 +65,13 @@ Expected<PassFit> fit_pass(const std::vector<CostSample>& samples) {
     }
     Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(x);
     qr.setThreshold(1e-10);
+    // Samples of one token count (a run of torch's pipeline runtime pads every micro-batch to one
+    // shape) cannot tell the per-layer constant from the per-token term: kappa is fixed at zero,
+    // folded into alpha at that count, and alpha and beta are fitted.
+    if (qr.rank() < m && active[0] && one_token_count && m == 3) {
+      active[0] = false;
+      continue;
+    }
     if (qr.rank() < m)
       return Error::bad_input(
           "the samples do not determine kappa, alpha and beta separately: vary the pack token "

@@ -16,6 +16,7 @@ import csv
 import io
 import json
 import os
+import re
 import subprocess
 
 import pytest
@@ -309,10 +310,25 @@ def test_fixed_plan_runs_with_check_and_torchs_traces(plans, run_script, tmp_pat
 
 
 def test_two_replicas_compute_comms_run_with_check(plans, run_script, tmp_path):
+    """Also --trace-unit-time cpu: every F/B range lasts its stage's thread CPU time (what
+    fit-costs --trace fits on a shared CPU), the wall time kept in args.wall_us."""
+    out = tmp_path / "run"
     proc = _run(run_script, plans[("balanced", 2)], "--engine", "torch-pp", "--torch-pp-format",
-                "compute_comms", "--check", "--json", str(tmp_path / "summary.json"))
+                "compute_comms", "--check", "--json", str(tmp_path / "summary.json"),
+                "--trace-dir", str(out), "--trace-unit-time", "cpu")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     summary = json.loads((tmp_path / "summary.json").read_text())
+    cpu = {(u["rank"], u["name"]): u["cpu_s"] for u in summary["unit_times"]}
+    assert len(cpu) == summary["units"] and all(v > 0 for v in cpu.values())
+    for rank in range(4):
+        doc = json.loads((out / f"rank{rank}.json").read_text())
+        assert doc["distributedInfo"]["unit_durations"] == "cpu"
+        ranges = [e for e in doc["traceEvents"] if e.get("ph") == "X"
+                  and re.fullmatch(r"PP:\d+[FB]\d+", str(e.get("name")))]
+        assert len(ranges) == sum(1 for r, _ in cpu if r == rank)
+        for e in ranges:
+            assert e["dur"] == pytest.approx(cpu[(rank, e["name"])] * 1e6, abs=1e-3)
+            assert e["args"]["wall_us"] >= e["dur"] * 0.5
     assert summary["world_size"] == 4 and summary["torch_pp"]["replicas"] == 2
     assert summary["torch_pp"]["format"] == "compute_comms"
     check = summary["check"]

@@ -284,7 +284,8 @@ void SimCheckPanel::recheck() {
       [run = run_, snapshot = snapshot_, request = request()](
           const CancelToken& cancel, ProgressSink& progress) -> Expected<TraceRunCheck> {
         progress.report("mapping trace units (" + request.options.rules + ")", 0.0);
-        auto result = check_trace_run(*run, request, *snapshot->plan, snapshot->sim);
+        auto result =
+            check_trace_run(*run, request, *snapshot->plan, snapshot->sim, snapshot->cost.get());
         if (cancel.cancelled()) return Error::cancelled();
         return result;
       },

@@ -195,9 +195,9 @@ def _check_args(args: argparse.Namespace) -> None:
         if not getattr(args, name) >= 0:
             raise UserError(f"--{name.replace('_', '-')}: must be 0 or more "
                             f"(got {getattr(args, name):g})")
-    if args.trace_unit_time == "cpu" and not args.trace_ranges_only:
+    if args.trace_unit_time == "cpu" and not args.trace_ranges_only and args.engine != "torch-pp":
         raise UserError("--trace-unit-time cpu needs --trace-ranges-only (the profiler's ranges "
-                        "keep their wall-clock durations)")
+                        "keep their wall-clock durations); --engine torch-pp takes it alone")
     alone = "--in-process" if args.in_process else "--units-only" if args.units_only else None
     if args.in_process and args.units_only:
         raise UserError("--units-only and --in-process are exclusive (--units-only already runs "

@@ -130,8 +130,7 @@ def check_torchpp_args(args: argparse.Namespace) -> None:
         ("--in-process", args.in_process), ("--units-only", args.units_only),
         ("--dataset", bool(args.dataset)), ("--optimizer adamw", args.optimizer != "none"),
         ("--save", bool(args.save)), ("--resume", bool(args.resume)),
-        ("--trace-ranges-only", args.trace_ranges_only),
-        ("--trace-unit-time cpu", args.trace_unit_time != "wall")) if on]
+        ("--trace-ranges-only", args.trace_ranges_only)) if on]
     if bad:
         raise UserError(f"--engine torch-pp runs one schedule's gradients with PyTorch's runtime "
                         f"and its profiler: drop {', '.join(bad)}")
@@ -252,18 +251,71 @@ def pack_inputs(tp: TorchPPPlan, s: Schedule, tokens: TokenSource, replica: int,
     return ins, tgts
 
 
+class UnitClock:
+    """This thread's CPU time per compute action of torch's runtime, keyed ("F" or "B",
+    micro-batch): what `--trace-unit-time cpu` puts in the `PP:` ranges' durations. A forward's
+    time includes the last stage's loss (torch computes it right after the forward, inside the
+    same `PP:` range); a backward's, the weight gradients of a split backward (`W`)."""
+
+    def __init__(self) -> None:
+        self.cpu_ns: dict[tuple[str, int], int] = {}
+
+    def add(self, op: str, mb: int, ns: int) -> None:
+        self.cpu_ns[(op, mb)] = self.cpu_ns.get((op, mb), 0) + ns
+
+
 @functools.lru_cache(maxsize=None)
 def _indexed_stage_class():
     from torch.distributed.pipelining import PipelineStage
 
     class _IndexedStage(PipelineStage):
-        """Tells the stage module which micro-batch it is about to run."""
+        """Tells the stage module which micro-batch it is about to run, and times its compute on
+        the thread's CPU clock (`clock`, set after construction)."""
+
+        clock: Optional[UnitClock] = None
 
         def forward_one_chunk(self, fwd_chunk_id, *args, **kwargs):  # type: ignore[override]
             self.submod.microbatch = fwd_chunk_id
-            return super().forward_one_chunk(fwd_chunk_id, *args, **kwargs)
+            c0 = time.thread_time_ns()
+            out = super().forward_one_chunk(fwd_chunk_id, *args, **kwargs)
+            if self.clock is not None:
+                self.clock.add("F", fwd_chunk_id, time.thread_time_ns() - c0)
+            return out
+
+        def backward_one_chunk(self, bwd_chunk_id, *args, **kwargs):  # type: ignore[override]
+            c0 = time.thread_time_ns()
+            out = super().backward_one_chunk(bwd_chunk_id, *args, **kwargs)
+            if self.clock is not None:
+                self.clock.add("B", bwd_chunk_id, time.thread_time_ns() - c0)
+            return out
+
+        def backward_weight_one_chunk(self, bwd_chunk_id, *args, **kwargs):  # type: ignore[override]
+            c0 = time.thread_time_ns()
+            out = super().backward_weight_one_chunk(bwd_chunk_id, *args, **kwargs)
+            if self.clock is not None:
+                self.clock.add("B", bwd_chunk_id, time.thread_time_ns() - c0)
+            return out
 
     return _IndexedStage
+
+
+@functools.lru_cache(maxsize=None)
+def _timed_runtime_class():
+    from torch.distributed.pipelining import schedules as S
+
+    class _TimedRuntime(S._PipelineScheduleRuntime):
+        """torch's runtime, with the last stage's loss added to its forward's CPU time."""
+
+        clock: Optional[UnitClock] = None
+
+        def _maybe_compute_loss(self, stage, output, target_mbs, mb_index,  # type: ignore[override]
+                                loss_kwargs=None):
+            c0 = time.thread_time_ns()
+            super()._maybe_compute_loss(stage, output, target_mbs, mb_index, loss_kwargs)
+            if self.clock is not None and stage.is_last:
+                self.clock.add("F", mb_index, time.thread_time_ns() - c0)
+
+    return _TimedRuntime
 
 
 # ----- one rank -----------------------------------------------------------------------------------
@@ -273,8 +325,6 @@ def run_torchpp_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
                      prepare: Optional[Callable[[], RunPlan]] = None,
                      on_joined: Optional[Callable[[], None]] = None) -> Optional[dict[str, Any]]:
     """rank.run_rank's counterpart for --engine torch-pp; returns the summary on rank 0."""
-    from torch.distributed.pipelining import schedules as S
-
     from .models import build_stage_model
     from .rank import DTYPES, _allreduce, _any_tied, join_world, share_plan
     from .summary import rank_summary, world_summary
@@ -346,9 +396,11 @@ def run_torchpp_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
         example_out = torch.empty(T, h, dtype=dtype, device=device, requires_grad=True)
         pstage = _indexed_stage_class()(mod, stage, p, device, input_args=example_in,
                                          output_args=example_out, group=pp_groups[replica])
-        runtime = S._PipelineScheduleRuntime([pstage], n_microbatches=tp.microbatches,
-                                             loss_fn=pack_loss(model, s.total_tokens()),
-                                             scale_grads=False)
+        runtime = _timed_runtime_class()([pstage], n_microbatches=tp.microbatches,
+                                         loss_fn=pack_loss(model, s.total_tokens()),
+                                         scale_grads=False)
+        clock = UnitClock()
+        pstage.clock = runtime.clock = clock
         runtime._load_csv(csv_path, format=fmt)
         ins, tgts = pack_inputs(tp, s, token_source(inp.tokens, dims.vocab, cfg.seed), replica,
                                 device)
@@ -392,8 +444,9 @@ def run_torchpp_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
             trace_path = os.path.join(cfg.trace_dir, f"rank{rank}.json")
             units = write_torchpp_trace(
                 raw, trace_path, rank=rank, world=world, replica=replica, stage=stage,
-                anchor_at_us=(anchor_wall_ns - min(anchors)) / 1000.0, tp=tp,
-                extra={"engine": ENGINE, "schedule": os.path.basename(inp.path),
+                anchor_at_us=(anchor_wall_ns - min(anchors)) / 1000.0, tp=tp, clock=clock,
+                cpu_durations=cfg.cpu_durations,
+                extra={"engine": ENGINE, "unit_durations": "cpu" if cfg.cpu_durations else "wall", "schedule": os.path.basename(inp.path),
                        "csv": CSV_NAME, "csv_format": fmt, "anchor_wall_ns": anchor_wall_ns,
                        "attention": cfg.attention, "torch_version": torch.__version__},
                 base_ns=min(anchors))
@@ -435,13 +488,17 @@ def run_torchpp_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
 
 def write_torchpp_trace(raw_path: str, out_path: str, *, rank: int, world: int, replica: int,
                         stage: int, anchor_at_us: float, tp: TorchPPPlan,
-                        extra: dict[str, Any], base_ns: int) -> list[dict[str, Any]]:
+                        extra: dict[str, Any], base_ns: int, clock: Optional[UnitClock] = None,
+                        cpu_durations: bool = False) -> list[dict[str, Any]]:
     """Kineto's trace of the rank, as torch wrote it, on the run's common clock: every timestamp
     shifted so that the anchor range (taken right after a barrier) sits at anchor_at_us, the
     process named `replica r` and the thread of the `PP:` ranges `stage s` (the default lane
     mapping of docs/file-formats-traces.md), `baseTimeNanoseconds` the earliest anchor's wall
     clock, and `distributedInfo` completed with the replica, stage and what ran. Returns one
-    record per F/B action (`PP:1F3`) for the summary."""
+    record per F/B action (`PP:1F3`) for the summary. With `cpu_durations` (--trace-unit-time cpu)
+    every F/B range lasts its thread CPU time from `clock`, placed at its wall-clock start, as our
+    own engine's units do: on a shared CPU that is what the cost model predicts (the operations
+    inside keep their wall-clock durations)."""
     with open(raw_path, encoding="utf-8") as f:
         doc = json.load(f)
     events = doc["traceEvents"] if isinstance(doc, dict) else doc
@@ -469,15 +526,22 @@ def write_torchpp_trace(raw_path: str, out_path: str, *, rank: int, world: int, 
             while i < len(act) and act[i].isdigit():
                 i += 1
             op = act[i:].rstrip("0123456789")
+            wall_us = float(e.get("dur", 0))
             if op in ("F", "B") and act[i + len(op):].isdigit():
                 mb = int(act[i + len(op):])
                 pack = mb if op == "F" else inverse.get(mb, mb)
+                cpu_ns = clock.cpu_ns.get((op, mb)) if clock is not None else None
+                if cpu_durations:
+                    if cpu_ns is None:
+                        raise RuntimeError(f"{out_path}: no CPU time was taken for {name}")
+                    e["dur"] = round(cpu_ns / 1000.0, 3)
+                    e.setdefault("args", {})["wall_us"] = wall_us
                 units.append({"name": name, "op": op, "microbatch": mb, "pack": pack,
                               "tokens": sum(n for _, n in tp.layouts[replica][mb]),
                               "padded_tokens": tp.pack_tokens, "rank": rank,
                               "replica": replica, "stage": stage,
-                              "start_s": e["ts"] / 1e6, "wall_s": float(e.get("dur", 0)) / 1e6,
-                              "cpu_s": None})
+                              "start_s": e["ts"] / 1e6, "wall_s": wall_us / 1e6,
+                              "cpu_s": None if cpu_ns is None else cpu_ns / 1e9})
     meta = [{"name": "process_name", "ph": "M", "pid": pid, "tid": 0,
              "args": {"name": f"replica {replica}"}} for pid in sorted(pids, key=str)]
     if pp_tid is not None:

@@ -123,7 +123,7 @@ class TorchPPRunTest : public ::testing::Test {
   Expected<TraceRunCheck> check(const TraceRunRequest& r) const {
     auto run = load_trace_run(r);
     if (!run) return run.error();
-    return check_trace_run(*run, r, plan_, sim_);
+    return check_trace_run(*run, r, plan_, sim_, nullptr);
   }
 
   std::string error_of(const TraceRunRequest& r) const {
@@ -162,13 +162,44 @@ TEST_F(TorchPPRunTest, EveryUnitMatched) {
   ASSERT_TRUE(run->table.has_value());
   EXPECT_TRUE(run->table->torch_csv);
   EXPECT_EQ(fs::path(run->table->file).filename(), "torch-pp.csv");
-  auto c = check_trace_run(*run, request(), plan_, sim_);
+  auto c = check_trace_run(*run, request(), plan_, sim_, nullptr);
   ASSERT_TRUE(c.ok()) << c.error().message;
   expect_every_unit(*c);
   const nlohmann::json j = trace_check_json(*run, request(), *c);
   EXPECT_EQ(j["rules"], "torch-pp");
   EXPECT_EQ(j["rank_table"]["kind"], "torch-pp csv");
   EXPECT_NE(trace_check_text(*run, *c, 1).find("ranks         as "), std::string::npos);
+}
+
+// torch computes every pack padded to the largest (8192 tokens here): a run whose units last
+// what the padded plan costs is exact against the padded plan, which check_trace_run prices with
+// the cost model, and off against the plan as it stands; fit-costs fits the padded rows back to
+// the model's coefficients (kappa folded into alpha: every unit has 8192 tokens).
+TEST_F(TorchPPRunTest, PricedAsTorchRunsIt) {
+  auto padded = torch_pp_padded_plan(plan_);
+  ASSERT_TRUE(padded.ok()) << padded.error().message;
+  for (const ReplicaPlan& rep : padded->replicas)
+    for (const Pack& f : rep.forward) EXPECT_EQ(f.tokens(), 8192);
+  const SimResult unpadded = sim_;
+  auto padded_sim = simulate(*padded, cost_.get());
+  ASSERT_TRUE(padded_sim.ok());
+  sim_ = *padded_sim;
+  write_run();
+  auto run = load_trace_run(request());
+  ASSERT_TRUE(run.ok()) << run.error().message;
+  auto c = check_trace_run(*run, request(), plan_, unpadded, cost_.get());
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  expect_every_unit(*c);
+  EXPECT_EQ(c->priced_as, "every pack padded to 8192 tokens, as torch runs it");
+  EXPECT_EQ(trace_check_json(*run, request(), *c)["priced_as"], c->priced_as);
+  auto as_planned = check_trace_run(*run, request(), plan_, unpadded, nullptr);
+  ASSERT_TRUE(as_planned.ok());
+  EXPECT_TRUE(as_planned->priced_as.empty());
+  EXPECT_GT(as_planned->check.mape, 0.05);
+  auto cal = calibrate_trace_run(*run, request(), plan_, *cost_);
+  ASSERT_TRUE(cal.ok()) << cal.error().message;
+  EXPECT_LT(cal->mape, 1e-6);
+  EXPECT_EQ(cal->units_skipped, 0);
 }
 
 TEST_F(TorchPPRunTest, SplitBackwardAddsUp) {
@@ -231,7 +262,7 @@ TEST_F(TorchPPRunTest, TorchtitanLayoutTakesTheHighestIteration) {
             std::string::npos)
       << run->layout_note;
   EXPECT_TRUE(run->table->pipeline_outermost);
-  auto c = check_trace_run(*run, request(), plan_, sim_);
+  auto c = check_trace_run(*run, request(), plan_, sim_, nullptr);
   ASSERT_TRUE(c.ok()) << c.error().message;
   expect_every_unit(*c);
   EXPECT_EQ(trace_check_json(*run, request(), *c)["layout"], run->layout_note);

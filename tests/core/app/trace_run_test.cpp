@@ -103,7 +103,7 @@ TEST_F(TraceRunTest, EveryUnitOfBothStylesMapsAndCalibrationRecoversTheCoefficie
                 style == TraceStyle::Kineto ? RankFrom::DistributedInfo : RankFrom::FileName);
     }
     // Against the simulation the durations came from: every unit, no error.
-    auto check = check_trace_run(*run, request, plan_, sim_);
+    auto check = check_trace_run(*run, request, plan_, sim_, nullptr);
     ASSERT_TRUE(check.ok()) << check.error().message;
     EXPECT_EQ(check->check.units.size(), compute_units());
     EXPECT_EQ(check->check.units.size(), 2u * 2u * 6u * 2u);
@@ -123,7 +123,7 @@ TEST_F(TraceRunTest, EveryUnitOfBothStylesMapsAndCalibrationRecoversTheCoefficie
                 run->ranks[static_cast<std::size_t>(u.replica * 2 + u.stage)].label);
     }
     // Against the model's own simulation: the model's error, per unit.
-    auto against_model = check_trace_run(*run, request, plan_, model_sim_);
+    auto against_model = check_trace_run(*run, request, plan_, model_sim_, nullptr);
     ASSERT_TRUE(against_model.ok());
     EXPECT_EQ(against_model->check.units.size(), compute_units());
     EXPECT_GT(against_model->check.mape, 0.05);
@@ -146,7 +146,7 @@ TEST_F(TraceRunTest, GpuTimeFollowsAc2gFlowsToTheKernels) {
   request.options.gpu_flows = true;
   auto run = load_trace_run(request);
   ASSERT_TRUE(run.ok()) << run.error().message;
-  auto check = check_trace_run(*run, request, plan_, sim_);
+  auto check = check_trace_run(*run, request, plan_, sim_, nullptr);
   ASSERT_TRUE(check.ok()) << check.error().message;
   EXPECT_EQ(check->check.units.size(), compute_units());
   EXPECT_EQ(check->check.only_measured, 0);
@@ -222,16 +222,16 @@ TEST_F(TraceRunTest, AnExplicitRankTablePlacesTheRanks) {
   request.files = renamed;
   auto run = load_trace_run(request);
   ASSERT_TRUE(run.ok()) << run.error().message;
-  auto wrong = check_trace_run(*run, request, plan_, sim_);
+  auto wrong = check_trace_run(*run, request, plan_, sim_, nullptr);
   ASSERT_TRUE(wrong.ok());
   EXPECT_GT(wrong->check.mape, 0.01);  // ranks 1 and 2 swapped
   request.rank_table = {{0, 0}, {1, 0}, {0, 1}, {1, 1}};
-  auto right = check_trace_run(*run, request, plan_, sim_);
+  auto right = check_trace_run(*run, request, plan_, sim_, nullptr);
   ASSERT_TRUE(right.ok()) << right.error().message;
   EXPECT_LT(right->check.mape, 1e-6);
   EXPECT_EQ(right->check.units.size(), compute_units());
   request.rank_table = {{0, 0}, {1, 0}, {0, 1}};
-  auto short_table = check_trace_run(*run, request, plan_, sim_);
+  auto short_table = check_trace_run(*run, request, plan_, sim_, nullptr);
   ASSERT_FALSE(short_table.ok());
   EXPECT_NE(short_table.error().message.find("rank 3 (from its file name) is not a rank of the "
                                              "plan: it has 3 in its rank table"),
@@ -248,7 +248,7 @@ TEST_F(TraceRunTest, ClocksAlignAtANamedEventOrByOffsets) {
   auto shifted = load_trace_run(request);
   ASSERT_TRUE(shifted.ok()) << shifted.error().message;
   EXPECT_EQ(shifted->ranks.back().shift_us, 100.0);
-  auto check = check_trace_run(*shifted, request, plan_, sim_);
+  auto check = check_trace_run(*shifted, request, plan_, sim_, nullptr);
   ASSERT_TRUE(check.ok());
   EXPECT_LT(check->check.mape, 1e-6);  // durations unchanged
   // Rank 3's units (replica 1, stage 1) start 100 us later than the simulation's.
@@ -307,7 +307,7 @@ TEST_F(TraceRunTest, TheReportNamesFilesRanksAndEvents) {
   request.files = testing::write_rank_traces(sim_, TraceStyle::Kineto, dir_.string());
   auto run = load_trace_run(request);
   ASSERT_TRUE(run.ok());
-  auto check = check_trace_run(*run, request, plan_, sim_);
+  auto check = check_trace_run(*run, request, plan_, sim_, nullptr);
   ASSERT_TRUE(check.ok());
   const nlohmann::json j = trace_check_json(*run, request, *check);
   EXPECT_EQ(j["files"].size(), 4u);

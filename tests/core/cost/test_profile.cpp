@@ -58,6 +58,21 @@ TEST(Fit, NegativeCoefficientIsFixedAtZero) {
   EXPECT_LT(fit->r2, 1.0);
 }
 
+TEST(Fit, OneTokenCountFixesKappaAtZero) {
+  // Every pack padded to 4096 rows (torch's runtime): the pairs vary, the tokens do not. kappa
+  // cannot be separated from alpha; it is folded into alpha at that count and beta is exact.
+  const PassCoeffs truth{60e-6, 7.9e-7, 3.6e-11};
+  std::vector<CostSample> s;
+  for (double pairs : {1.0e6, 3.0e6, 5.0e6, 8.4e6})
+    s.push_back(
+        {Pass::Forward, 4096, pairs, truth.kappa + truth.alpha * 4096 + truth.beta * pairs});
+  auto fit = fit_pass(s);
+  ASSERT_TRUE(fit.ok()) << fit.error().message;
+  EXPECT_EQ(fit->coeffs.kappa, 0.0);
+  EXPECT_NEAR(fit->coeffs.alpha, truth.alpha + truth.kappa / 4096, 1e-15);
+  EXPECT_NEAR(fit->coeffs.beta / truth.beta, 1.0, 1e-9);
+}
+
 TEST(Fit, NeedsEnoughVariedSamples) {
   auto few = fit_pass({{Pass::Forward, 1024, 524800, 1e-3}, {Pass::Forward, 2048, 2e6, 2e-3}});
   ASSERT_FALSE(few.ok());
