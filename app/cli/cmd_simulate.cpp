@@ -11,6 +11,7 @@
 #include "image_export.h"
 #include "output.h"
 #include "plan/plan_json.h"
+#include "plan_request.h"
 #include "plan_summary.h"
 #include "render/gantt_title.h"
 #include "schedule_cli.h"
@@ -61,27 +62,9 @@ Expected<SnapshotPtr> run_cli_pipeline(PipelineRequest request) {
 }
 
 Expected<Simulated> from_plan_file(const Args& args, const std::string& path) {
-  auto opened = open_plan_file(path);
-  if (!opened) return opened.error();
-  auto config = config_spec(args);
-  if (!config) return config.error();
-  PipelineRequest request;
-  request.config = *config;
-  request.plan = opened->plan;
-  request.plan_file = path;
-  request.plan_model_requested = args.has("model") || args.has("hf-config") || args.has("gpu");
-  if (const auto& schedule = opened->schedule) {
-    if (Status s = check_schedule_options(given_config_options(args), *config, schedule->config);
-        !s)
-      return s.error();
-    request.config = schedule->config;
-    request.plan_cost_fixed = true;
-    request.plan_cost = schedule->cost;
-  } else if (Status s = check_plan_options(config->given_options, *config, *opened->plan, path);
-             !s) {
-    return s.error();
-  }
-  auto run = run_cli_pipeline(std::move(request));
+  auto request = plan_file_request(args, path);
+  if (!request) return request.error();
+  auto run = run_cli_pipeline(std::move(*request));
   if (!run) return run.error();
   Simulated out;
   out.run = *run;

@@ -7,7 +7,7 @@
 #include "app/trace_pipeline_report.h"
 #include "args.h"
 #include "output.h"
-#include "schedule_cli.h"
+#include "plan_request.h"
 #include "setup.h"
 #include "thread_pool.h"
 
@@ -30,30 +30,11 @@ std::vector<OptionSpec> pipeline_specs() {
   return specs;
 }
 
-// The plan simulated as `simulate --plan` simulates it (the same pipeline and cost-model rule).
+// The plan simulated as `simulate --plan` simulates it (the same request: plan_request.h).
 Expected<SnapshotPtr> simulate_plan(const Args& args, const std::string& path) {
-  auto opened = open_plan_file(path);
-  if (!opened) return opened.error();
-  auto config = config_spec(args);
-  if (!config) return config.error();
-  PipelineRequest request;
-  request.config = *config;
-  request.plan = opened->plan;
-  request.plan_file = path;
-  request.plan_model_requested = args.has("model") || args.has("gpu");
-  request.build_timeline = false;
-  if (const auto& schedule = opened->schedule) {
-    if (Status s = check_schedule_options(given_config_options(args), *config, schedule->config);
-        !s)
-      return s.error();
-    request.config = schedule->config;
-    request.plan_cost_fixed = true;
-    request.plan_cost = schedule->cost;
-  } else if (Status s = check_plan_options(config->given_options, *config, *opened->plan, path);
-             !s) {
-    return s.error();
-  }
-  auto snap = run_pipeline(request, CancelToken::none(), ProgressSink::none());
+  auto request = plan_file_request(args, path);
+  if (!request) return request.error();
+  auto snap = run_pipeline(*request, CancelToken::none(), ProgressSink::none());
   if (!snap) return as_option_error(snap.error());
   return std::make_shared<const ExplorerSnapshot>(std::move(*snap));
 }
