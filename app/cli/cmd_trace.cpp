@@ -30,7 +30,8 @@ constexpr const char* kTraceUsage =
     "step\n"
     "  summary  per rank and profiler step: GPU time split into computation, communication,\n"
     "           memory copies and idle (unions over streams), overlap, idle causes, launches,\n"
-    "           and the ranks lined up per step (stragglers)\n"
+    "           memory peaks per device ([memory] events), counters, and the ranks lined up\n"
+    "           per step (stragglers)\n"
     "  pipeline per stage of a run of PLAN: busy time and idle time by cause (fill and drain,\n"
     "           dependency on a late producer, transfer, other), the critical path, beside the\n"
     "           simulated plan's\n\n"
@@ -239,7 +240,9 @@ int trace_summary(int argc, char** argv) {
                     "memory copies and idle as unions of intervals over all streams, "
                     "communication hidden under computation (overlap), idle time by cause "
                     "(host, kernel, other), kernel launch statistics from ac2g flows, a kernel "
-                    "table per name and kind (HTA's kernel breakdown), and the "
+                    "table per name and kind (HTA's kernel breakdown), memory over time from "
+                    "PyTorch's [memory] events (peak allocated and reserved bytes per device, "
+                    "over the trace and per step) and the trace's counters, and the "
                     "ranks lined up per step with the slowest named. Definitions: "
                     "docs/file-formats-traces.md.",
                     specs)

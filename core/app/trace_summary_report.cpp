@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <map>
 #include <new>
+#include <optional>
 #include <utility>
 
 #include "app/trace_kernel_report.h"
@@ -71,6 +73,117 @@ std::string launches_text(const LaunchStats& s) {
 
 std::string step_label(int step, int occurrence) {
   return profiler_step_label({.step = step, .occurrence = occurrence});
+}
+
+nlohmann::json optional_json(const std::optional<std::int64_t>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+
+nlohmann::json memory_window_json(const MemoryWindow& w) {
+  return {{"events", w.events},
+          {"allocated_start", optional_json(w.allocated_start)},
+          {"allocated_end", optional_json(w.allocated_end)},
+          {"peak_allocated", optional_json(w.peak_allocated)},
+          {"peak_allocated_us",
+           w.peak_allocated ? nlohmann::json(w.peak_allocated_us) : nlohmann::json(nullptr)},
+          {"peak_reserved", optional_json(w.peak_reserved)},
+          {"peak_reserved_us",
+           w.peak_reserved ? nlohmann::json(w.peak_reserved_us) : nlohmann::json(nullptr)}};
+}
+
+// {"events", "skipped", "dropped", "devices": [{"device", "total": {...}, "steps": [{"step",
+// ...}]}]}: per device the figures of trace_memory.h, steps in the order of the rank's steps.
+nlohmann::json memory_json(const TraceSummary& s) {
+  nlohmann::json devices = nlohmann::json::array();
+  for (const DeviceMemory& d : s.memory.devices) {
+    nlohmann::json steps = nlohmann::json::array();
+    for (std::size_t i = 0; i < d.steps.size() && i < s.steps.size(); ++i) {
+      nlohmann::json w = {{"step", *s.steps[i].step}};
+      w.update(memory_window_json(d.steps[i]));
+      if (s.steps[i].occurrence > 0) w["occurrence"] = s.steps[i].occurrence;
+      steps.push_back(std::move(w));
+    }
+    devices.push_back(
+        {{"device", d.device}, {"total", memory_window_json(d.total)}, {"steps", steps}});
+  }
+  return {{"events", s.memory.events},
+          {"skipped", s.memory.skipped},
+          {"dropped", s.memory.dropped},
+          {"devices", devices}};
+}
+
+nlohmann::json counters_json(const std::vector<TraceCounterSeries>& counters) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const TraceCounterSeries& c : counters)
+    out.push_back({{"name", c.name},
+                   {"series", c.series},
+                   {"count", c.count},
+                   {"min", c.min},
+                   {"max", c.max},
+                   {"last", c.last},
+                   {"last_us", c.last_us}});
+  return out;
+}
+
+std::string bytes_text(const std::optional<std::int64_t>& v) {
+  return v ? std::to_string(*v) : "-";
+}
+
+void memory_row(std::string& out, const std::string& label, const std::string& device,
+                const MemoryWindow& w) {
+  out += "  " + pad_right(label, 8) + " " + pad_right(device, 10) + " " +
+         pad_left(std::to_string(w.events), 8);
+  for (const auto& v : {w.allocated_start, w.allocated_end, w.peak_allocated})
+    out += " " + pad_left(bytes_text(v), 14);
+  out += " " + pad_left(w.peak_allocated ? us(w.peak_allocated_us) : "-", 12) + " " +
+         pad_left(bytes_text(w.peak_reserved), 14) + "\n";
+}
+
+std::string memory_events_text(std::int64_t n) {
+  return std::to_string(n) + (n == 1 ? " [memory] event" : " [memory] events");
+}
+
+// The rank's memory over time: per device its steps and the whole trace; nothing when the trace
+// has no "[memory]" event.
+std::string memory_text(const TraceSummary& s) {
+  const TraceMemory& m = s.memory;
+  if (m.events + m.skipped + m.dropped == 0) return {};
+  std::string out = "  memory (bytes, from " + memory_events_text(m.events) + ")\n";
+  if (m.skipped > 0)
+    out += "  warning: " + memory_events_text(m.skipped) +
+           " skipped: no numeric Total Allocated or no ts\n";
+  if (m.dropped > 0)
+    out += "  warning: " + memory_events_text(m.dropped) +
+           " past the import's memory budget: not counted\n";
+  if (m.devices.empty()) return out;
+  out += "  " + pad_right("step", 8) + " " + pad_right("device", 10) + " " + pad_left("events", 8);
+  for (const char* h : {"alloc start", "alloc end", "peak alloc"}) out += " " + pad_left(h, 14);
+  out += " " + pad_left("peak at", 12) + " " + pad_left("peak reserved", 14) + "\n";
+  for (const DeviceMemory& d : m.devices) {
+    for (std::size_t i = 0; i < d.steps.size() && i < s.steps.size(); ++i)
+      memory_row(out, step_label(*s.steps[i].step, s.steps[i].occurrence), d.device, d.steps[i]);
+    memory_row(out, "total", d.device, d.total);
+  }
+  return out;
+}
+
+std::string counter_value(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.10g", v == 0.0 ? 0.0 : v);
+  return buf;
+}
+
+// The trace's counters ("ph": "C"), one row per name and series.
+std::string counters_text(const std::vector<TraceCounterSeries>& counters) {
+  if (counters.empty()) return {};
+  std::string out = "  counters\n  " + pad_right("name / series", 32) + " " + pad_left("count", 8) +
+                    " " + pad_left("min", 14) + " " + pad_left("max", 14) + " " +
+                    pad_left("last", 14) + "\n";
+  for (const TraceCounterSeries& c : counters)
+    out += "  " + pad_right(c.name + " / " + c.series, 32) + " " +
+           pad_left(std::to_string(c.count), 8) + " " + pad_left(counter_value(c.min), 14) + " " +
+           pad_left(counter_value(c.max), 14) + " " + pad_left(counter_value(c.last), 14) + "\n";
+  return out;
 }
 
 // The step numbers that occur more than once in a rank's trace, once each.
@@ -286,6 +399,8 @@ nlohmann::json run_summary_json(const RunSummary& summary) {
       if (const auto repeated = repeated_steps(r.summary); !repeated.empty())
         entry["repeated_steps"] = repeated;
     }
+    entry["memory"] = memory_json(r.summary);
+    entry["counters"] = counters_json(r.summary.memory.counters);
     ranks.push_back(std::move(entry));
   }
   nlohmann::json stragglers = nlohmann::json::array();
@@ -317,7 +432,8 @@ std::string run_summary_text(const RunSummary& summary, std::size_t kernels) {
             ? "  warning: " + unmatched_events_text(r.summary.unmatched) + ": not counted\n"
             : "";
     if (!r.no_gpu.empty()) {
-      out += ": " + r.no_gpu + "\n" + warning + "\n";
+      out += ": " + r.no_gpu + "\n" + warning + memory_text(r.summary) +
+             counters_text(r.summary.memory.counters) + "\n";
       continue;
     }
     out += "  (" + std::to_string(r.summary.gpu_ops) + " GPU operations)\n" + warning;
@@ -333,6 +449,8 @@ std::string run_summary_text(const RunSummary& summary, std::size_t kernels) {
       out += "  (total over the GPU window, first GPU operation start to last end, as HTA's)\n";
     out += "  launches: " + launches_text(r.summary.total.launches) + "\n";
     out += kernel_table_text(r.summary.total.kernels, kernels);
+    out += memory_text(r.summary);
+    out += counters_text(r.summary.memory.counters);
     if (const auto repeated = repeated_steps(r.summary); !repeated.empty())
       out += "  note: " + repeated_steps_note(repeated) + "\n";
     out += "\n";

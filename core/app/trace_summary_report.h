@@ -85,14 +85,18 @@ Expected<RunSummary> summarize_trace_files(const std::vector<std::string>& files
 // {"ranks": [{"rank", "file", "gpu_ops", "steps": [{"step", "span_us", "gpu_busy_us",
 //  "computation_us", "communication_us", "memcpy_us", "idle_us", "overlap_us", ...}],
 //  "kernels": {...}}], "total": {same keys, "step": null}, "gpu_first_us", "gpu_last_us",
-//  "total_window": "trace"|"gpu"}], "stragglers": [{"step", "slowest_rank", "spread_us",
-//  "ranks": [{"rank", "span_us", "work_us", "communication_us", "idle_us"}]}]}
+//  "total_window": "trace"|"gpu", "memory": {"events", "skipped", "dropped", "devices":
+//  [{"device", "total": {"events", "allocated_start", "allocated_end", "peak_allocated",
+//  "peak_allocated_us", "peak_reserved", "peak_reserved_us"}, "steps": [{"step", same keys}]}]},
+//  "counters": [{"name", "series", "count", "min", "max", "last", "last_us"}]}], "stragglers":
+//  [{"step", "slowest_rank", "spread_us", "ranks": [{"rank", "span_us", "work_us",
+//  "communication_us", "idle_us"}]}]}
 nlohmann::json run_summary_json(const RunSummary& summary);
 nlohmann::json gpu_breakdown_json(const GpuTimeBreakdown& b);
 
 // The tables `slimpack trace summary` prints: per rank its steps and total, launch statistics,
-// the whole trace's kernel table (its kinds and `kernels` largest names; 0: none), then the
-// straggler view.
+// the whole trace's kernel table (its kinds and `kernels` largest names; 0: none), memory over
+// time and counters (when the trace has them), then the straggler view.
 std::string run_summary_text(const RunSummary& summary, std::size_t kernels = 10);
 
 }  // namespace slimpack

@@ -44,10 +44,12 @@ std::string unmatched_events_text(std::int64_t unmatched) {
          " (an \"E\" with no open \"B\" on its thread, or a \"B\" never closed)";
 }
 
-TraceBuilder::TraceBuilder(bool keep_events, bool keep_args, std::int64_t args_budget_bytes)
+TraceBuilder::TraceBuilder(bool keep_events, bool keep_args, std::int64_t args_budget_bytes,
+                           std::int64_t memory_budget_bytes)
     : keep_events_(keep_events),
       keep_args_(keep_events && keep_args),
-      args_budget_bytes_(args_budget_bytes) {
+      args_budget_bytes_(args_budget_bytes),
+      memory_(memory_budget_bytes) {
   intern("");  // index 0: the name or category of events that have none
 }
 
@@ -186,8 +188,15 @@ std::string TraceBuilder::add(const RawTraceEvent& ev) {
         lane(ev.pid, ev.tid).lane.thread_name = std::string(ev.meta_name);
       }
       return {};
+    case 'i':
+    case 'I':  // the older spelling of an instant event
+      if (keep_events_ && ev.name == "[memory]") memory_.add_memory(ev.has_ts, ev.ts, ev.memory);
+      return {};
+    case 'C':
+      if (keep_events_ && ev.has_ts) memory_.add_counter(ev.name, ev.ts, ev.counters);
+      return {};
     default:
-      return {};  // instants, counters, flows, async: counted in by_phase only
+      return {};  // async and other events: counted in by_phase only
   }
 }
 
@@ -196,6 +205,7 @@ ImportedTrace TraceBuilder::finish(std::string source, std::int64_t bytes) {
   out_.bytes = bytes;
   for (const auto& [ph, n] : phase_counts_) out_.by_phase[ph] = n;
   out_.span_us = any_timed_ ? last_end_ - first_start_ : 0.0;
+  memory_.finish(out_);
   // As for the lanes below: up to half of the args vector is slack after doubling (16 bytes an
   // event at 10M events); moving the strings is cheap.
   if (out_.args.capacity() - out_.args.size() > out_.args.size() / 8) out_.args.shrink_to_fit();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "trace/trace_import.h"
+#include "trace/trace_memory_events.h"
 
 namespace slimpack {
 
@@ -26,11 +27,16 @@ struct RawTraceEvent {
   double ts = 0.0, dur = 0.0;
   bool has_ts = false, has_dur = false;
   std::int32_t index = -1;  // position in the event array
+  // Read when events are kept: the args of an "i"/"I" event (a "[memory]" one when `name` says
+  // so) and the numeric series of a "C" event.
+  RawMemoryArgs memory;
+  std::span<const CounterValue> counters;
 };
 
 class TraceBuilder {
  public:
-  TraceBuilder(bool keep_events, bool keep_args, std::int64_t args_budget_bytes);
+  TraceBuilder(bool keep_events, bool keep_args, std::int64_t args_budget_bytes,
+               std::int64_t memory_budget_bytes);
 
   void set_rank(int rank) { out_.rank = rank; }
 
@@ -67,6 +73,7 @@ class TraceBuilder {
   std::int64_t args_budget_bytes_;
   std::int64_t args_bytes_ = 0;  // spent of the budget
   ImportedTrace out_;
+  MemoryEventCollector memory_;
   StringIndex name_index_;
   StringIndex lane_index_;  // key: pid '\0' tid
   std::vector<LaneState> lanes_;

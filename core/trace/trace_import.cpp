@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <memory>
@@ -46,7 +47,7 @@ class ChromeTraceParser {
                     const CancelToken& cancel, ProgressSink& progress)
       : source_(source),
         builder_(options.keep_events, options.keep_events && options.keep_args,
-                 options.args_budget_bytes),
+                 options.args_budget_bytes, options.memory_budget_bytes),
         cancel_(cancel),
         progress_(progress),
         keep_events_(options.keep_events),
@@ -603,6 +604,93 @@ class ChromeTraceParser {
     return true;
   }
 
+  // Whether an event's args feed the memory figures (events kept only): an instant event (a
+  // "[memory]" one: its name may come after its args) or a counter.
+  bool wants_memory(std::string_view ph) const {
+    return keep_events_ && (ph == "i" || ph == "I" || ph == "C");
+  }
+  // A value of an args object: a number read into `out` (and `has` set), anything else walked.
+  bool numeric_value(od::value& v, od::number& out, bool& has) {
+    od::json_type type{};
+    if (auto e = v.type().get(type)) return failed(json_error(e, true));
+    if (type != od::json_type::number) return walked_value(v);
+    if (auto e = v.get_number().get(out)) return failed(json_error(e, true));
+    has = true;
+    return true;
+  }
+  // A byte count: an integer, or a finite double within int64 (rounded); a uint64 past int64 is
+  // no count a profiler writes.
+  static bool int64_of(const od::number& n, std::int64_t& out) {
+    if (n.is_int64()) {
+      out = n.get_int64();
+      return true;
+    }
+    if (!n.is_double()) return false;
+    const double d = n.get_double();
+    if (!(d > -9.2e18 && d < 9.2e18)) return false;  // NaN fails too
+    out = std::llround(d);
+    return true;
+  }
+  // The fields of a "[memory]" event's args (RawMemoryArgs); the others walked.
+  bool memory_args(od::object& obj, RawTraceEvent& ev) {
+    for (auto field_result : obj) {
+      od::field field;
+      if (auto e = std::move(field_result).get(field)) return failed(json_error(e, true));
+      const od::raw_json_string key = field.key();
+      od::number n;
+      bool has = false;
+      if (!numeric_value(field.value(), n, has)) return false;
+      if (!has) continue;
+      RawMemoryArgs& m = ev.memory;
+      if (key == "Total Allocated")
+        m.has_allocated = int64_of(n, m.allocated);
+      else if (key == "Total Reserved")
+        m.has_reserved = int64_of(n, m.reserved);
+      else if (key == "Device Type")
+        m.has_device_type = int64_of(n, m.device_type);
+      else if (key == "Device Id")
+        m.has_device_id = int64_of(n, m.device_id);
+    }
+    return true;
+  }
+  // The numeric series of a counter event's args into counter_buf_; the others walked.
+  bool counter_args(od::object& obj, RawTraceEvent& ev) {
+    counter_buf_.clear();
+    for (auto field_result : obj) {
+      od::field field;
+      if (auto e = std::move(field_result).get(field)) return failed(json_error(e, true));
+      std::string_view key;
+      if (auto e = field.unescaped_key().get(key)) return failed(json_error(e, true));
+      od::number n;
+      bool has = false;
+      if (!numeric_value(field.value(), n, has)) return false;
+      if (has) counter_buf_.push_back({key, n.as_double()});
+    }
+    ev.counters = counter_buf_;
+    return true;
+  }
+  bool memory_or_counter_args(od::object& obj, RawTraceEvent& ev) {
+    return ev.ph == "C" ? counter_args(obj, ev) : memory_args(obj, ev);
+  }
+  bool memory_or_counter_args(od::value& v, RawTraceEvent& ev) {
+    od::json_type type{};
+    if (auto e = v.type().get(type)) return failed(json_error(e, true));
+    if (type != od::json_type::object) return walked_value(v);
+    od::object obj;
+    if (auto e = v.get_object().get(obj)) return failed(json_error(e, true));
+    return memory_or_counter_args(obj, ev);
+  }
+  // The same from an instant's or counter's args kept as text (they came before its "ph").
+  Status late_memory_or_counter_args(RawTraceEvent& ev) {
+    late_doc_ = simdjson::padded_string(ev.args);
+    od::document doc;
+    od::object obj;
+    if (late_parser_.iterate(late_doc_).get(doc) == simdjson::SUCCESS &&
+        doc.get_object().get(obj) == simdjson::SUCCESS && !memory_or_counter_args(obj, ev))
+      return error_;
+    return {};
+  }
+
   // "args" of an "M" event (its label), or of a timed event (kept as text when events are).
   bool args(od::value& v, RawTraceEvent& ev) {
     if (ev.ph == "M") {
@@ -621,6 +709,7 @@ class ChromeTraceParser {
     if (!keep_args_ || ev.ph.size() != 1 ||
         (ev.ph[0] != 'X' && ev.ph[0] != 'B' && ev.ph[0] != 'E')) {
       if (wants_correlation(ev.ph)) return walked_args(v, ev);
+      if (wants_memory(ev.ph)) return memory_or_counter_args(v, ev);
       return walked_value(v);  // not kept, but a malformed file fails the same in every mode
     }
     if (!args_text(v, ev.args)) return false;
@@ -678,6 +767,8 @@ class ChromeTraceParser {
       late_args_ = false;
       if (ev.ph == "M") return late_meta_name(ev);
       if (wants_correlation(ev.ph)) correlation_of_text(ev);
+      if (wants_memory(ev.ph))
+        if (Status s = late_memory_or_counter_args(ev); !s) return s;
       if (!keep_args_) ev.has_args = false;
     }
     return {};
@@ -709,6 +800,7 @@ class ChromeTraceParser {
   Error error_;             // why a field reader returned false
   bool late_args_ = false;  // this event's args were read before its "ph"
   std::string args_buf_ = std::string(256, '\0');
+  std::vector<CounterValue> counter_buf_;  // this counter event's series
   simdjson::padded_string late_doc_;
   od::parser late_parser_;
   char pid_buf_[32] = {};

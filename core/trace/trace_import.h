@@ -44,6 +44,29 @@ struct TraceCorrelation {
   std::int32_t index = -1;  // the event's position in the event array (TraceEvent::index)
 };
 
+// One "[memory]" instant event of a PyTorch profiler trace: the caching allocator's totals for
+// one device right after an allocation or a free. Kept (events kept only) in 32 bytes, a third of
+// a complete event with its args, so the summary can find the peaks of windows it only knows
+// after the import (the ProfilerStep spans).
+struct TraceMemorySample {
+  double ts_us = 0.0;
+  std::int64_t allocated = 0;  // args["Total Allocated"]
+  std::int64_t reserved = -1;  // args["Total Reserved"]; -1: the event has none
+  std::int32_t device = 0;     // into ImportedTrace::memory_devices
+};
+
+// One series of the counter ("ph": "C") events of one name: {"name": N, "args": {S: value}}.
+// Reduced as the events stream by (the file's counters are few, their events may be many).
+struct TraceCounterSeries {
+  std::string name;
+  std::string series;
+  std::int64_t count = 0;
+  double min = 0.0;
+  double max = 0.0;
+  double last = 0.0;     // the value of the latest event (ties: the later one in the file)
+  double last_us = 0.0;  // its time
+};
+
 struct TraceLane {
   std::string pid;  // as in the file (numbers printed as text)
   std::string tid;
@@ -77,6 +100,17 @@ struct ImportedTrace {
   // args.correlation of the complete events that have one, by index (file order); read whether
   // or not the args text is kept (TraceImportOptions::keep_args).
   std::vector<TraceCorrelation> correlations;
+  // "[memory]" events (events kept only), sorted by device then time (ties: file order), and the
+  // devices they name: "cpu" (args["Device Type"] 0), "cuda:N" (1, args["Device Id"] N), "type
+  // T:N" for other types, "unknown" without a numeric Device Type.
+  std::vector<TraceMemorySample> memory;
+  std::vector<std::string> memory_devices;
+  // "[memory]" events not kept: without a numeric args["Total Allocated"] or "ts" (bad input),
+  // and past TraceImportOptions::memory_budget_bytes.
+  std::int64_t memory_skipped = 0;
+  std::int64_t memory_dropped = 0;
+  // Counter series (events kept only), by name then series.
+  std::vector<TraceCounterSeries> counters;
   std::map<std::string, std::int64_t> by_phase;  // count of events per "ph"
   std::int64_t events = 0;                       // all trace events read
   double span_us = 0.0;                          // last end - first start over timed events
@@ -99,6 +133,9 @@ struct TraceImportOptions {
   // characters an event, so 10M events would need several GB; past the budget later events keep
   // no args (ImportedTrace::args_dropped counts them) and memory stays bounded.
   std::int64_t args_budget_bytes = std::int64_t{256} << 20;
+  // Memory the "[memory]" samples may take (32 bytes each: 8M events by default); later ones are
+  // counted in ImportedTrace::memory_dropped, so a trace of many allocations stays bounded.
+  std::int64_t memory_budget_bytes = std::int64_t{256} << 20;
 };
 
 // Reads a trace file (".json" or ".json.gz", told by its first bytes; a pipe too): a JSON array

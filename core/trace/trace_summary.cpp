@@ -222,13 +222,15 @@ Expected<TraceSummary> summarize_trace(const ImportedTrace& trace,
   }
   out.total = breakdown(trace, u, ops, t0, t1, true, options);
 
-  for (const ProfilerStepSpan& step : profiler_steps(trace)) {
+  const std::vector<ProfilerStepSpan> spans = profiler_steps(trace);
+  for (const ProfilerStepSpan& step : spans) {
     if (cancel.cancelled()) return Error::cancelled();
     GpuTimeBreakdown b = breakdown(trace, u, ops, step.start_us, step.end_us, false, options);
     b.step = step.step;
     b.occurrence = step.occurrence;
     out.steps.push_back(b);
   }
+  out.memory = trace_memory(trace, spans);
   return out;
 }
 

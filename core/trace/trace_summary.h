@@ -22,6 +22,7 @@
 #include "common/status.h"
 #include "trace/trace_import.h"
 #include "trace/trace_kernel_table.h"
+#include "trace/trace_memory.h"
 
 namespace slimpack {
 
@@ -96,6 +97,9 @@ struct TraceSummary {
   // gpu_first_us to gpu_last_us.
   GpuTimeBreakdown total;
   IdleWindow total_window = IdleWindow::Trace;
+  // Memory over time ("[memory]" events) per device, over the whole trace and per step (one per
+  // `steps`, in that order), and the trace's counters (trace_memory.h).
+  TraceMemory memory;
 };
 
 // The trace must have been imported with its events kept. Cancellable between steps.

@@ -126,6 +126,13 @@ golden_case(trace_summary_text STDOUT "#1 +200.000 +140.000 +110.000 +20.000 +10
 # HTA's window (first GPU operation start to last end) for the total, so idle is HTA's idle_time
 # (tests/traces/test_hta.py), and the kernel tables (tests/core/trace/trace_kernel_table_test.cpp).
 golden_case(trace_summary_hta_window ARGS trace summary samples/traces/kineto_small.json --idle-window gpu --json -)
+# Memory over time and counters: the trace of tests/core/trace/trace_memory_test.cpp (figures worked
+# out there), one "[memory]" event without a numeric Total Allocated among them.
+golden_case(trace_summary_memory ARGS trace summary tests/cli/inputs/memory.trace.json --json -)
+golden_case(trace_summary_memory_text STDOUT "#1 +cuda:0 +3 +1000 +4000 +8000 +50.000 +4000000"
+  ARGS trace summary tests/cli/inputs/memory.trace.json)
+golden_case(trace_summary_memory_skipped STDOUT "warning: 1 \\[memory\\] event skipped: no numeric Total Allocated or no ts"
+  ARGS trace summary tests/cli/inputs/memory.trace.json)
 golden_case(trace_summary_kernels_text STDOUT "communication +1 +420.250 +420.250 +420.250 +420.250 +75.6%  ncclDevKernel_AllReduce"
   ARGS trace summary samples/traces/kineto_small.json --kernels 1)
 golden_case(trace_summary_bad_idle_window EXIT 2 STDERR "--idle-window: expected trace or gpu, not 'steps'"

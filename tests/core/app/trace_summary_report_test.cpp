@@ -2,6 +2,7 @@
 // (samples/traces/ddp/), whose figures are worked out by hand below, and its bad inputs.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -117,6 +118,33 @@ TEST(TraceSummaryReport, TextNamesEveryRankAndTheSlowest) {
       << text;
   EXPECT_NE(text.find("stragglers"), std::string::npos);
   EXPECT_NE(text.find("launches: 8 found"), std::string::npos) << text;
+}
+
+// The memory and counter tables only for a trace that has [memory] or counter events; the JSON
+// has both for every rank (figures: tests/core/trace/trace_memory_test.cpp, the same trace).
+TEST(TraceSummaryReport, MemoryOnlyWhenTheTraceHasIt) {
+  const RunSummary ddp_run = ddp();
+  const std::string plain = run_summary_text(ddp_run);
+  EXPECT_EQ(plain.find("memory (bytes"), std::string::npos) << plain;
+  EXPECT_EQ(plain.find("counters"), std::string::npos) << plain;
+  const nlohmann::json j = run_summary_json(ddp_run);
+  EXPECT_EQ(j.at("ranks")[0].at("memory").at("events").get<int>(), 0);
+  EXPECT_TRUE(j.at("ranks")[0].at("counters").empty());
+
+  auto s = summarize_trace_files(
+      {std::string(SLIMPACK_SOURCE_DIR) + "/tests/cli/inputs/memory.trace.json"});
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  const std::string text = run_summary_text(*s);
+  EXPECT_NE(text.find("memory (bytes, from 10 [memory] events)\n  warning: 1 [memory] event "
+                      "skipped"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("\n  total    cuda:0"), std::string::npos) << text;
+  EXPECT_NE(text.find("GPU memory / allocated"), std::string::npos) << text;
+  const nlohmann::json m = run_summary_json(*s).at("ranks")[0].at("memory");
+  EXPECT_EQ(m.at("devices")[1].at("steps")[1].at("peak_allocated").get<std::int64_t>(), 4000);
+  EXPECT_EQ(m.at("devices")[1].at("steps")[1].at("step").get<int>(), 2);
+  EXPECT_TRUE(m.at("devices")[0].at("total").at("peak_reserved").is_null());
 }
 
 std::string write_temp(const std::string& name, const std::string& text) {
