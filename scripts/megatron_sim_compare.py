@@ -106,7 +106,7 @@ def check_op_for_op(timeline, ops_csv):
     with open(ops_csv, newline="", encoding="utf-8") as f:
         for row in csv.DictReader(f):
             if row["kind"] in ("forward", "backward"):
-                key = (int(row["stage"]), row["kind"][0].upper(), int(row["pack"]) - 1)
+                key = (int(row["stage"]), row["kind"][0].upper(), int(row["pack"]))
                 ours[key] = (float(row["start"]), float(row["end"]))
     theirs = {}
     for action, stats in timeline.items():

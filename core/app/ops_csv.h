@@ -8,9 +8,11 @@
 
 namespace slimpack {
 
-// Header: replica,stage,kind,pack,start,end,duration,tokens
-// `pack` is 1-based (F1 = first forward pack, as in the Gantt labels), empty for sync/optimizer;
-// `tokens` is the pack's token count (empty for sync/optimizer). Times in the result's unit.
+// Header: replica,stage,kind,pack,name,start,end,duration,tokens
+// `pack` is the pack's 0-based index, as every `pack` field of the JSON outputs, schedules and the
+// Chrome-trace export's args; `name` is the name people see (pack_name(): "F1" for index 0, the
+// Gantt's label and the trace event's name). Both are empty for sync/optimizer, and so is
+// `tokens`, the pack's token count. Times in the result's unit.
 std::string ops_csv(const Plan& plan, const SimResult& result);
 
 }  // namespace slimpack

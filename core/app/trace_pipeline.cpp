@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "app/torch_pp_run.h"
+#include "plan/pack_name.h"
 #include "trace/chrome_trace.h"
 #include "trace/measured_timeline.h"
 #include "trace/unit_waits.h"
@@ -47,7 +48,7 @@ Status check_run_of_plan(const TraceRun& run, const MappedTrace& mapped, const P
           (known ? run.ranks[static_cast<std::size_t>(u.source)].path : files_text(run)) + "#" +
           std::to_string(u.event) + " " + mapped.name_of(u) + ": no " +
           (u.pass == Pass::Forward ? "forward" : "backward") + " pack " +
-          std::to_string(u.pack + 1) + " on stage " + std::to_string(u.stage) + " of replica " +
+          pack_name(u.pass, u.pack) + " on stage " + std::to_string(u.stage) + " of replica " +
           std::to_string(u.replica) + " in the plan (" + std::to_string(packs) +
           " packs): not a run of this plan, or the wrong --trace-rules");
     }

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "common/format.h"
+#include "plan/pack_name.h"
 
 namespace slimpack {
 namespace {
@@ -116,9 +117,9 @@ std::string trace_check_text(const TraceRun& run, const TraceRunCheck& result, s
   for (std::size_t i = 0; i < n; ++i) {
     const UnitComparison& u = c.units[i];
     appendf(out,
-            "  worst %zu       replica %d stage %d %s pack %d: simulated %s, measured %s "
+            "  worst %zu       replica %d stage %d %s pack %s: simulated %s, measured %s "
             "(%+.1f %%)\n",
-            i + 1, u.replica, u.stage, pass_name(u.pass), u.pack,
+            i + 1, u.replica, u.stage, pass_name(u.pass), pack_name(u.pass, u.pack).c_str(),
             format_time(u.simulated_us * 1e-6).c_str(), format_time(u.measured_us * 1e-6).c_str(),
             100.0 * u.error);
     out += "                from " + unit_events_text(u, c) + "\n";

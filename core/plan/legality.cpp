@@ -55,12 +55,8 @@ void Collector::add(Rule rule, int replica, Pass pass, int pack, SeqIndex seq, s
   report_.violations.push_back(std::move(v));
 }
 
-std::string Collector::pack_short(Pass pass, int pack) {
-  return (pass == Pass::Forward ? "F" : "B") + std::to_string(pack + 1);
-}
-
 std::string Collector::pack_label(int replica, Pass pass, int pack) const {
-  std::string s = std::string(pass_name(pass)) + " pack " + pack_short(pass, pack);
+  std::string s = std::string(pass_name(pass)) + " pack " + pack_name(pass, pack);
   if (plan_.dp() > 1) s += " of replica " + std::to_string(replica);
   return s;
 }
@@ -132,11 +128,10 @@ void check_readiness(Collector& out, const SegmentsBySeq& forward) {
         const int bi = static_cast<int>(b);
         out.add(Rule::L3, r, Pass::Backward, bi, seg.seq,
                 out.pack_label(r, Pass::Backward, bi) + " runs sequence " + out.seq_name(seg.seq) +
-                    ", whose last slice is in forward pack " +
-                    Collector::pack_short(Pass::Forward, last) + ", but only F1..F" +
-                    std::to_string(ready) + " have run on the last stage before " +
-                    Collector::pack_short(Pass::Backward, bi) + " (warmup_extra " +
-                    std::to_string(plan.warmup_extra) + ")");
+                    ", whose last slice is in forward pack " + pack_name(Pass::Forward, last) +
+                    ", but only F1..F" + std::to_string(ready) +
+                    " have run on the last stage before " + pack_name(Pass::Backward, bi) +
+                    " (warmup_extra " + std::to_string(plan.warmup_extra) + ")");
       }
     }
   }

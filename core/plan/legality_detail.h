@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "plan/legality.h"
+#include "plan/pack_name.h"
 
 namespace slimpack::legality_detail {
 
@@ -44,8 +45,6 @@ class Collector {
 
   // "forward pack F3" (1-based, like the paper's F_1..F_M), plus " of replica 1" when d > 1.
   std::string pack_label(int replica, Pass pass, int pack) const;
-  // "F3" / "B2".
-  static std::string pack_short(Pass pass, int pack);
   // The sequence's id in quotes-free form, or "#7" when the index is out of range.
   std::string seq_name(SeqIndex seq) const;
   static std::string range(Tokens begin, Tokens end);

@@ -353,7 +353,7 @@ void check_order(Collector& out, const SegmentsBySeq& forward, const SegmentsByS
                       Collector::range(hi.seg->begin, hi.seg->end) + " of sequence " +
                       out.seq_name(seq) + " before " +
                       Collector::range(lo.seg->begin, lo.seg->end) + " in " +
-                      Collector::pack_short(pass, lo.pack) +
+                      pack_name(pass, lo.pack) +
                       " (forward must run a sequence's slices in order)");
           break;
         }
@@ -363,7 +363,7 @@ void check_order(Collector& out, const SegmentsBySeq& forward, const SegmentsByS
                       Collector::range(lo.seg->begin, lo.seg->end) + " of sequence " +
                       out.seq_name(seq) + " before " +
                       Collector::range(hi.seg->begin, hi.seg->end) + " in " +
-                      Collector::pack_short(pass, hi.pack) +
+                      pack_name(pass, hi.pack) +
                       " (backward must run a sequence's slices in reverse order)");
           break;
         }

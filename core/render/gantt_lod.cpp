@@ -33,6 +33,13 @@ void build_lane_draw_list(const GanttModel& model, int lane_i, const TimeScale& 
     d.first = static_cast<std::int32_t>(from);
     d.count = static_cast<std::int32_t>(to_incl - from + 1);
     d.forward = lane.fwd_prefix[to_incl + 1] - lane.fwd_prefix[from];
+    if (!lane.fwd_time_prefix.empty()) {  // a plan lane: the rest are backward but the steps
+      const auto steps = std::upper_bound(lane.step_bars.begin(), lane.step_bars.end(),
+                                          static_cast<std::int32_t>(to_incl)) -
+                         std::lower_bound(lane.step_bars.begin(), lane.step_bars.end(),
+                                          static_cast<std::int32_t>(from));
+      d.backward = d.count - d.forward - static_cast<std::int32_t>(steps);
+    }
     d.kind = bars[from].kind;
     out.push_back(d);
   };

@@ -2,8 +2,8 @@
 // Level of detail for the Gantt (Tracy's approach): draw lists are prepared before painting from
 // a time->pixel scale. Bars at least `min_bar_px` wide are drawn one by one (never under 1 px);
 // narrower bars separated by sub-pixel gaps are merged into one folded run that knows how many bars
-// it covers and how many of them are forward. Each step of a run jumps at least `min_gap_px` by
-// binary search, so building a lane costs O(pixels * log n), not O(bars).
+// it covers and how many of them are forward and backward packs. Each step of a run jumps at least
+// `min_gap_px` by binary search, so building a lane costs O(pixels * log n), not O(bars).
 #include <cstdint>
 #include <vector>
 
@@ -20,9 +20,10 @@ struct LodOptions {
 struct DrawItem {
   float x0 = 0.0f;  // pixels, clamped to a little outside the view; x1 - x0 >= 1
   float x1 = 0.0f;
-  std::int32_t first = 0;           // first bar index in the lane
-  std::int32_t count = 1;           // bars covered; 1 = a single bar
-  std::int32_t forward = 0;         // forward bars among them
+  std::int32_t first = 0;     // first bar index in the lane
+  std::int32_t count = 1;     // bars covered; 1 = a single bar
+  std::int32_t forward = 0;   // forward bars among them
+  std::int32_t backward = 0;  // backward bars among them (a DP sync or optimizer step is none)
   BarKind kind = BarKind::Forward;  // the bar's kind when count == 1
   bool folded() const { return count > 1; }
 };

@@ -39,6 +39,7 @@ GanttModel GanttModel::build(const Plan& plan, const SimResult& result) {
   m.time_unit_ = result.time_unit;
   m.strategy_ = plan.strategy;
   m.schedule_ = plan.schedule;
+  m.slice_size_ = plan.slice_size;
 
   // Pack side tables: one CSR per (replica, pass).
   m.packs_.resize(static_cast<std::size_t>(m.replicas_) * 2);
@@ -132,6 +133,7 @@ void GanttModel::index_lanes(double end_max) {
     const bool plan_lane = lane.bars.empty() || lane.bars.front().kind != BarKind::Trace;
     lane.fwd_time_prefix.assign(plan_lane ? lane.bars.size() + 1 : 0, 0.0);
     lane.bwd_time_prefix.assign(plan_lane ? lane.bars.size() + 1 : 0, 0.0);
+    lane.step_bars.clear();
     double running = -1e300;
     for (std::size_t i = 0; i < lane.bars.size(); ++i) {
       const GanttBar& bar = lane.bars[i];
@@ -139,6 +141,7 @@ void GanttModel::index_lanes(double end_max) {
       lane.max_end[i] = running;
       lane.fwd_prefix[i + 1] = lane.fwd_prefix[i] + (bar.kind == BarKind::Forward ? 1 : 0);
       if (!plan_lane) continue;
+      if (!bar.is_compute()) lane.step_bars.push_back(static_cast<std::int32_t>(i));
       lane.fwd_time_prefix[i + 1] =
           lane.fwd_time_prefix[i] + (bar.kind == BarKind::Forward ? bar.duration() : 0.0);
       lane.bwd_time_prefix[i + 1] =

@@ -1,10 +1,10 @@
 #pragma once
 // The timeline model of the Gantt (STYLE points 7-8): built once from a plan and its simulation,
 // then immutable. Per lane (replica, stage) it keeps compact bars sorted by start with a running
-// maximum of their ends, so visible-range queries and hit tests are binary searches, and a prefix
-// count of forward bars so that a folded run's F/B mix is O(1). Pack contents (segments) live in a
-// side table, and a per-sequence index lists every bar that holds a slice of that sequence so the
-// view can highlight it everywhere.
+// maximum of their ends, so visible-range queries and hit tests are binary searches, a prefix
+// count of forward bars and the list of step bars (sync, optimizer) so that a folded run's F/B mix
+// is a lookup. Pack contents (segments) live in a side table, and a per-sequence index lists every
+// bar that holds a slice of that sequence so the view can highlight it everywhere.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -41,6 +41,9 @@ struct GanttLane {
   std::vector<GanttBar> bars;   // sorted by start
   std::vector<double> max_end;  // max_end[i] = max(bars[0..i].end): monotone, for binary search
   std::vector<std::int32_t> fwd_prefix;  // fwd_prefix[i] = forward bars among bars[0..i)
+  // Plan lanes: the indices, ascending, of the bars that are no pack (DP sync, optimizer step), a
+  // handful per lane, so a folded run counts its backward packs without them (gantt_lod.h).
+  std::vector<std::int32_t> step_bars;
   // Plan lanes: forward / backward busy seconds among bars[0..i), for the density of folded runs
   // (gantt_lod.h). Empty for trace rows, whose millions of events would pay 16 bytes each.
   std::vector<double> fwd_time_prefix;
@@ -123,6 +126,9 @@ class GanttModel {
 
   // Plan/result summary for titles and the key-metrics box.
   const std::string& strategy() const { return strategy_; }
+  // The slice size S the plan was cut with (Plan::slice_size; 0 = none), so a sequence's slices
+  // are what the slicer cut (sequence_slices.h), not the pieces packs hold.
+  Tokens slice_size() const { return slice_size_; }
   ScheduleKind schedule() const { return schedule_; }
   const SimResult& metrics() const { return metrics_; }  // metrics only: replicas[] is emptied
 
@@ -149,6 +155,7 @@ class GanttModel {
   std::string time_unit_ = "s";
   std::string strategy_;
   ScheduleKind schedule_ = ScheduleKind::OneFOneB;
+  Tokens slice_size_ = 0;
   SimResult metrics_;
   std::vector<Sequence> sequences_;
   std::vector<PackTable> packs_;  // [replica * 2 + pass]

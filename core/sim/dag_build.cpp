@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "plan/pack_name.h"
 #include "plan/schedule_order.h"
 #include "sim/dag.h"
 
@@ -28,13 +29,12 @@ template <typename Write>
 Status pack_durations(const Plan& plan, int replica, Pass pass, const std::vector<Pack>& packs,
                       const CostModel* cost, Write&& write) {
   const int p = plan.stages;
-  const char* letter = pass == Pass::Forward ? "F" : "B";
   for (std::size_t m = 0; m < packs.size(); ++m) {
     const Pack& pack = packs[m];
     auto where = [&] {
       return "replica " + std::to_string(replica) + " " +
-             (pass == Pass::Forward ? "forward" : "backward") + " pack " + std::to_string(m) +
-             " (" + letter + std::to_string(m + 1) + ")";
+             (pass == Pass::Forward ? "forward" : "backward") + " pack " +
+             pack_name(pass, static_cast<std::int32_t>(m));
     };
     if (!pack.stage_times.empty() && static_cast<int>(pack.stage_times.size()) != p)
       return Error::bad_input(where() + ": stage_times has " +
@@ -90,8 +90,8 @@ Expected<BackwardNeeds> backward_needs(const Plan& plan, int replica) {
     for (const Segment& seg : rp.forward[m].segments) {
       if (seg.seq < 0 || seg.seq >= nseq)
         return Error::bad_input("replica " + std::to_string(replica) + " forward pack " +
-                                std::to_string(m) + ": sequence index " + std::to_string(seg.seq) +
-                                " out of range");
+                                pack_name(Pass::Forward, static_cast<std::int32_t>(m)) +
+                                ": sequence index " + std::to_string(seg.seq) + " out of range");
       spans.push_back({seg.seq, seg.begin, seg.end, static_cast<std::int32_t>(m)});
     }
   // Forward packs usually hold sequences in order already; sorting costs only when they do not.
@@ -117,8 +117,8 @@ Expected<BackwardNeeds> backward_needs(const Plan& plan, int replica) {
     for (const Segment& seg : rp.backward[b].segments) {
       if (seg.seq < 0 || seg.seq >= nseq)
         return Error::bad_input("replica " + std::to_string(replica) + " backward pack " +
-                                std::to_string(b) + ": sequence index " + std::to_string(seg.seq) +
-                                " out of range");
+                                pack_name(Pass::Backward, static_cast<std::int32_t>(b)) +
+                                ": sequence index " + std::to_string(seg.seq) + " out of range");
       // Spans of this sequence that overlap [begin, end): spans of one sequence may overlap only
       // in illegal plans, so scan from the first span that could reach `begin`.
       auto it = std::lower_bound(spans.begin(), spans.end(), seg.seq,

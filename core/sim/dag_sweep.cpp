@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "plan/pack_name.h"
 #include "sim/dag.h"
 
 namespace slimpack::sim_detail {
@@ -86,7 +87,7 @@ std::string deadlock_message(const ReplicaDag& dag, std::size_t never_ran) {
 std::string describe_node(const ReplicaDag& dag, int v) {
   const DagNode& node = dag.nodes[static_cast<std::size_t>(v)];
   auto op_name = [&](Pass pass) {
-    std::string s = (pass == Pass::Forward ? "F" : "B") + std::to_string(node.pack + 1);
+    std::string s = pack_name(pass, node.pack);
     if (dag.vchunks > 1) s += ".c" + std::to_string(node.chunk);
     return s + "@stage" + std::to_string(node.stage);
   };

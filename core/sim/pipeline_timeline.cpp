@@ -4,10 +4,12 @@
 #include <string>
 #include <utility>
 
+#include "plan/pack_name.h"
+
 namespace slimpack {
 
 std::string unit_label(const UnitId& id) {
-  std::string s = (id.pass == Pass::Forward ? "F" : "B") + std::to_string(id.pack + 1);
+  std::string s = pack_name(id.pass, id.pack);
   if (id.chunk > 0) s += ".c" + std::to_string(id.chunk);
   return s;
 }

@@ -11,6 +11,7 @@
 
 #include "common/json_util.h"
 #include "common/output_file.h"
+#include "plan/pack_name.h"
 
 namespace slimpack {
 namespace {
@@ -140,10 +141,6 @@ const Pack* find_pack(const Plan& plan, std::size_t replica, Pass pass, std::int
       pass == Pass::Forward ? plan.replicas[replica].forward : plan.replicas[replica].backward;
   return static_cast<std::size_t>(index) < list.size() ? &list[static_cast<std::size_t>(index)]
                                                        : nullptr;
-}
-
-std::string pack_name(Pass pass, std::int32_t pack) {
-  return (pass == Pass::Forward ? "F" : "B") + std::to_string(pack + 1);
 }
 
 // (forward pack, backward pack) pairs that share tokens of a sequence: the slices whose activations

@@ -347,7 +347,7 @@ golden_case(trace_pipeline_torch_pp_other_rules EXIT 2
   ARGS trace pipeline samples/runs/torch-pp --plan samples/runs/torch-pp/schedule.json)
 golden_case(trace_pipeline_text STDOUT "stage 0 B1 waited 30.6 ms \\(from 76.0 ms\\) for stage 1 B1"
   ARGS trace pipeline samples/runs/calibrate --plan samples/runs/calibrate/plan.json)
-golden_case(trace_pipeline_other_plan EXIT 2 STDERR "worker-a.pt.trace.json#8 F6: no forward pack 6 on stage 0 of replica 0 in the plan \\(5 packs\\): not a run of this plan"
+golden_case(trace_pipeline_other_plan EXIT 2 STDERR "worker-a.pt.trace.json#8 F6: no forward pack F6 on stage 0 of replica 0 in the plan \\(5 packs\\): not a run of this plan"
   ARGS trace pipeline samples/runs/calibrate --plan samples/plans/asymmetric-example.json)
 golden_case(trace_pipeline_wrong_rules EXIT 2 STDERR "no event matches the rules of 'megatron'"
   ARGS trace pipeline samples/runs/calibrate --plan samples/runs/calibrate/plan.json --trace-rules megatron)

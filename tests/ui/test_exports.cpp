@@ -123,10 +123,11 @@ class TestExports : public QObject {
     const auto& bars = m.lane(0).bars;
     const double span = bars[std::size_t(widest->first + widest->count - 1)].end -
                         bars[std::size_t(widest->first)].start;
+    QCOMPARE(widest->forward + widest->backward, widest->count);  // no sync or optimizer here
     QCOMPARE(full, QStringLiteral("%1 packs (%2 F · %3 B) · %4")
                        .arg(widest->count)
                        .arg(widest->forward)
-                       .arg(widest->count - widest->forward)
+                       .arg(widest->backward)
                        .arg(QString::fromStdString(format_time(span, m.time_unit()))));
     // Narrower runs fall back to shorter labels.
     const QString shorter = QStringLiteral("%1 packs · %2")
@@ -136,6 +137,28 @@ class TestExports : public QObject {
     const QString bare = QStringLiteral("×%1").arg(widest->count);
     QCOMPARE(fold_label(m, 0, *widest, fm, fm.horizontalAdvance(bare) + 4), bare);
     QVERIFY(fold_label(m, 0, *widest, fm, 5).isEmpty());
+  }
+
+  // Issue 33: a folded stage of 356 backward packs said "357 B", the optimizer step counted as a
+  // backward pack. The step is named apart and the packs are only forward and backward bars.
+  void aFoldedRunCountsNoStepAsABackwardPack() {
+    auto pr = testing::synthetic_plan(1, 356, 1, false);
+    auto& ops = pr.result.replicas[0].stages[0].ops;
+    const double end = ops.back().end;
+    ops.push_back(testing::make_op(end, end + 0.5, -1, 0, OpKind::Optimizer));
+    const GanttModel m = GanttModel::build(pr.plan, pr.result);
+    const TimeScale scale(m.time_extent(), 0, 100);
+    std::vector<DrawItem> items;
+    build_lane_draw_list(m, 0, scale, items);
+    QCOMPARE(items.size(), std::size_t(1));
+    const QFontMetrics fm(QFont(QStringLiteral("DejaVu Sans"), 9));
+    const QString span = QString::fromStdString(format_time(end + 0.5, m.time_unit()));
+    QCOMPARE(fold_label(m, 0, items[0], fm, 10000),
+             QStringLiteral("712 packs (356 F · 356 B) + 1 sync/opt · %1").arg(span));
+    const QString shorter = QStringLiteral("712 packs · %1").arg(span);
+    QCOMPARE(fold_label(m, 0, items[0], fm, fm.horizontalAdvance(shorter) + 4), shorter);
+    QCOMPARE(fold_label(m, 0, items[0], fm, fm.horizontalAdvance(QStringLiteral("×712")) + 4),
+             QStringLiteral("×712"));
   }
 
   // The explorer's picture is titled with the workload, p, t, d, S, strategy and iteration time.

@@ -1,8 +1,9 @@
 // Asymmetry made visible: on the default workload the chosen plan packs forward and backward
 // differently (Mf != Mb); pinning a sequence in the Gantt lists, in the sequence inspector, every
 // forward and backward pack that holds one of its slices on every stage, with the slices' token
-// ranges (checked against the plan itself); the highlight paints forward and backward in two
-// colours and its label counts slices, not drawn bars.
+// ranges (checked against the plan itself), each pack named as the Gantt labels its bar (issue
+// 33: the inspector's B46 was the Gantt's B47); the highlight paints forward and backward in two
+// colours and its label counts the slices the slicer cut, not drawn bars nor the pieces packs hold.
 #include <QDockWidget>
 #include <QLabel>
 #include <QSet>
@@ -12,6 +13,7 @@
 
 #include "gantt/gantt_view.h"
 #include "gantt/sequence_inspector.h"
+#include "painter/gantt_painter.h"
 #include "painter/gantt_palette.h"
 #include "render/sequence_slices.h"
 #include "window/explorer_controller.h"
@@ -82,21 +84,35 @@ class TestInspector : public QObject {
     // Against the plan: the packs of each pass holding a slice of `seq`, and those slices.
     const Plan& plan = *c().snapshot()->plan;
     const ReplicaPlan& rp = plan.replicas[0];
+    // Pack index k is named k + 1, as the Gantt's labels and the paper's F_1..F_M.
     QStringList forward, backward;
-    int slices = 0;
     for (std::size_t k = 0; k < rp.forward.size(); ++k) {
       const QString s = slicesOf(rp.forward[k], seq);
-      if (!s.isEmpty()) forward << QStringLiteral("F%1 %2").arg(k).arg(s);
-      slices += static_cast<int>(s.count('['));
+      if (!s.isEmpty()) forward << QStringLiteral("F%1 %2").arg(k + 1).arg(s);
     }
     for (std::size_t k = 0; k < rp.backward.size(); ++k) {
       const QString s = slicesOf(rp.backward[k], seq);
-      if (!s.isEmpty()) backward << QStringLiteral("B%1 %2").arg(k).arg(s);
+      if (!s.isEmpty()) backward << QStringLiteral("B%1 %2").arg(k + 1).arg(s);
     }
+    // The slices the slicer cut: ceil(length / S).
+    QVERIFY(plan.slice_size > 0);
+    const Tokens length = plan.sequences[static_cast<std::size_t>(seq)].length;
+    const int slices = static_cast<int>((length + plan.slice_size - 1) / plan.slice_size);
     QVERIFY(!forward.isEmpty() && !backward.isEmpty());
 
     QTreeWidget* tree = inspector->tree();
     QCOMPARE(tree->topLevelItemCount(), plan.stages);
+    // Every row's name is the Gantt's label of the same bar, on every stage and pass.
+    const std::vector<SequencePackRow> rows = sequence_pack_rows(*g->model(), seq);
+    std::size_t next = 0;
+    for (int st = 0; st < plan.stages; ++st)
+      for (int pass = 0; pass < 2; ++pass)
+        for (int k = 0; k < tree->topLevelItem(st)->child(pass)->childCount(); ++k, ++next) {
+          QVERIFY(next < rows.size());
+          QCOMPARE(tree->topLevelItem(st)->child(pass)->child(k)->text(0),
+                   bar_label(g->model()->bar(rows[next].bar)));
+        }
+    QCOMPARE(next, rows.size());
     for (int st = 0; st < plan.stages; ++st) {
       QTreeWidgetItem* stage = tree->topLevelItem(st);
       QCOMPARE(stage->text(0), QStringLiteral("Stage %1").arg(st));
@@ -120,9 +136,15 @@ class TestInspector : public QObject {
         QStringLiteral("in %1 forward packs and %2 backward packs")
             .arg(forward.size())
             .arg(backward.size())));
-    // The highlight label counts slices (not the bars drawn on every stage and pass).
+    // The highlight label counts the same slices; so do the rows' tooltips of each pass.
     QCOMPARE(sequence_slice_count(*g->model(), seq), slices);
-    QVERIFY(g->model()->sequence_bars(seq).size() > static_cast<std::size_t>(slices));
+    for (int pass = 0; pass < 2; ++pass) {
+      int in_rows = 0;
+      QTreeWidgetItem* packs = tree->topLevelItem(0)->child(pass);
+      for (int k = 0; k < packs->childCount(); ++k)
+        in_rows += packs->child(k)->toolTip(1).section(' ', 0, 0).toInt();
+      QCOMPARE(in_rows, slices);
+    }
 
     // Forward and backward bars of the highlight are painted in two colours.
     const GanttPalette palette = GanttPalette::make(GanttTheme::Light);

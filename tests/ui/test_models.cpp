@@ -355,9 +355,10 @@ class TestModels : public QObject {
     r.replicas[0].stages[0].ops = {fw, bw, opt};
     const std::string csv = ops_csv(plan, r);
     const std::string expected =
-        std::string("replica,stage,kind,pack,start,end,duration,tokens\n") + "0,0," +
-        op_kind_name(OpKind::Forward) + ",1,0,1,1,128\n" + "0,0," + op_kind_name(OpKind::Backward) +
-        ",1,1,3.5,2.5,128\n" + "0,0," + op_kind_name(OpKind::Optimizer) + ",,3.5,4,0.5,\n";
+        std::string("replica,stage,kind,pack,name,start,end,duration,tokens\n") + "0,0," +
+        op_kind_name(OpKind::Forward) + ",0,F1,0,1,1,128\n" + "0,0," +
+        op_kind_name(OpKind::Backward) + ",0,B1,1,3.5,2.5,128\n" + "0,0," +
+        op_kind_name(OpKind::Optimizer) + ",,,3.5,4,0.5,\n";
     QCOMPARE(QString::fromStdString(csv), QString::fromStdString(expected));
   }
 

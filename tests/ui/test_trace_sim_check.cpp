@@ -186,7 +186,8 @@ class TestTraceSimCheck : public trace_test::TraceWindowTest {
     QVERIFY(std::abs(c.mape - 0.5 / static_cast<double>(c.units.size())) < 1e-9);
     QCOMPARE(panel->model()->index(0, SimCheckModel::Error).data().toString(),
              QStringLiteral("-50.0 %"));
-    QVERIFY(panel->summaryText().contains(QStringLiteral("worst: r0 s0 forward pack 1 (-50.0 %)")));
+    QVERIFY(
+        panel->summaryText().contains(QStringLiteral("worst: r0 s0 forward pack F1 (-50.0 %)")));
   }
 
   // Calibrate from Trace: a trace of this plan on a machine twice as slow in every unit is

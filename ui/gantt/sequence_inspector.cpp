@@ -8,6 +8,7 @@
 
 #include "gantt/gantt_view.h"
 #include "models/format.h"
+#include "plan/pack_name.h"
 #include "render/sequence_slices.h"
 
 namespace slimpack::ui {
@@ -28,8 +29,7 @@ SequenceInspector::SequenceInspector(QWidget* parent)
   summary_->setTextFormat(Qt::PlainText);
   tree_->setObjectName("inspector.tree");
   tree_->setColumnCount(kColumns);
-  tree_->setHeaderLabels(
-      {tr("Stage / pack"), tr("Slices of the sequence"), tr("Start"), tr("End")});
+  tree_->setHeaderLabels({tr("Stage / pack"), tr("Its token ranges"), tr("Start"), tr("End")});
   tree_->setUniformRowHeights(true);
   tree_->setAlternatingRowColors(true);
   tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -91,11 +91,14 @@ void SequenceInspector::setSequence(std::shared_ptr<const GanttModel> model, int
       pass_item->setFirstColumnSpanned(true);
     }
     auto* item = new QTreeWidgetItem(pass_item);
-    item->setText(kPack, (forward ? tr("F%1") : tr("B%1")).arg(row.pack));
+    // Named as the Gantt labels the bar (pack_name: "F1" is index 0).
+    item->setText(kPack, QString::fromStdString(
+                             pack_name(forward ? Pass::Forward : Pass::Backward, row.pack)));
     item->setText(kSlices, sliceList(row));
-    item->setToolTip(kSlices, tr("%n slice(s) of this sequence in a pack of %1 tokens", nullptr,
-                                 static_cast<int>(row.slices.size()))
-                                  .arg(formatTokens(double(row.pack_tokens))));
+    // Slices the slicer cut, not the pieces listed: a piece of consecutive slices is one range.
+    item->setToolTip(
+        kSlices, tr("%n slice(s) of this sequence in a pack of %1 tokens", nullptr, row.slice_count)
+                     .arg(formatTokens(double(row.pack_tokens))));
     item->setText(kStart, formatTime(row.start, unit));
     item->setText(kEnd, formatTime(row.end, unit));
     item->setData(kStart, Qt::UserRole, row.start);

@@ -7,7 +7,6 @@
 #include "painter/gantt_chrome.h"
 #include "render/sequence_slices.h"
 #include "render/time_axis.h"
-#include "render/trace_timeline.h"
 
 namespace slimpack {
 namespace {
@@ -55,52 +54,6 @@ void draw_bar_label(QPainter& p, const QRect& r, const QString& text, const QFon
 }
 
 }  // namespace
-
-QString trace_bar_label(const GanttModel& model, const GanttBar& bar) {
-  const TraceTimeline* trace = model.trace();
-  return trace ? QString::fromStdString(trace->name(trace->locate(bar.pack))) : QString();
-}
-
-QString bar_label(const GanttBar& bar) {
-  switch (bar.kind) {
-    case BarKind::Forward:
-      return QStringLiteral("F%1").arg(bar.pack + 1);
-    case BarKind::Backward:
-      return QStringLiteral("B%1").arg(bar.pack + 1);
-    case BarKind::DpSync:
-      return QStringLiteral("sync");
-    case BarKind::Optimizer:
-      return QStringLiteral("opt");
-    case BarKind::Trace:
-      return {};  // the event's name: trace_bar_label
-  }
-  return {};
-}
-
-QString fold_label(const GanttModel& model, int lane, const DrawItem& item, const QFontMetrics& fm,
-                   int width) {
-  const auto& bars = model.lane(lane).bars;
-  const auto first = static_cast<std::size_t>(item.first);
-  const auto last = static_cast<std::size_t>(item.first + item.count - 1);
-  QStringList candidates;
-  if (item.count > 1 && last < bars.size()) {
-    const QString span =
-        QString::fromStdString(format_time(bars[last].end - bars[first].start, model.time_unit()));
-    if (item.kind != BarKind::Trace)
-      candidates << QStringLiteral("%1 packs (%2 F · %3 B) · %4")
-                        .arg(item.count)
-                        .arg(item.forward)
-                        .arg(item.count - item.forward)
-                        .arg(span);
-    const QString what =
-        item.kind == BarKind::Trace ? QStringLiteral("events") : QStringLiteral("packs");
-    candidates << QStringLiteral("%1 %2 · %3").arg(item.count).arg(what, span);
-  }
-  candidates << QStringLiteral("×%1").arg(item.count);
-  for (const QString& text : candidates)
-    if (fm.horizontalAdvance(text) + 4 <= width) return text;
-  return {};
-}
 
 GanttPainter::GanttPainter(const GanttModel& model, GanttPaintOptions options)
     : model_(model), options_(std::move(options)), palette_(GanttPalette::make(options_.theme)) {}

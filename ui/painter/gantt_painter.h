@@ -28,13 +28,15 @@ struct GanttGeometry {
   std::size_t item_count = 0;
 };
 
-// "F3" / "B2" (1-based pack number), "sync", "opt".
+// "F3" / "B2" (pack_name(): 1-based), "sync", "opt".
 QString bar_label(const GanttBar& bar);
 // The event name of a Trace bar of a trace timeline (empty for other bars).
 QString trace_bar_label(const GanttModel& model, const GanttBar& bar);
 
-// The label of a folded run that fits `width`: "706 packs (412 F · 294 B) · 3.21 s" (count, passes,
-// time span), else "706 packs · 3.21 s", else "×706"; empty when not even that fits.
+// The label of a folded run that fits `width`: "706 packs (412 F · 294 B) · 3.21 s" (packs, passes,
+// time span), else "706 packs · 3.21 s", else "×706"; empty when not even that fits. Packs are
+// forward and backward bars only: a DP sync or optimizer step in the run is "+ 1 sync/opt", never
+// a backward pack. A trace row's run counts events.
 QString fold_label(const GanttModel& model, int lane, const DrawItem& item, const QFontMetrics& fm,
                    int width);
 

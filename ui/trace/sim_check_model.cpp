@@ -4,6 +4,7 @@
 
 #include "app/trace_report.h"
 #include "models/format.h"
+#include "plan/pack_name.h"
 #include "trace/trace_view.h"
 
 namespace slimpack::ui {
@@ -35,8 +36,9 @@ SimCheckModel::SimCheckModel(QObject* parent) : TableModel(parent) {
       as_is(tr("Replica"), kNumberAlignment, [](const UnitComparison& u) { return u.replica; }),
       as_is(tr("Stage"), kNumberAlignment, [](const UnitComparison& u) { return u.stage; }),
       as_is(tr("Pass"), {}, pass_name),
-      // 1-based, as the export names packs (F3 is pack 3).
-      as_is(tr("Pack"), kNumberAlignment, [](const UnitComparison& u) { return u.pack + 1; }),
+      // The number of the pack's name (F3 is pack 3), as the Gantt and the export name it.
+      as_is(tr("Pack"), kNumberAlignment,
+            [](const UnitComparison& u) { return pack_number(u.pack); }),
       duration(tr("Simulated"), &UnitComparison::simulated_us),
       duration(tr("Measured"), &UnitComparison::measured_us),
       {.header = tr("Error"),

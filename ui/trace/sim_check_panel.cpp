@@ -16,6 +16,7 @@
 #include "gantt/gantt_view.h"
 #include "jobs/job_tracker.h"
 #include "models/format.h"
+#include "plan/pack_name.h"
 #include "trace/chrome_trace.h"
 #include "trace/sim_check_model.h"
 #include "trace/trace_units.h"
@@ -371,7 +372,7 @@ void SimCheckPanel::showSummary() {
                 .arg(w.replica)
                 .arg(w.stage)
                 .arg(w.pass == Pass::Forward ? tr("forward") : tr("backward"))
-                .arg(w.pack + 1)
+                .arg(QString::fromStdString(pack_name(w.pass, w.pack)))
                 .arg(formatPercent(w.error));
   }
   summary_->setText(text);

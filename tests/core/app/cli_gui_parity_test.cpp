@@ -197,7 +197,7 @@ TEST(CliGuiParity, OpsCsvExportIsTheSame) {
   ASSERT_TRUE(snap.ok()) << snap.error().message;
   const std::string csv = ops_csv(*snap->plan, snap->sim);
   EXPECT_EQ(cli.out, csv);
-  EXPECT_EQ(csv.rfind("replica,stage,kind,pack,start,end,duration,tokens\n", 0), 0u);
+  EXPECT_EQ(csv.rfind("replica,stage,kind,pack,name,start,end,duration,tokens\n", 0), 0u);
   EXPECT_GT(std::count(csv.begin(), csv.end(), '\n'), 4);
 }
 

@@ -7,6 +7,7 @@
 namespace slimpack {
 namespace {
 
+using testing::make_op;
 using testing::synthetic_plan;
 using testing::tiny_plan;
 
@@ -170,6 +171,28 @@ TEST(GanttLod, InvariantsAtManyZoomLevels) {
       }
     }
   }
+}
+
+// Issue 33: a folded stage of 356 backward packs said "357 B": the optimizer step that ends the
+// iteration was counted as a backward pack. A run counts packs of each pass; steps are neither.
+TEST(GanttLod, FoldedRunCountsNoSyncOrOptimizerStepAsABackwardPack) {
+  auto pr = synthetic_plan(1, 356, 1, false);
+  auto& ops = pr.result.replicas[0].stages[0].ops;
+  const double end = ops.back().end;
+  ops.push_back(make_op(end, end + 0.5, -1, 0, OpKind::DpSync));
+  ops.push_back(make_op(end + 0.5, end + 1.0, -1, 0, OpKind::Optimizer));
+  const GanttModel m = GanttModel::build(pr.plan, pr.result);
+  std::vector<DrawItem> items;
+  build_lane_draw_list(m, 0, TimeScale(m.time_extent(), 0, 100), items);
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(items[0].count, 2 * 356 + 2);
+  EXPECT_EQ(items[0].forward, 356);
+  EXPECT_EQ(items[0].backward, 356);
+  // A run of the steps alone holds no pack.
+  build_lane_draw_list(m, 0, TimeScale({end + 1e-6, end + 1.0}, 0, 1), items);
+  ASSERT_EQ(items.size(), 1u);
+  EXPECT_EQ(items[0].count, 2);
+  EXPECT_EQ(items[0].forward + items[0].backward, 0);
 }
 
 }  // namespace
