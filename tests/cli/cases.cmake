@@ -336,6 +336,10 @@ golden_case(hf_tp_does_not_divide EXIT 2 STDERR "--tp: 3 does not divide model.h
 # ranges give the arrivals) against its plan, and our export of a plan against it (its sends do).
 golden_case(trace_pipeline_sample_run
   ARGS trace pipeline samples/runs/calibrate --plan samples/runs/calibrate/plan.json --json -)
+# --hf-config names the model that prices the plan, as for simulate --plan (its simulated makespan
+# is simulate's, 13.2 ms; the plan's own model gives 557 ms).
+golden_case(trace_pipeline_hf_config
+  ARGS trace pipeline samples/runs/calibrate --plan samples/runs/calibrate/plan.json --hf-config ${hf}/llama-tiny.json --json -)
 golden_case(trace_pipeline_export
   ARGS trace pipeline samples/traces/asymmetric-example.trace.json --plan samples/plans/asymmetric-example.json --json -)
 # A run of PyTorch's pipeline runtime: each unit's range waits for its message before its first
