@@ -274,27 +274,24 @@ def _indexed_stage_class():
 
         clock: Optional[UnitClock] = None
 
+        def _timed(self, op: str, mb: int, run: Callable[..., Any], *args: Any,
+                   **kwargs: Any) -> Any:
+            c0 = time.thread_time_ns()
+            out = run(mb, *args, **kwargs)
+            if self.clock is not None:
+                self.clock.add(op, mb, time.thread_time_ns() - c0)
+            return out
+
         def forward_one_chunk(self, fwd_chunk_id, *args, **kwargs):  # type: ignore[override]
             self.submod.microbatch = fwd_chunk_id
-            c0 = time.thread_time_ns()
-            out = super().forward_one_chunk(fwd_chunk_id, *args, **kwargs)
-            if self.clock is not None:
-                self.clock.add("F", fwd_chunk_id, time.thread_time_ns() - c0)
-            return out
+            return self._timed("F", fwd_chunk_id, super().forward_one_chunk, *args, **kwargs)
 
         def backward_one_chunk(self, bwd_chunk_id, *args, **kwargs):  # type: ignore[override]
-            c0 = time.thread_time_ns()
-            out = super().backward_one_chunk(bwd_chunk_id, *args, **kwargs)
-            if self.clock is not None:
-                self.clock.add("B", bwd_chunk_id, time.thread_time_ns() - c0)
-            return out
+            return self._timed("B", bwd_chunk_id, super().backward_one_chunk, *args, **kwargs)
 
         def backward_weight_one_chunk(self, bwd_chunk_id, *args, **kwargs):  # type: ignore[override]
-            c0 = time.thread_time_ns()
-            out = super().backward_weight_one_chunk(bwd_chunk_id, *args, **kwargs)
-            if self.clock is not None:
-                self.clock.add("B", bwd_chunk_id, time.thread_time_ns() - c0)
-            return out
+            return self._timed("B", bwd_chunk_id, super().backward_weight_one_chunk, *args,
+                               **kwargs)
 
     return _IndexedStage
 
