@@ -54,6 +54,10 @@ def _check_traces(slimpack_bin, schedule, plan_args, trace_dir, units, ranks):
     100 % of them with 0 only simulated and 0 only measured; fit-costs --trace fits from them
     through the schedule's own model (the tiny one, not the CLI's default Llama-3-8B)."""
     traces = [os.path.join(trace_dir, f"rank{r}.json") for r in range(ranks)]
+    # The folder is a whole run: the schedule that ran is beside its traces (the explorer's Open
+    # Run takes the folder as it is).
+    with open(os.path.join(trace_dir, "schedule.json")) as f, open(schedule) as g:
+        assert f.read() == g.read()
     for given in (",".join(traces), trace_dir):  # the rank files, or their folder
         rc, out, err = _slimpack(slimpack_bin, "simulate", "--plan", schedule, "--check-trace",
                                  given, "--json", "-")

@@ -296,6 +296,7 @@ def test_fixed_plan_runs_with_check_and_torchs_traces(plans, run_script, tmp_pat
     assert tp["pad_tokens"] == tp["padded_tokens"] - sum(LENGTHS) and tp["padding_fraction"] > 0
     rows = [r for r in csv.reader(open(out / "torch-pp.csv"))]
     assert rows == tp["rows"]
+    assert (out / "schedule.json").read_text() == open(plans[("fixed", 1)]).read()
     for rank in range(2):
         doc, names = _pp_ranges(out / f"rank{rank}.json")
         info = doc["distributedInfo"]

@@ -395,6 +395,9 @@ def _run_units_only(plan, cfg, args) -> dict[str, Any]:
     device = torch.device("cuda", 0) if cfg.device == "cuda" else torch.device("cpu")
     run = run_units_only(s, cfg.seed, DTYPES[cfg.dtype], device, len(plan.iterations),
                          args.trace_dir, cfg.attention, plan.hf)
+    if args.trace_dir:
+        from .trace import write_run_schedule
+        write_run_schedule(args.trace_dir, plan.iterations[-1].text)
     results = [{"iterations": [{"loss": e.loss_sum if e.is_last else None}] * len(plan.iterations),
                 "grads": {n: p.grad.detach().cpu() for n, p in e.model.named_parameters()
                           if p.grad is not None}} for e in run["engines"]]

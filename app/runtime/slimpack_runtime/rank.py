@@ -28,7 +28,8 @@ from .runplan import RunConfig, RunPlan
 from .schedule import ActionKind, Schedule, parse_schedule_text
 from .tensor_parallel import SINGLE, TensorGroup
 from .summary import rank_summary, world_summary
-from .trace import ANCHOR, RangeRecorder, load_profiler_events, quiet_stderr, write_rank_trace
+from .trace import (ANCHOR, RangeRecorder, load_profiler_events, quiet_stderr, write_rank_trace,
+                    write_run_schedule)
 from .training import make_optimizer, optimizer_step, sum_tied_gradients
 
 DTYPES = {"float64": torch.float64, "float32": torch.float32, "bfloat16": torch.bfloat16}
@@ -222,6 +223,8 @@ def run_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
     if cfg.trace_dir is not None:
         trace_path = _write_trace(cfg, s0, schedules[last], rank, world, units, trace_events,
                                   anchor_wall_ns, min(anchors), last, plan.iterations[last].path)
+        if rank == 0:
+            write_run_schedule(cfg.trace_dir, plan.iterations[last].text)
     phases["traced"] = time.time()
     if cfg.save_dir is not None:
         save_checkpoint(cfg, plan, s0, rank, named, opt, len(schedules))

@@ -40,7 +40,7 @@ from .errors import UserError
 from .runplan import RunConfig, RunPlan
 from .schedule import Schedule, parse_schedule_text
 from .torchpp_csv import FORMATS, TorchPPPlan, rows_to_csv, torchpp_plan
-from .trace import ANCHOR, quiet_stderr
+from .trace import ANCHOR, quiet_stderr, write_run_schedule
 
 ENGINE = "torch-pp"
 IGNORE = -100  # cross_entropy's ignore_index: the padding rows' targets
@@ -452,6 +452,7 @@ def run_torchpp_rank(cfg: RunConfig, rank: int, world: int, init_method: str,
             if rank == 0:
                 with open(os.path.join(cfg.trace_dir, CSV_NAME), "w", encoding="utf-8") as f:
                     f.write(csv_text)
+                write_run_schedule(cfg.trace_dir, inp.text)
             trace_s += time.time() - tr0
         if it == last and cfg.check:
             last_grads = {n: q.grad.detach().to("cpu", torch.float64).clone()

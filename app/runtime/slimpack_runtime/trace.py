@@ -33,6 +33,22 @@ _CATEGORY = [
 ]
 
 
+RUN_SCHEDULE = "schedule.json"  # the traced iteration's schedule, beside the rank traces
+
+
+def write_run_schedule(trace_dir: str, text: str) -> str:
+    """Writes the traced iteration's schedule as DIR/schedule.json, so that the trace folder is a
+    whole run: the explorer's Open Run and `slimpack trace pipeline DIR --plan DIR/schedule.json`
+    take it as it is (the folder's schedule is the run's plan and rank table), without the user
+    copying the schedule in. Returns the path."""
+    path = os.path.join(trace_dir, RUN_SCHEDULE)
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, path)
+    return path
+
+
 def _category(name: str) -> str | None:
     for pat, cat in _CATEGORY:
         if pat.fullmatch(name):
