@@ -143,7 +143,7 @@ def test_tensor_parallel_builtin_model_and_traces(run_script, tmp_path):
     summary = json.loads(out.read_text())
     assert summary["model_source"] == "built-in" and summary["check"]["ok"]
     # One file per pipeline rank (what fit-costs and --check-trace map), tensor rank 1 apart.
-    assert sorted(os.listdir(traces)) == ["rank0.json", "rank1.json", "tp1"]
+    assert sorted(os.listdir(traces)) == ["rank0.json", "rank1.json", "schedule.json", "tp1"]
     assert sorted(os.listdir(traces / "tp1")) == ["rank0.json", "rank1.json"]
     with open(traces / "tp1" / "rank0.json") as f:
         doc = json.load(f)
