@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # Trace import against Python, in one run on the same files:
-#   synthetic  the generator of tests/bench/core_trace_bench.cpp (~50 MB, short args), as before;
-#   kineto     a real-shaped PyTorch profiler trace (scripts/make-kineto-trace.py, ~50 MB: args-heavy
-#              cpu_op and kernel events as Kineto writes them, ac2g flows, instants, metadata).
+#   synthetic   the generator of tests/bench/core_trace_bench.cpp (~50 MB, short args), as before;
+#   kineto-new  a real-shaped PyTorch profiler trace as Kineto writes it since 2023
+#               (scripts/make-kineto-trace.py --style new, ~50 MB: 3-decimal timestamps, ac2g and
+#               fwdbwd flows, args-heavy cpu_op and kernel events, [memory] instants, metadata);
+#   kineto-old  the same as Kineto wrote it in 2022 (--style old: integer timestamps,
+#               async_cpu_to_gpu flows). Real files come in both styles, so both are measured.
+#   TRACES="a.json.gz b.json ..."  (optional) real traces, benchmarked as they are: each given
+#               file is measured plain and gzipped (the other form made under mktemp).
 # Each plain and gzipped (gzip -6). Times /usr/bin/python3's json.loads (through gzip.open for the
 # .gz; CPU time of the load in the process) and `slimpack trace info` (CPU time of the process,
-# from its rusage), best of RUNS, and prints MB/s of JSON text and the ratio; peak RSS of each
-# (/usr/bin/time; one run: Python loading the file, slimpack importing it). Then the limit: what libdeflate, zlib and
-# simdjson alone reach on the kineto files (tests/bench/trace_limits.cpp), so the gap is known.
-# Usage: scripts/bench-trace.sh [SLIMPACK_BINARY] [RUNS]   (default build-bench/app/cli/slimpack, 3)
+# from its rusage), best of RUNS, the two alternating so that load from other jobs falls on both;
+# prints MB/s of JSON text and the ratio; peak RSS of each (/usr/bin/time; one run: Python loading
+# the file, slimpack importing it). Then the limit: what libdeflate, zlib and simdjson alone reach
+# on the kineto-new files (tests/bench/trace_limits.cpp), so the gap is known.
+# Usage: [TRACES=...] scripts/bench-trace.sh [SLIMPACK_BINARY] [RUNS]
+#        (default build-bench/app/cli/slimpack, 3)
 # The limit program is taken from the same build directory (tests/bench/slimpack_trace_limits).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,8 +26,19 @@ runs=${2:-3}
 limits=$(dirname "$(dirname "$(dirname "$cli")")")/tests/bench/slimpack_trace_limits
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
-/usr/bin/python3 scripts/make-kineto-trace.py "$dir/kineto.json" 50 >/dev/null
-/usr/bin/python3 - "$cli" "$runs" "$dir" <<'PY'
+/usr/bin/python3 scripts/make-kineto-trace.py "$dir/kineto-new.json" 50 --style new >/dev/null
+/usr/bin/python3 scripts/make-kineto-trace.py "$dir/kineto-old.json" 50 --style old >/dev/null
+# real traces: both forms under $dir, named after the file (its .json/.gz endings dropped)
+names="synthetic kineto-new kineto-old"
+for t in ${TRACES:-}; do
+  base=$(basename "$t"); base=${base%.gz}; base=${base%.json}
+  case "$t" in
+    *.gz) gzip -dc "$t" >"$dir/$base.json"; cp "$t" "$dir/$base.json.gz" ;;
+    *) cp "$t" "$dir/$base.json"; gzip -6 -c "$t" >"$dir/$base.json.gz" ;;
+  esac
+  names="$names $base"
+done
+NAMES="$names" /usr/bin/python3 - "$cli" "$runs" "$dir" <<'PY'
 import gzip, json, os, re, subprocess, sys, time
 
 cli, runs, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
@@ -59,7 +77,8 @@ while size < TARGET:
 with open(os.path.join(out, "synthetic.json"), "wb") as f:
     f.write((head + ",\n".join(parts) + '\n], "displayTimeUnit": "ms"}\n').encode())
 del parts
-for name in ("synthetic", "kineto"):
+NAMES = os.environ["NAMES"].split()
+for name in ("synthetic", "kineto-new", "kineto-old"):
     with open(os.path.join(out, name + ".json"), "rb") as f, \
          gzip.open(os.path.join(out, name + ".json.gz"), "wb", compresslevel=6) as g:
         g.write(f.read())
@@ -93,19 +112,25 @@ def timed(cmd):
         sys.exit("bench-trace: %s failed: %s" % (" ".join(cmd), err.strip()))
     return ru.ru_utime + ru.ru_stime, wall, float(err.strip().splitlines()[-1])
 
-def best(fn, path):
-    times = [fn(path) for _ in range(runs)]
-    return min(t[0] for t in times), min(t[1] for t in times)
+def interleaved(path):
+    """RUNS Python loads and RUNS imports, alternating: on a machine shared with other jobs the
+    load comes in phases of seconds, and running all of one side first let a phase fall on one
+    side only (the same file gave 11.5x in one run and 4.7x in the next). Best of each side."""
+    py, sp = [], []
+    for _ in range(runs):
+        py.append(python_load(path))
+        sp.append(timed([cli, "trace", "info", path]))
+    return py, sp
 
-print("%-14s %-6s %8s %9s %9s %8s %8s  %s" % ("file", "", "MB", "MB/s CPU", "MB/s wall",
+print("%-21s %-8s %7s %9s %9s %8s %8s  %s" % ("file", "", "MB", "MB/s CPU", "MB/s wall",
                                               "ratio", "wall", "peak RSS"))
-for name in ("synthetic", "kineto"):
+for name in NAMES:
     text_mb = os.path.getsize(os.path.join(out, name + ".json")) / 1e6
     for kind in ("plain", "gzip"):
         path = os.path.join(out, name + (".json" if kind == "plain" else ".json.gz"))
-        py_cpu, py_wall = best(python_load, path)
+        py, sp = interleaved(path)
+        py_cpu, py_wall = min(t[0] for t in py), min(t[1] for t in py)
         py_rss = timed(["/usr/bin/python3", "-c", LOAD, path])[2]
-        sp = [timed([cli, "trace", "info", path]) for _ in range(runs)]
         sp_cpu, sp_wall = min(t[0] for t in sp), min(t[1] for t in sp)
         sp_rss = max(t[2] for t in sp)
         label = "%s %s" % (name, kind)
@@ -116,8 +141,8 @@ for name in ("synthetic", "kineto"):
             py_wall / sp_wall, sp_rss / 1024))
 PY
 if [ -x "$limits" ]; then
-  echo "the limit on the kineto files (libraries alone, best of $runs, CPU):"
-  "$limits" "$dir/kineto.json" "$dir/kineto.json.gz" "$runs"
+  echo "the limit on the kineto-new files (libraries alone, best of $runs, CPU):"
+  "$limits" "$dir/kineto-new.json" "$dir/kineto-new.json.gz" "$runs"
 else
   echo "bench-trace: no $limits (build the target slimpack_trace_limits for the limit)" >&2
 fi
