@@ -34,9 +34,10 @@ std::vector<OptionSpec> simulate_specs() {
   specs.push_back({"json", "FILE", "write the result JSON ('-' = stdout)"});
   specs.push_back({"ops", "", "include every timed op in the result JSON"});
   specs.push_back({"trace", "FILE", "write a Chrome Trace Event JSON (open it in Perfetto)"});
-  specs.push_back({"ops-csv", "FILE",
-                   "write every scheduled op as CSV (replica,stage,kind,pack,start,end,duration,"
-                   "tokens; '-' = stdout), as the explorer's File > Export does"});
+  specs.push_back(
+      {"ops-csv", "FILE",
+       "write every scheduled op as CSV (replica,stage,kind,pack,name,start,end,duration,"
+       "tokens; '-' = stdout), as the explorer's File > Export does"});
   specs.push_back({"out", "FILE", "also write the solved plan JSON"});
   specs.push_back(schedule_out_option());
   for (auto& s : trace_check_options()) specs.push_back(s);

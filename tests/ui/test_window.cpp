@@ -408,7 +408,7 @@ class TestWindow : public QObject {
     QFile f(csv);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(f.readLine().trimmed(),
-             QByteArray("replica,stage,kind,pack,start,end,duration,tokens"));
+             QByteArray("replica,stage,kind,pack,name,start,end,duration,tokens"));
     const QString trace = dir_.filePath("trace.json");
     ex.exportTo(Exporter::Kind::ChromeTrace, trace);
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 3, kResultTimeoutMs);
@@ -430,7 +430,7 @@ class TestWindow : public QObject {
     ex.exportTo(Exporter::Kind::OpsCsv, QString::fromStdString(fifo));
     QTRY_COMPARE_WITH_TIMEOUT(done.count(), 4, kResultTimeoutMs);
     reader.join();
-    QVERIFY(piped.startsWith("replica,stage,kind,pack,start,end,duration,tokens"));
+    QVERIFY(piped.startsWith("replica,stage,kind,pack,name,start,end,duration,tokens"));
     struct stat sb {};
     QCOMPARE(::lstat(fifo.c_str(), &sb), 0);
     QVERIFY(S_ISFIFO(sb.st_mode));
