@@ -1,11 +1,12 @@
 // Chrome trace JSON front end, streaming: the text comes through a window of bounded size (read or
-// inflated piece by piece, trace_source.h), never whole. A small scanner (trace_scan.h) finds where
-// the events of "traceEvents" (or a top-level array) end; each run of whole events in the window is
-// parsed as one batch by simdjson On-Demand, one event at a time without a DOM, each event's fields
-// read in one pass in any order. What is kept is the compact events (trace_builder.h) and the args
-// text within its budget: the peak is that plus the window and the parser's index of one batch.
-// The top level around the events (distributedInfo, metadata) is walked by hand; values other than
-// distributedInfo are skipped unread (checked for UTF-8 and nesting only).
+// inflated piece by piece, trace_source.h), never whole. Each event of "traceEvents" is read by
+// TraceEventReader (trace_event_reader.h) straight from the window in one pass that checks its
+// JSON and takes out the fields kept; an event that runs past the window's end is read again once
+// the window holds it. UTF-8 is checked per window as the text arrives. What is kept is the
+// compact events (trace_builder.h) and the args text within its budget: the peak is that plus the
+// window. The top level around the events (distributedInfo, metadata) is walked by hand;
+// distributedInfo is parsed by simdjson, other values are skipped unread (checked for UTF-8 and
+// nesting only).
 #include "trace/trace_import.h"
 
 #include <simdjson.h>
@@ -22,6 +23,7 @@
 #include "common/json_util.h"
 #include "common/parts_progress.h"
 #include "trace/trace_builder.h"
+#include "trace/trace_event_reader.h"
 #include "trace/trace_file_read.h"
 #include "trace/trace_json_text.h"
 #include "trace/trace_scan.h"
@@ -50,8 +52,7 @@ class ChromeTraceParser {
                  options.args_budget_bytes, options.memory_budget_bytes),
         cancel_(cancel),
         progress_(progress),
-        keep_events_(options.keep_events),
-        keep_args_(options.keep_events && options.keep_args) {}
+        reader_(EventReadOptions{options.keep_events, options.keep_events && options.keep_args}) {}
 
   // The whole text already in memory (copied once into the window).
   void set_text(std::string_view text) {
@@ -95,6 +96,7 @@ class ChromeTraceParser {
       std::memmove(buf_.get() + 1, buf_.get() + pos_, end_ - pos_);
       base_ += static_cast<std::int64_t>(pos_ - 1);
       end_ -= pos_ - 1;
+      utf8_checked_ = utf8_checked_ > pos_ ? utf8_checked_ - (pos_ - 1) : 1;
       pos_ = 1;
     }
     while (end_ < 1 + cap_ && !eof_) {
@@ -132,10 +134,6 @@ class ChromeTraceParser {
   }
 
   // --- errors -------------------------------------------------------------------------------
-  bool failed(Error e) {
-    error_ = std::move(e);
-    return false;
-  }
   Error fail(const std::string& reason) const { return Error::bad_input(source_ + ": " + reason); }
   Error event_fail(const std::string& reason) const {
     return fail("traceEvents[" + std::to_string(index_) + "]: " + reason);
@@ -331,150 +329,6 @@ class ChromeTraceParser {
     return {};
   }
 
-  // --- the event array: pos_ is just past its '[' -------------------------------------------
-  Status events() {
-    bool after_comma = false;
-    for (;;) {
-      auto c = next_char();
-      if (!c) return c.error();
-      if (*c == '\0') {  // the text ends inside the array: a writer that stopped (valid)
-        unterminated_ = true;
-        return {};
-      }
-      if (*c == ']') {
-        if (after_comma) return syntax_at(simdjson::TAPE_ERROR, offset_of(pos_));  // "[{...},]"
-        ++pos_;
-        return {};
-      }
-      const trace_scan::ScanResult r = trace_scan::scan(buf_.get() + pos_, end_ - pos_, false);
-      if (r.too_deep != trace_scan::kNone)
-        return syntax_at(simdjson::DEPTH_ERROR, offset_of(pos_ + r.too_deep));
-      if (r.underflow != trace_scan::kNone) {
-        // The array's own ']' is in the window: everything before it is the last batch (with
-        // the ']' as the batch's own end, so a trailing comma or a stray value fails there).
-        const std::size_t close = pos_ + r.underflow;
-        if (buf_.get()[close] != ']') return syntax_at(simdjson::TAPE_ERROR, offset_of(close));
-        if (Status s = batch(pos_, close + 1, true); !s) return s;
-        pos_ = close + 1;
-        return {};
-      }
-      if (r.last_end == trace_scan::kNone) {
-        if (eof_) return partial_event(r.in_string);
-        if (Status s = more(); !s) return s;  // one event larger than the rest of the window
-        continue;
-      }
-      const std::size_t cut = pos_ + r.last_end;
-      if (Status s = batch(pos_, cut, false); !s) return s;
-      pos_ = cut;
-      c = next_char();
-      if (!c) return c.error();
-      after_comma = *c == ',';
-      if (after_comma) {
-        ++pos_;
-      } else if (*c == ']') {
-        ++pos_;
-        return {};
-      } else if (*c != '\0') {
-        return syntax_at(simdjson::TAPE_ERROR, offset_of(pos_));  // two events with no comma
-      }
-    }
-  }
-
-  // The text ends inside an event (a file cut mid-write): nothing of that event can be read.
-  Status partial_event(bool in_string) const {
-    return syntax_at_end(in_string ? simdjson::UNCLOSED_STRING
-                                   : simdjson::INCOMPLETE_ARRAY_OR_OBJECT);
-  }
-
-  // Parses the events in [begin, end) of the window: whole array elements and the separators
-  // between them; with `array_close`, buf[end - 1] is the array's own ']'. The byte before `begin`
-  // (consumed text, or the spare byte) becomes the batch's '['; otherwise a ']' is written at
-  // `end` and the byte there put back afterwards.
-  Status batch(std::size_t begin, std::size_t end, bool array_close) {
-    char* b = buf_.get();
-    b[begin - 1] = '[';
-    const char saved = b[end];
-    if (!array_close) b[end] = ']';
-    Status s = parse_document(begin - 1, array_close ? end : end + 1);
-    if (s) {
-      od::array arr;
-      if (auto e = doc_.get_array().get(arr))
-        s = json_error(e, false);
-      else
-        s = events_of(arr);
-    }
-    b[end] = saved;
-    return s;
-  }
-
-  Status events_of(od::array& arr) {
-    RawTraceEvent ev;
-    for (auto elem : arr) {
-      od::object obj;
-      if (auto e = elem.get_object().get(obj)) {
-        if (e == simdjson::INCORRECT_TYPE) return event_fail("not an object");
-        return json_error(e, true);
-      }
-      ev = RawTraceEvent{};
-      ev.index = index_ <= std::numeric_limits<std::int32_t>::max()
-                     ? static_cast<std::int32_t>(index_)
-                     : -1;
-      if (Status s = event(obj, ev); !s) return s;
-      if (std::string err = builder_.add(ev); !err.empty()) return event_fail(err);
-      ++index_;
-      if (index_ % kCheckEvery == 0) {
-        const char* at = nullptr;
-        double f = fraction();
-        if (!input_ && known_size_ > 0 && doc_.current_location().get(at) == simdjson::SUCCESS)
-          f = static_cast<double>(doc_offset_ + (at - doc_base_)) /
-              static_cast<double>(known_size_);
-        progress_.report("parsing trace", f);
-        if (cancel_.cancelled()) return Error::cancelled();
-      }
-    }
-    return {};
-  }
-
-  bool id_text(od::value& v, const char* what, char* buf, std::size_t cap, std::string_view& out) {
-    od::json_type type{};
-    if (auto e = v.type().get(type)) return failed(json_error(e, true));
-    if (type == od::json_type::string) {
-      if (auto e = v.get_string().get(out)) return failed(json_error(e, true));
-      return true;
-    }
-    if (type != od::json_type::number)
-      return failed(event_fail(std::string(what) + " is neither a number nor a string"));
-    od::number num;
-    if (auto e = v.get_number().get(num)) return failed(json_error(e, true));
-    std::to_chars_result res{};
-    if (num.is_int64())
-      res = std::to_chars(buf, buf + cap, num.get_int64());
-    else if (num.is_uint64())
-      res = std::to_chars(buf, buf + cap, num.get_uint64());
-    else
-      res = std::to_chars(buf, buf + cap, num.get_double());
-    out = std::string_view(buf, static_cast<std::size_t>(res.ptr - buf));
-    return true;
-  }
-
-  bool number(od::value& v, const char* what, double& out) {
-    if (auto e = v.get_double().get(out)) {
-      if (e == simdjson::INCORRECT_TYPE)
-        return failed(event_fail(std::string(what) + " is not a number"));
-      return failed(json_error(e, true));
-    }
-    return true;
-  }
-
-  bool text(od::value& v, const char* what, std::string_view& out) {
-    if (auto e = v.get_string().get(out)) {
-      if (e == simdjson::INCORRECT_TYPE)
-        return failed(event_fail(std::string(what) + " is not a string"));
-      return failed(json_error(e, true));
-    }
-    return true;
-  }
-
   // PyTorch profiler traces name their rank: "distributedInfo": {"rank": N, ...}.
   Status distributed_info(od::object& info) {
     for (auto field_result : info) {
@@ -495,291 +349,108 @@ class ChromeTraceParser {
     return {};
   }
 
-  // Only "M" events need args fields: their "name" is the process or thread label ("labels" for
-  // process_labels).
-  Status meta_args(od::object& args, std::string_view& out) {
-    for (auto field_result : args) {
-      od::field field;
-      if (auto e = std::move(field_result).get(field)) return json_error(e, true);
-      if (field.key() != "name" && field.key() != "labels") continue;  // process_labels
-      if (field.value().get_string().get(out) != simdjson::SUCCESS) out = {};
+  // --- the event array: pos_ is just past its '[' -------------------------------------------
+  Status events() {
+    bool after_comma = false;
+    RawTraceEvent ev;
+    for (;;) {
+      auto c = next_char();
+      if (!c) return c.error();
+      if (*c == '\0') {
+        if (pos_ < end_) return event_syntax(kNotJson, pos_);  // a NUL byte between events
+        unterminated_ = true;  // the text ends inside the array: a writer that stopped (valid)
+        return {};
+      }
+      if (*c == ']') {
+        if (after_comma) return event_fail("not an object");  // "[{...},]"
+        ++pos_;
+        return {};
+      }
+      if (*c != '{') {
+        if (*c == '"' || *c == '[' || *c == '-' || (*c >= '0' && *c <= '9') || *c == 't' ||
+            *c == 'f' || *c == 'n')
+          return event_fail("not an object");
+        return event_syntax(kNotJson, pos_);
+      }
+      if (Status s = read_event(ev); !s) return s;
+      ev.index = index_ <= std::numeric_limits<std::int32_t>::max()
+                     ? static_cast<std::int32_t>(index_)
+                     : -1;
+      if (std::string err = builder_.add(ev); !err.empty()) return event_fail(err);
+      ++index_;
+      if (index_ % kCheckEvery == 0) {
+        progress_.report("parsing trace", fraction());
+        if (cancel_.cancelled()) return Error::cancelled();
+      }
+      c = next_char();
+      if (!c) return c.error();
+      after_comma = *c == ',';
+      if (after_comma) {
+        ++pos_;
+      } else if (*c == ']') {
+        ++pos_;
+        return {};
+      } else if (*c != '\0' || pos_ < end_) {
+        return event_syntax(kNotJson, pos_);  // two events with no comma between them
+      }
     }
+  }
+
+  // The event whose '{' is at pos_, read whole (the window grows or moves on when the event runs
+  // past its end); pos_ is left after it.
+  Status read_event(RawTraceEvent& ev) {
+    for (;;) {
+      if (Status s = check_window_utf8(); !s) return s;
+      const char* b = buf_.get();
+      switch (reader_.read(b + pos_, b + end_, eof_, ev)) {
+        case TraceEventReader::Result::Done:
+          pos_ = static_cast<std::size_t>(reader_.next() - b);
+          return {};
+        case TraceEventReader::Result::Failed: {
+          const TraceEventReader::Failure& f = reader_.failure();
+          if (!f.field_message.empty()) return event_fail(f.field_message);
+          if (f.at_end)
+            return fail("JSON error at byte " + std::to_string(total()) +
+                        " (the end of the text): " + f.json);
+          return event_fail("JSON error at byte " + std::to_string(offset_of(pos_ + f.at)) + ": " +
+                            f.json);
+        }
+        case TraceEventReader::Result::NeedMore:
+          if (Status s = more(); !s) return s;
+          break;
+      }
+    }
+  }
+
+  // UTF-8 is checked for the window's text once, as it arrives, before any event in it is read
+  // (a character cut by the window's end waits for the rest of it).
+  Status check_window_utf8() {
+    if (utf8_checked_ < pos_) utf8_checked_ = pos_;
+    std::size_t upto = end_;
+    if (!eof_) {
+      std::size_t i = end_;
+      while (i > utf8_checked_ && end_ - i < 4 &&
+             (static_cast<unsigned char>(buf_.get()[i - 1]) & 0xC0) == 0x80)
+        --i;
+      if (i > utf8_checked_ && static_cast<unsigned char>(buf_.get()[i - 1]) >= 0xC0) upto = i - 1;
+    }
+    if (upto <= utf8_checked_) return {};
+    if (Status s = check_utf8(utf8_checked_, upto); !s) return s;
+    utf8_checked_ = upto;
     return {};
   }
 
-  // The raw text of a value (a view into the document), not yet checked: simdjson skips an object
-  // or array by bracket depth without looking inside.
-  bool raw_text(od::value& v, std::string_view& raw) {
-    od::json_type type{};
-    if (auto e = v.type().get(type)) return failed(json_error(e, true));
-    if (type == od::json_type::object) {
-      od::object obj;
-      if (auto e = v.get_object().get(obj)) return failed(json_error(e, true));
-      if (auto e = obj.raw_json().get(raw)) return failed(json_error(e, true));
-    } else if (type == od::json_type::array) {
-      od::array arr;
-      if (auto e = v.get_array().get(arr)) return failed(json_error(e, true));
-      if (auto e = arr.raw_json().get(raw)) return failed(json_error(e, true));
-    } else {
-      raw = v.raw_json_token();
-    }
-    return true;
+  Error event_syntax(const char* reason, std::size_t at) const {
+    return event_fail("JSON error at byte " + std::to_string(offset_of(at)) + ": " + reason);
   }
-
-  // A value checked to be well-formed, and not kept: walked through simdjson's own index (which
-  // checks every bracket, comma and colon it passes), each scalar token checked by hand. Faster
-  // than reading the raw text byte by byte, which `trace info` did for every event's args.
-  bool walked_value(od::value& v) {
-    od::json_type type{};
-    if (auto e = v.type().get(type)) return failed(json_error(e, true));
-    if (type == od::json_type::object) {
-      od::object obj;
-      if (auto e = v.get_object().get(obj)) return failed(json_error(e, true));
-      for (auto field_result : obj) {
-        od::field field;
-        if (auto e = std::move(field_result).get(field)) return failed(json_error(e, true));
-        if (!walked_value(field.value())) return false;
-      }
-      return true;
-    }
-    if (type == od::json_type::array) {
-      od::array arr;
-      if (auto e = v.get_array().get(arr)) return failed(json_error(e, true));
-      for (auto item_result : arr) {
-        od::value item;
-        if (auto e = std::move(item_result).get(item)) return failed(json_error(e, true));
-        if (!walked_value(item)) return false;
-      }
-      return true;
-    }
-    if (type == od::json_type::string) return true;  // stage 1 delimited it
-    std::string_view token = v.raw_json_token();
-    while (!token.empty() && (token.back() == ' ' || token.back() == '\n' || token.back() == '\r' ||
-                              token.back() == '\t'))
-      token.remove_suffix(1);
-    if (!trace_json::JsonValueCheck(token).ok())
-      return failed(json_error(simdjson::TAPE_ERROR, true));
-    return true;
-  }
-
-  // The args value, checked, as compact JSON text in args_buf_ (for tooltips): one pass checks it
-  // and drops the writer's spaces.
-  bool args_text(od::value& v, std::string_view& out) {
-    std::string_view raw;
-    if (!raw_text(v, raw)) return false;
-    if (args_buf_.size() < raw.size()) args_buf_.resize(std::max(raw.size(), 2 * args_buf_.size()));
-    const std::size_t n = trace_json::JsonValueCheck(raw).minify_into(args_buf_.data());
-    if (n == std::string_view::npos) return failed(json_error(simdjson::TAPE_ERROR, true));
-    out = std::string_view(args_buf_.data(), n);
-    return true;
-  }
-
-  // Whether an event of this phase may carry args.correlation worth keeping: complete events.
-  bool wants_correlation(std::string_view ph) const {
-    return keep_events_ && (ph == "X" || ph == "B");
-  }
-  // args.correlation from a kept args text (compact JSON).
-  static void correlation_of_text(RawTraceEvent& ev) {
-    ev.has_correlation = trace_json::top_level_integer(ev.args, "\"correlation\":", ev.correlation);
-  }
-  // An args value that is not kept, checked like walked_value, with its top-level
-  // "correlation" read on the way.
-  bool walked_args(od::value& v, RawTraceEvent& ev) {
-    od::json_type type{};
-    if (auto e = v.type().get(type)) return failed(json_error(e, true));
-    if (type != od::json_type::object) return walked_value(v);
-    od::object obj;
-    if (auto e = v.get_object().get(obj)) return failed(json_error(e, true));
-    for (auto field_result : obj) {
-      od::field field;
-      if (auto e = std::move(field_result).get(field)) return failed(json_error(e, true));
-      // get_int64 moves on only when it succeeds: anything else is walked as any value.
-      if (field.key() == "correlation" &&
-          field.value().get_int64().get(ev.correlation) == simdjson::SUCCESS) {
-        ev.has_correlation = true;
-        continue;
-      }
-      if (!walked_value(field.value())) return false;
-    }
-    return true;
-  }
-
-  // Whether an event's args feed the memory figures (events kept only): an instant event (a
-  // "[memory]" one: its name may come after its args) or a counter.
-  bool wants_memory(std::string_view ph) const {
-    return keep_events_ && (ph == "i" || ph == "I" || ph == "C");
-  }
-  // A value of an args object: a number read into `out` (and `has` set), anything else walked.
-  bool numeric_value(od::value& v, od::number& out, bool& has) {
-    od::json_type type{};
-    if (auto e = v.type().get(type)) return failed(json_error(e, true));
-    if (type != od::json_type::number) return walked_value(v);
-    if (auto e = v.get_number().get(out)) return failed(json_error(e, true));
-    has = true;
-    return true;
-  }
-  // A byte count: an integer, or a finite double within int64 (rounded); a uint64 past int64 is
-  // no count a profiler writes.
-  static bool int64_of(const od::number& n, std::int64_t& out) {
-    if (n.is_int64()) {
-      out = n.get_int64();
-      return true;
-    }
-    if (!n.is_double()) return false;
-    const double d = n.get_double();
-    if (!(d > -9.2e18 && d < 9.2e18)) return false;  // NaN fails too
-    out = std::llround(d);
-    return true;
-  }
-  // The fields of a "[memory]" event's args (RawMemoryArgs); the others walked.
-  bool memory_args(od::object& obj, RawTraceEvent& ev) {
-    for (auto field_result : obj) {
-      od::field field;
-      if (auto e = std::move(field_result).get(field)) return failed(json_error(e, true));
-      const od::raw_json_string key = field.key();
-      od::number n;
-      bool has = false;
-      if (!numeric_value(field.value(), n, has)) return false;
-      if (!has) continue;
-      RawMemoryArgs& m = ev.memory;
-      if (key == "Total Allocated")
-        m.has_allocated = int64_of(n, m.allocated);
-      else if (key == "Total Reserved")
-        m.has_reserved = int64_of(n, m.reserved);
-      else if (key == "Device Type")
-        m.has_device_type = int64_of(n, m.device_type);
-      else if (key == "Device Id")
-        m.has_device_id = int64_of(n, m.device_id);
-    }
-    return true;
-  }
-  // The numeric series of a counter event's args into counter_buf_; the others walked.
-  bool counter_args(od::object& obj, RawTraceEvent& ev) {
-    counter_buf_.clear();
-    for (auto field_result : obj) {
-      od::field field;
-      if (auto e = std::move(field_result).get(field)) return failed(json_error(e, true));
-      std::string_view key;
-      if (auto e = field.unescaped_key().get(key)) return failed(json_error(e, true));
-      od::number n;
-      bool has = false;
-      if (!numeric_value(field.value(), n, has)) return false;
-      if (has) counter_buf_.push_back({key, n.as_double()});
-    }
-    ev.counters = counter_buf_;
-    return true;
-  }
-  bool memory_or_counter_args(od::object& obj, RawTraceEvent& ev) {
-    return ev.ph == "C" ? counter_args(obj, ev) : memory_args(obj, ev);
-  }
-  bool memory_or_counter_args(od::value& v, RawTraceEvent& ev) {
-    od::json_type type{};
-    if (auto e = v.type().get(type)) return failed(json_error(e, true));
-    if (type != od::json_type::object) return walked_value(v);
-    od::object obj;
-    if (auto e = v.get_object().get(obj)) return failed(json_error(e, true));
-    return memory_or_counter_args(obj, ev);
-  }
-  // The same from an instant's or counter's args kept as text (they came before its "ph").
-  Status late_memory_or_counter_args(RawTraceEvent& ev) {
-    late_doc_ = simdjson::padded_string(ev.args);
-    od::document doc;
-    od::object obj;
-    if (late_parser_.iterate(late_doc_).get(doc) == simdjson::SUCCESS &&
-        doc.get_object().get(obj) == simdjson::SUCCESS && !memory_or_counter_args(obj, ev))
-      return error_;
-    return {};
-  }
-
-  // "args" of an "M" event (its label), or of a timed event (kept as text when events are).
-  bool args(od::value& v, RawTraceEvent& ev) {
-    if (ev.ph == "M") {
-      od::object obj;
-      if (v.get_object().get(obj) != simdjson::SUCCESS) return true;
-      if (Status s = meta_args(obj, ev.meta_name); !s) return failed(s.error());
-      return true;
-    }
-    if (ev.ph.empty()) {
-      // "ph" not seen yet (writers put it first; some do not): keep the raw text and decide later.
-      if (!args_text(v, ev.args)) return false;
-      ev.has_args = true;
-      late_args_ = true;
-      return true;
-    }
-    if (!keep_args_ || ev.ph.size() != 1 ||
-        (ev.ph[0] != 'X' && ev.ph[0] != 'B' && ev.ph[0] != 'E')) {
-      if (wants_correlation(ev.ph)) return walked_args(v, ev);
-      if (wants_memory(ev.ph)) return memory_or_counter_args(v, ev);
-      return walked_value(v);  // not kept, but a malformed file fails the same in every mode
-    }
-    if (!args_text(v, ev.args)) return false;
-    ev.has_args = true;
-    if (wants_correlation(ev.ph)) correlation_of_text(ev);
-    return true;
-  }
-
-  // An "M" event whose "args" came before its "ph": its label from the kept text.
-  Status late_meta_name(RawTraceEvent& ev) {
-    late_doc_ = simdjson::padded_string(ev.args);
-    od::document doc;
-    od::object obj;
-    if (late_parser_.iterate(late_doc_).get(doc) == simdjson::SUCCESS &&
-        doc.get_object().get(obj) == simdjson::SUCCESS)
-      return meta_args(obj, ev.meta_name);
-    return {};
-  }
-
-  Status event(od::object& obj, RawTraceEvent& ev) {
-    for (auto field_result : obj) {
-      od::field field;
-      if (auto e = std::move(field_result).get(field)) return json_error(e, true);
-      const od::raw_json_string key = field.key();
-      od::value& v = field.value();
-      // The field readers return false with error_ set: a Status (four strings) made and destroyed
-      // per field cost 10% of an import.
-      if (key == "ph") {
-        if (!text(v, "ph", ev.ph)) return error_;
-      } else if (key == "ts") {
-        if (!number(v, "ts", ev.ts)) return error_;
-        ev.has_ts = true;
-      } else if (key == "dur") {
-        if (!number(v, "dur", ev.dur)) return error_;
-        ev.has_dur = true;
-      } else if (key == "pid") {
-        if (!id_text(v, "pid", pid_buf_, sizeof pid_buf_, ev.pid)) return error_;
-      } else if (key == "tid") {
-        if (!id_text(v, "tid", tid_buf_, sizeof tid_buf_, ev.tid)) return error_;
-      } else if (key == "id") {
-        // Flow ids are numbers or strings; other shapes (async "id2"-style objects) are not ours.
-        od::json_type type{};
-        if (v.type().get(type) == simdjson::SUCCESS &&
-            (type == od::json_type::number || type == od::json_type::string))
-          if (!id_text(v, "id", id_buf_, sizeof id_buf_, ev.id)) return error_;
-      } else if (key == "name") {
-        if (!text(v, "name", ev.name)) return error_;
-      } else if (key == "cat") {
-        if (!text(v, "cat", ev.cat)) return error_;
-      } else if (key == "args") {
-        if (!args(v, ev)) return error_;
-      }
-    }
-    if (late_args_) {
-      late_args_ = false;
-      if (ev.ph == "M") return late_meta_name(ev);
-      if (wants_correlation(ev.ph)) correlation_of_text(ev);
-      if (wants_memory(ev.ph))
-        if (Status s = late_memory_or_counter_args(ev); !s) return s;
-      if (!keep_args_) ev.has_args = false;
-    }
-    return {};
-  }
+  static constexpr const char* kNotJson =
+      "The JSON document has an improper structure: missing or superfluous commas, braces, "
+      "missing keys, etc.";
 
   const std::string& source_;
   TraceBuilder builder_;
   const CancelToken& cancel_;
   ProgressSink& progress_;
-  bool keep_events_;
-  bool keep_args_;
   // The window.
   std::unique_ptr<TraceTextSource> input_;  // null: the text was given whole (set_text)
   TraceTextBuffer buf_;
@@ -797,15 +468,8 @@ class ChromeTraceParser {
   std::size_t doc_size_ = 0;
   std::int64_t doc_offset_ = 0;  // file offset of doc_base_
   std::int64_t index_ = 0;
-  Error error_;             // why a field reader returned false
-  bool late_args_ = false;  // this event's args were read before its "ph"
-  std::string args_buf_ = std::string(256, '\0');
-  std::vector<CounterValue> counter_buf_;  // this counter event's series
-  simdjson::padded_string late_doc_;
-  od::parser late_parser_;
-  char pid_buf_[32] = {};
-  char tid_buf_[32] = {};
-  char id_buf_[32] = {};
+  TraceEventReader reader_;
+  std::size_t utf8_checked_ = 1;  // the window's text before this index is valid UTF-8
 };
 
 }  // namespace

@@ -8,6 +8,8 @@
 #include <cstring>
 #include <string_view>
 
+#include "trace/trace_json_scan.h"
+
 namespace slimpack::trace_json {
 
 // Offset of the first byte that is not valid UTF-8, or `size` when all is.
@@ -30,36 +32,26 @@ inline std::size_t first_invalid_utf8(const unsigned char* p, std::size_t size) 
 
 namespace detail {
 
-// Byte classes of the check: whitespace between tokens, and the bytes a scalar token runs over
-// (letters, digits, '-', '+', '.').
-enum : unsigned char { kSpace = 1, kScalar = 2 };
-struct ByteClasses {
-  unsigned char of[256] = {};
-  constexpr ByteClasses() {
-    for (char c : {' ', '\n', '\r', '\t'}) of[static_cast<unsigned char>(c)] = kSpace;
-    for (int c = '0'; c <= '9'; ++c) of[c] = kScalar;
-    for (int c = 'a'; c <= 'z'; ++c) of[c] = of[c - 'a' + 'A'] = kScalar;
-    for (char c : {'-', '+', '.'}) of[static_cast<unsigned char>(c)] = kScalar;
-  }
+// Why json_value_end stopped without a value.
+enum class ValueStop {
+  None,
+  RanOut,          // the text ended inside the value (a scalar may go on after `end`)
+  RanOutInString,  // the text ended inside one of its strings
+  Invalid,         // malformed at `at`
+  TooDeep,         // nested deeper than kMaxJsonDepth at `at`
 };
-inline constexpr ByteClasses kByteClasses{};
+inline constexpr int kMaxJsonDepth = 1024;  // simdjson's own default: a value may sit this deep
 
-// A scalar token's text: true, false, null, or a number whose whole part has no leading zero.
-inline bool scalar_ok(std::string_view t) {
-  if (t[0] == 't' || t[0] == 'f' || t[0] == 'n') return t == "true" || t == "false" || t == "null";
-  if (!(t[0] == '-' || (t[0] >= '0' && t[0] <= '9'))) return false;
-  // A leading zero is only a number's whole part on its own ("0.5", not "0071").
-  const std::size_t d = t[0] == '-' ? 1 : 0;
-  if (d >= t.size() || t[d] < '0' || t[d] > '9') return false;
-  return !(t[d] == '0' && d + 1 < t.size() && t[d + 1] >= '0' && t[d + 1] <= '9');
-}
-
-// The check, one pass with no recursion; with kWrite, the text outside whitespace is copied to
-// `out` as it is read. Pointers are locals so that they stay in registers.
-template <bool kWrite>
-bool check_json_value(const char* p, const char* const end, char*& out) {
-  constexpr int kMaxDepth = 1024;  // simdjson's own default: a value may sit this deep
-  std::uint64_t objects[(kMaxDepth + 64) / 64];  // per open container: an object (1) or an array
+// One JSON value from `p` (whitespace before it skipped), checked, in one pass with no recursion:
+// returns the byte after it, or nullptr with `stop` and `at` set. With kWrite, the text outside
+// whitespace is copied to `out` as it is read. Strings are delimited and refused with a raw
+// control character in them (what simdjson's stage 1 refuses); their escapes are not decoded.
+// Pointers are locals so that they stay in registers.
+// kPadded: the text is padded (trace_json_scan.h): the byte at `end` is zero and 16 more follow.
+template <bool kWrite, bool kPadded = false>
+const char* json_value_end(const char* p, const char* const end, char*& out, ValueStop& stop,
+                           const char*& at) {
+  std::uint64_t objects[(kMaxJsonDepth + 64) / 64];  // per open container: an object (1) or array
   int depth = 0;
   const auto put = [&](const char* from, const char* to) {
     if constexpr (kWrite) {
@@ -67,28 +59,62 @@ bool check_json_value(const char* p, const char* const end, char*& out) {
       out += to - from;
     }
   };
+  const auto fail = [&](ValueStop why, const char* where) -> const char* {
+    stop = why;
+    at = where;
+    return nullptr;
+  };
   const auto in_object = [&] { return (objects[(depth - 1) / 64] >> ((depth - 1) % 64)) & 1u; };
-  // A string from its opening quote; leaves p after the closing one.
-  const auto string = [&] {
+  // A string from its opening quote; leaves p after the closing one. Returns the stop, or None.
+  const auto string = [&]() -> ValueStop {
     const char* b = p++;
+    if constexpr (kPadded) {
+      for (;;) {
+        p = string_stop_padded(p);
+        const auto c = static_cast<unsigned char>(*p);
+        if (c == '"') {
+          ++p;
+          put(b, p);
+          return ValueStop::None;
+        }
+        if (c == '\\') {
+          if (p + 1 >= end) break;
+          p += 2;
+          continue;
+        }
+        if (p >= end) break;
+        at = p;
+        return ValueStop::Invalid;
+      }
+      at = end;
+      return ValueStop::RanOutInString;
+    }
     while (p < end) {
-      const char c = *p++;
+      const auto c = static_cast<unsigned char>(*p++);
       if (c == '\\') {
         ++p;
       } else if (c == '"') {
         put(b, p);
-        return true;
+        return ValueStop::None;
+      } else if (c < 0x20) {
+        at = p - 1;
+        return ValueStop::Invalid;
       }
     }
-    return false;
+    at = end;
+    return ValueStop::RanOutInString;
   };
   // What the next token may be: a value, a key, ':' or, after a value, ',' or the closing
   // bracket. The "first" states also take the closing bracket of an empty container.
   enum class Next { Value, FirstValue, Key, FirstKey, Colon, AfterValue };
   Next next = Next::Value;
   for (;;) {
-    while (p < end && kByteClasses.of[static_cast<unsigned char>(*p)] == kSpace) ++p;
-    if (p == end) return false;
+    if constexpr (kPadded) {
+      p = skip_space_padded(p);
+    } else {
+      while (p < end && kByteClasses.of[static_cast<unsigned char>(*p)] == kSpace) ++p;
+    }
+    if (p >= end) return fail(ValueStop::RanOut, end);
     const char c = *p;
     bool closed = false;  // c closes a container
     switch (next) {
@@ -99,11 +125,12 @@ bool check_json_value(const char* p, const char* const end, char*& out) {
         }
         [[fallthrough]];
       case Next::Key:
-        if (c != '"' || !string()) return false;
+        if (c != '"') return fail(ValueStop::Invalid, p);
+        if (ValueStop s = string(); s != ValueStop::None) return fail(s, at);
         next = Next::Colon;
         continue;
       case Next::Colon:
-        if (c != ':') return false;
+        if (c != ':') return fail(ValueStop::Invalid, p);
         put(p, p + 1);
         ++p;
         next = Next::Value;
@@ -115,8 +142,8 @@ bool check_json_value(const char* p, const char* const end, char*& out) {
         }
         [[fallthrough]];
       case Next::Value:
-        if (depth > kMaxDepth) return false;
         if (c == '{' || c == '[') {
+          if (depth >= kMaxJsonDepth) return fail(ValueStop::TooDeep, p);
           put(p, p + 1);
           ++p;
           const auto bit = std::uint64_t{1} << (depth % 64);
@@ -129,12 +156,25 @@ bool check_json_value(const char* p, const char* const end, char*& out) {
           continue;
         }
         if (c == '"') {
-          if (!string()) return false;
+          if (ValueStop s = string(); s != ValueStop::None) return fail(s, at);
+        } else if constexpr (kPadded) {
+          const char* b = p;
+          NumberLex n;
+          p = c == '-' || (c >= '0' && c <= '9') ? lex_number_padded(b, n) : lex_atom_padded(b);
+          if (!p) {
+            // Malformed, or a token the window's end cut: the text may go on.
+            const char* e = b;
+            while (kByteClasses.of[static_cast<unsigned char>(*e)] == kScalar) ++e;
+            return fail(e >= end ? ValueStop::RanOut : ValueStop::Invalid, e >= end ? end : b);
+          }
+          if (p >= end) return fail(ValueStop::RanOut, end);
+          put(b, p);
         } else {
           const char* b = p;
           while (p < end && kByteClasses.of[static_cast<unsigned char>(*p)] == kScalar) ++p;
+          if (p == end) return fail(ValueStop::RanOut, end);  // the token may go on
           if (p == b || !scalar_ok(std::string_view(b, static_cast<std::size_t>(p - b))))
-            return false;
+            return fail(ValueStop::Invalid, b);
           put(b, p);
         }
         break;
@@ -145,7 +185,7 @@ bool check_json_value(const char* p, const char* const end, char*& out) {
           next = in_object() ? Next::Key : Next::Value;
           continue;
         }
-        if (c != (in_object() ? '}' : ']')) return false;
+        if (c != (in_object() ? '}' : ']')) return fail(ValueStop::Invalid, p);
         closed = true;
         break;
     }
@@ -154,12 +194,40 @@ bool check_json_value(const char* p, const char* const end, char*& out) {
       ++p;
       --depth;
     }
-    if (depth == 0) {
-      while (p < end && kByteClasses.of[static_cast<unsigned char>(*p)] == kSpace) ++p;
-      return p == end;
-    }
+    if (depth == 0) return p;
     next = Next::AfterValue;
   }
+}
+
+// Whether [p, end) is exactly one well-formed value (whitespace around it allowed).
+template <bool kWrite>
+bool check_json_value(const char* p, const char* const end, char*& out) {
+  ValueStop stop = ValueStop::None;
+  const char* at = nullptr;
+  // A scalar at the very end "runs out" (it might go on): the text ends there, so it is whole.
+  std::string_view rest(p, static_cast<std::size_t>(end - p));
+  while (!rest.empty() && kByteClasses.of[static_cast<unsigned char>(rest.back())] == kSpace)
+    rest.remove_suffix(1);
+  if (!rest.empty() && kByteClasses.of[static_cast<unsigned char>(rest.back())] == kScalar) {
+    std::size_t b = rest.size();
+    while (b > 0 && kByteClasses.of[static_cast<unsigned char>(rest[b - 1])] == kScalar) --b;
+    // Only a lone scalar can end in a scalar byte: in a container the last byte is a bracket.
+    std::string_view head = rest.substr(0, b);
+    while (!head.empty() && kByteClasses.of[static_cast<unsigned char>(head.front())] == kSpace)
+      head.remove_prefix(1);
+    if (!head.empty()) return false;
+    const std::string_view token = rest.substr(b);
+    if (!scalar_ok(token)) return false;
+    if constexpr (kWrite) {
+      std::memcpy(out, token.data(), token.size());
+      out += token.size();
+    }
+    return true;
+  }
+  const char* q = json_value_end<kWrite>(p, end, out, stop, at);
+  if (!q) return false;
+  while (q < end && kByteClasses.of[static_cast<unsigned char>(*q)] == kSpace) ++q;
+  return q == end;
 }
 
 }  // namespace detail

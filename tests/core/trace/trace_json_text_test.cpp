@@ -50,6 +50,9 @@ TEST(JsonValueCheck, RefusesWhatSimdjsonSkipsUnseen) {
   EXPECT_FALSE(ok(R"({"k": tru})"));
   EXPECT_FALSE(ok(R"({"k": -})"));
   EXPECT_FALSE(ok(R"({"k": .5})"));
+  // Tokens of number bytes that are no number (scalar_ok checked only the first digits).
+  for (const char* bad : {"1.2.3", "12abc", "1e", "1.", "1.e5", "1e+", "-", "2-1", "1ee2"})
+    EXPECT_FALSE(ok(std::string("[") + bad + "]")) << bad;
   EXPECT_FALSE(ok("1 2"));  // two values
   EXPECT_FALSE(ok("{} x"));
   EXPECT_FALSE(ok(""));
