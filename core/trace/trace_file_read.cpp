@@ -14,6 +14,7 @@
 #include <cstring>
 #include <memory>
 #include <new>
+#include <optional>
 
 namespace slimpack {
 namespace {
@@ -87,7 +88,7 @@ TraceTextBuffer trace_text_alloc(std::size_t bytes) {
 
 Expected<TraceText> inflate_gzip(const unsigned char* data, std::size_t size,
                                  const std::string& path, const CancelToken& cancel,
-                                 std::size_t max_text) {
+                                 std::size_t max_text, std::size_t front) {
   std::unique_ptr<libdeflate_decompressor, DecompressorFree> d(libdeflate_alloc_decompressor());
   if (!d) throw std::bad_alloc();
   TraceText text;
@@ -95,7 +96,12 @@ Expected<TraceText> inflate_gzip(const unsigned char* data, std::size_t size,
   const std::size_t hint = size >= 18 ? read_le32(data + size - 4) : 0;
   const std::size_t ratio_cap = std::min(max_text, size * kMaxDeflateRatio + kMinGzipCapacity);
   // (Not std::clamp: a cap below kMinGzipCapacity, as tests pass, would break its precondition.)
-  reserve(text, std::min(std::max(hint, kMinGzipCapacity), ratio_cap) + kTracePadding);
+  reserve(text, front + std::min(std::max(hint, kMinGzipCapacity), ratio_cap) + kTracePadding);
+  // The bytes before the text count as text while inflating (reserve() keeps them), and are
+  // taken off its size at the end.
+  text.size = front;
+  if (front > 0) std::memset(text.buffer.get(), ' ', front);
+  max_text += front;
   std::size_t pos = 0;
   while (pos < size) {
     if (cancel.cancelled()) return Error::cancelled();
@@ -116,7 +122,7 @@ Expected<TraceText> inflate_gzip(const unsigned char* data, std::size_t size,
     if (r == LIBDEFLATE_INSUFFICIENT_SPACE) {
       // Retry the member with twice the room, up to what deflate can produce from what is left.
       if (room >= member_cap) {
-        if (text.size + room >= max_text) return too_large(path, max_text);
+        if (text.size + room >= max_text) return too_large(path, max_text - front);
         return Error::bad_input(path +
                                 ": gzip error: the stream inflates beyond deflate's maximum "
                                 "ratio (corrupt data)");
@@ -131,7 +137,30 @@ Expected<TraceText> inflate_gzip(const unsigned char* data, std::size_t size,
         (pos > 0 ? " (in the gzip member at byte " + std::to_string(pos) + ")" : std::string()));
   }
   std::memset(text.buffer.get() + text.size, 0, kTracePadding);
+  text.size -= front;
   return text;
+}
+
+std::optional<TraceText> inflate_small_gzip_file(const std::string& path, std::size_t max_text,
+                                                 std::size_t front, const CancelToken& cancel) {
+  FilePtr f(std::fopen(path.c_str(), "rb"));
+  if (!f || std::fseek(f.get(), 0, SEEK_END) != 0) return std::nullopt;
+  const long end = std::ftell(f.get());
+  if (end < 18) return std::nullopt;  // no gzip member is shorter
+  unsigned char head[2] = {0, 0}, trailer[4] = {0, 0, 0, 0};
+  std::rewind(f.get());
+  if (std::fread(head, 1, 2, f.get()) != 2 || head[0] != 0x1f || head[1] != 0x8b)
+    return std::nullopt;
+  if (std::fseek(f.get(), end - 4, SEEK_SET) != 0 || std::fread(trailer, 1, 4, f.get()) != 4)
+    return std::nullopt;
+  if (read_le32(trailer) > max_text) return std::nullopt;
+  std::rewind(f.get());
+  Expected<TraceText> packed = read_plain(path, f.get(), static_cast<std::size_t>(end));
+  if (!packed) return std::nullopt;
+  auto text = inflate_gzip(reinterpret_cast<const unsigned char*>(packed->data()), packed->size,
+                           path, cancel, max_text, front);
+  if (!text) return std::nullopt;
+  return std::move(*text);
 }
 
 Expected<TraceText> read_trace_text(const std::string& path, const CancelToken& cancel,

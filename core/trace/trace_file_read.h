@@ -3,6 +3,7 @@
 // inflating gzip (detected by its magic bytes, not the file name) in one go with libdeflate.
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common/cancel.h"
@@ -42,8 +43,16 @@ Expected<TraceText> read_trace_text(const std::string& path, const CancelToken& 
 
 // The gzip part on bytes already in memory (all members of a multi-member stream, as gzip -d
 // does); `path` prefixes errors. `max_text` caps the inflated size (tests pass small caps).
+// `front` bytes (spaces) are left before the text: it is at buffer + front, `size` long.
 Expected<TraceText> inflate_gzip(const unsigned char* data, std::size_t size,
                                  const std::string& path, const CancelToken& cancel,
-                                 std::size_t max_text = kMaxTraceTextBytes);
+                                 std::size_t max_text = kMaxTraceTextBytes, std::size_t front = 0);
+
+// A gzip file whose text its trailer says is at most `max_text` bytes, read and inflated whole
+// (with `front` spare bytes, as inflate_gzip). nullopt when the file is not gzip, says it is
+// larger, or does not inflate within `max_text`: the streaming reader (trace_source.h) then reads
+// it in bounded memory, and names what is wrong with it.
+std::optional<TraceText> inflate_small_gzip_file(const std::string& path, std::size_t max_text,
+                                                 std::size_t front, const CancelToken& cancel);
 
 }  // namespace slimpack

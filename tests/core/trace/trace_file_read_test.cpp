@@ -76,5 +76,30 @@ TEST(TraceFileRead, TruncatedCompressibleGzipIsAnErrorNamingTheFile) {
   EXPECT_NE(read.error().message.find("gzip"), std::string::npos) << read.error().message;
 }
 
+// The import's whole-file path: the text after `front` spare bytes, padded; a file whose trailer
+// claims more than the limit, or that is not gzip, is left to the streaming reader.
+TEST(TraceFileRead, SmallGzipFilesInflateWholeAfterTheSpareBytes) {
+  const std::string text = R"({"traceEvents":[{"ph":"X","pid":1,"tid":1,"ts":0,"dur":5}]})";
+  const std::string gz = temp_path("small.json.gz");
+  write_gzip(gz, text);
+  auto whole = inflate_small_gzip_file(gz, 1 << 20, 1, CancelToken::none());
+  ASSERT_TRUE(whole.has_value());
+  EXPECT_EQ(whole->size, text.size());
+  EXPECT_EQ(whole->data()[0], ' ');
+  EXPECT_EQ(std::string(whole->data() + 1, whole->size), text);
+  for (std::size_t i = 0; i < kTracePadding; ++i) ASSERT_EQ(whole->data()[1 + text.size() + i], 0);
+  EXPECT_FALSE(inflate_small_gzip_file(gz, text.size() - 1, 1, CancelToken::none()).has_value());
+  const std::string plain = temp_path("small.json");
+  std::ofstream(plain, std::ios::binary) << text;
+  EXPECT_FALSE(inflate_small_gzip_file(plain, 1 << 20, 1, CancelToken::none()).has_value());
+  std::string cut = read_bytes(gz);
+  cut.erase(cut.size() / 2, 4);  // corrupt: the streaming reader names the damage
+  std::ofstream(gz, std::ios::binary) << cut;
+  EXPECT_FALSE(inflate_small_gzip_file(gz, 1 << 20, 1, CancelToken::none()).has_value());
+  auto imported = import_chrome_trace(gz);
+  ASSERT_FALSE(imported.ok());
+  EXPECT_EQ(imported.error().message.rfind(gz + ": gzip error", 0), 0u) << imported.error().message;
+}
+
 }  // namespace
 }  // namespace slimpack

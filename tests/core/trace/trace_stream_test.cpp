@@ -132,9 +132,19 @@ TEST(TraceStream, FilesLargerThanTheWindowReadLikeTheWholeText) {
   ASSERT_EQ(gzwrite(f, text.data(), static_cast<unsigned>(text.size())),
             static_cast<int>(text.size()));
   ASSERT_EQ(gzclose(f), Z_OK);
-  auto inflated = import_chrome_trace(gz);
+  auto inflated = import_chrome_trace(gz);  // inflated whole (libdeflate)
   ASSERT_TRUE(inflated.ok()) << inflated.error().message;
   expect_same(*whole, *inflated);
+  TraceImportOptions streamed;
+  streamed.whole_gzip_text_bytes = 0;  // inflated piece by piece (zlib), as a large file is
+  auto pieces = import_chrome_trace(gz, streamed);
+  ASSERT_TRUE(pieces.ok()) << pieces.error().message;
+  expect_same(*whole, *pieces);
+  TraceImportOptions too_small;
+  too_small.whole_gzip_text_bytes = static_cast<std::int64_t>(text.size()) - 1;
+  auto over = import_chrome_trace(gz, too_small);  // its trailer says larger: streamed
+  ASSERT_TRUE(over.ok()) << over.error().message;
+  expect_same(*whole, *over);
 
   // Cut the file after an event in the middle: the events before the cut, unterminated.
   const std::size_t cut = text.find("},\n", text.size() / 2) + 2;
