@@ -1,11 +1,72 @@
 #include "image_export.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+
 #ifdef SLIMPACK_HAVE_PAINTER
 #include "painter/gantt_export.h"
 #include "painter/gui_app.h"
 #endif
 
 namespace slimpack::cli {
+namespace {
+
+[[maybe_unused]] bool asks_for_picture(int argc, char** argv) {
+  for (int i = 2; i < argc; ++i) {
+    const std::string_view a = argv[i];
+    for (std::string_view opt : {"--png", "--svg", "--pdf"})
+      if (a == opt ||
+          (a.size() > opt.size() && a.substr(0, opt.size()) == opt && a[opt.size()] == '='))
+        return true;
+  }
+  return false;
+}
+
+[[maybe_unused]] std::string executable_dir() {
+  char buf[PATH_MAX];
+  const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return {};
+  const std::string exe(buf, static_cast<std::size_t>(n));
+  const auto slash = exe.rfind('/');
+  return slash == std::string::npos ? std::string() : exe.substr(0, slash);
+}
+
+}  // namespace
+
+int run_pictures_program_if_asked(int argc, char** argv) {
+#if defined(SLIMPACK_HAVE_PAINTER) || !defined(SLIMPACK_PICTURES_PROGRAM_REL)
+  (void)argc;
+  (void)argv;
+  return 0;  // this program draws pictures itself, or there is no program that can
+#else
+  if (!asks_for_picture(argc, argv)) return 0;
+  std::vector<std::string> tried;
+  if (const char* env = std::getenv("SLIMPACK_PICTURES_PROGRAM"); env != nullptr && *env != '\0') {
+    tried.emplace_back(env);
+  } else if (const std::string dir = executable_dir(); !dir.empty()) {
+    tried.push_back(dir + "/slimpack-pictures");                 // a build tree
+    tried.push_back(dir + "/" + SLIMPACK_PICTURES_PROGRAM_REL);  // installed
+  }
+  std::string why;
+  for (const std::string& path : tried) {
+    if (::access(path.c_str(), X_OK) != 0) {
+      why += (why.empty() ? "" : "; ") + path + ": " + std::strerror(errno);
+      continue;
+    }
+    ::execv(path.c_str(), argv);  // returns only on failure
+    why += (why.empty() ? "" : "; ") + path + ": " + std::strerror(errno);
+  }
+  std::fprintf(stderr, "slimpack: --png/--svg/--pdf: cannot run the pictures program (%s)\n",
+               why.empty() ? "no place to look for it" : why.c_str());
+  return 2;
+#endif
+}
 
 std::vector<OptionSpec> image_options() {
   return {{"png", "FILE", "draw the Gantt as PNG ('-' = stdout)"},

@@ -12,6 +12,13 @@ namespace slimpack::cli {
 
 std::vector<OptionSpec> image_options();
 
+// In `slimpack`, which links no Qt: when the command line asks for a picture, replaces this
+// process with `slimpack-pictures` (the same program with the painter: beside this executable in a
+// build tree, in the modules' directory when installed; $SLIMPACK_PICTURES_PROGRAM overrides) given
+// the same arguments. Returns only when no picture is asked for, or with 2 after saying on stderr
+// that the program cannot be run. A no-op in `slimpack-pictures` itself.
+int run_pictures_program_if_asked(int argc, char** argv);
+
 struct GanttEntry {
   std::string label;
   const Plan* plan = nullptr;

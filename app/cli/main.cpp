@@ -5,6 +5,7 @@
 
 #include "commands.h"
 #include "common/memory_reuse.h"
+#include "image_export.h"
 
 namespace {
 
@@ -61,7 +62,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   for (const auto& c : kCommands) {
-    if (name == c.name) return c.run(argc, argv);
+    if (name != c.name) continue;
+    if (int rc = slimpack::cli::run_pictures_program_if_asked(argc, argv); rc != 0) return rc;
+    return c.run(argc, argv);
   }
   std::fprintf(stderr, "slimpack: unknown command '%s' (run 'slimpack --help')\n", name.c_str());
   return 2;

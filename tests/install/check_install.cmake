@@ -73,6 +73,22 @@ if(MILP_MODULE)
 endif()
 
 if(GUI)
+  # A picture: the installed `slimpack` runs the private `slimpack-pictures` from the modules'
+  # directory (app/cli/CMakeLists.txt), and itself maps no Qt library (its start stays light).
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=SLIMPACK_PICTURES_PROGRAM
+                          ${PREFIX}/bin/slimpack simulate --preset chat-sft --png ${PREFIX}/g.png
+                          --quiet
+                  ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT EXISTS ${PREFIX}/g.png)
+    message(FATAL_ERROR "installed slimpack simulate --png (rc=${rc}): ${err}")
+  endif()
+  execute_process(COMMAND readelf -d ${PREFIX}/bin/slimpack OUTPUT_VARIABLE dyn)
+  if(dyn MATCHES "libQt6")
+    message(FATAL_ERROR "installed slimpack links Qt: ${dyn}")
+  endif()
+endif()
+
+if(GUI)
   # The icons are real PNGs of their nominal size (PNG header: width and height at bytes 16..23).
   file(READ ${PREFIX}/share/icons/hicolor/48x48/apps/slimpack-explorer.png head LIMIT 24 HEX)
   string(SUBSTRING "${head}" 0 16 magic)
