@@ -1,7 +1,5 @@
 // slimpack search: which configuration trains fastest on this dataset within a GPU budget
 // (docs/search.md); slimpack search merge: the shards of one search, together.
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -20,39 +18,11 @@
 #include "output.h"
 #include "search_report.h"
 #include "setup.h"
+#include "stderr_progress.h"
 #include "thread_pool.h"
 
 namespace slimpack::cli {
 namespace {
-
-// Progress on stderr: one line rewritten in place on a terminal, a line every 10 s otherwise
-// (a Slurm log; nothing for a short run, so error output stays one line).
-class StderrProgress final : public ProgressSink {
- public:
-  explicit StderrProgress(bool quiet) : quiet_(quiet), tty_(isatty(STDERR_FILENO) != 0) {}
-  ~StderrProgress() override {
-    if (tty_ && shown_) std::fputs("\r\033[K", stderr);
-  }
-  void report(std::string_view stage, double) override {
-    if (quiet_) return;
-    const auto now = std::chrono::steady_clock::now();
-    // A log gets a line every 10 s, none for a run shorter than that.
-    if (!tty_ && now - last_ < std::chrono::seconds(10)) return;
-    last_ = now;
-    shown_ = true;
-    if (tty_)
-      std::fprintf(stderr, "\r\033[K%.*s", static_cast<int>(stage.size()), stage.data());
-    else
-      std::fprintf(stderr, "%.*s\n", static_cast<int>(stage.size()), stage.data());
-    std::fflush(stderr);
-  }
-
- private:
-  bool quiet_;
-  bool tty_;
-  bool shown_ = false;
-  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
-};
 
 std::vector<OptionSpec> search_specs() {
   std::vector<OptionSpec> specs = workload_options();

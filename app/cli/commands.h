@@ -6,6 +6,7 @@ int cmd_info(int argc, char** argv);
 int cmd_simulate(int argc, char** argv);
 int cmd_solve(int argc, char** argv);
 int cmd_compare(int argc, char** argv);
+int cmd_dataset(int argc, char** argv);
 int cmd_sweep(int argc, char** argv);
 int cmd_search(int argc, char** argv);
 int cmd_fit_costs(int argc, char** argv);

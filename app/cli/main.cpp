@@ -19,6 +19,8 @@ constexpr Command kCommands[] = {
     {"simulate", slimpack::cli::cmd_simulate, "solve (or load) a plan and simulate the pipeline"},
     {"solve", slimpack::cli::cmd_solve, "build a plan with a strategy and write it as JSON"},
     {"compare", slimpack::cli::cmd_compare, "run several strategies on one workload"},
+    {"dataset", slimpack::cli::cmd_dataset,
+     "each strategy over every batch of the dataset: median, p95, max and the worst batch"},
     {"sweep", slimpack::cli::cmd_sweep, "vary one parameter and print a row per value"},
     {"search", slimpack::cli::cmd_search,
      "which configuration trains fastest within a GPU budget (and search merge)"},

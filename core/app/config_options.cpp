@@ -168,6 +168,17 @@ std::vector<ConfigOption> make_options() {
                .min_int = 0,
                .fields = {"batch count"},
                SLIMPACK_INT(workload, batch_count)});
+  o.push_back({.flag = "batch-index",
+               .section = W,
+               .key = "batch_index",
+               .kind = K::Integer,
+               .value_name = "N",
+               .help = "with --lengths: batch N (from 0) of the file cut in file order into "
+                       "consecutive batches of the batch size, instead of a sampled batch (what "
+                       "slimpack dataset names a file's batches by; -1 = sampled, the default)",
+               .min_int = -1,
+               .fields = {"batch index"},
+               SLIMPACK_INT(workload, batch_index)});
   // ---- configuration
   o.push_back({.flag = "model",
                .section = C,

@@ -5,6 +5,7 @@
 #include "cost/hf_config.h"
 #include "cost/model_config.h"
 #include "cost/profile.h"
+#include "workload/batch_cut.h"
 
 namespace slimpack {
 
@@ -15,7 +16,9 @@ std::string default_strategy() {
 }
 
 std::string workload_label(const WorkloadSpec& spec) {
-  if (!spec.file.empty()) return spec.file;
+  if (!spec.file.empty())
+    return spec.batch_index >= 0 ? spec.file + ", batch " + std::to_string(spec.batch_index)
+                                 : spec.file;
   return "preset " + spec.preset + ", seed " + std::to_string(spec.seed);
 }
 
@@ -32,11 +35,36 @@ Expected<std::shared_ptr<const LengthPool>> load_pool(
   return std::shared_ptr<const LengthPool>(std::make_shared<LengthPool>(std::move(*pool)));
 }
 
+namespace {
+
+// Batch `batch_index` of the file cut into consecutive batches (workload/batch_cut.h).
+Expected<Batch> file_batch(const LengthPool& pool, const WorkloadSpec& spec) {
+  if (spec.file.empty())
+    return Error::bad_field("batch index",
+                            "picks a batch of a length file; a preset's batches are picked by the "
+                            "seed");
+  BatchSpec bs;
+  bs.token_budget = spec.batch_tokens;
+  bs.count = spec.batch_tokens > 0 ? 0 : spec.batch_count;
+  auto ranges = cut_pool(pool, bs);
+  if (!ranges) return ranges.error();
+  const auto n = static_cast<std::int64_t>(ranges->size());
+  if (spec.batch_index >= n)
+    return Error::bad_field("batch index", "the file has " + std::to_string(n) +
+                                               (n == 1 ? " batch" : " batches") +
+                                               " of this size (0.." + std::to_string(n - 1) +
+                                               "), got " + std::to_string(spec.batch_index));
+  return batch_of_range(pool, (*ranges)[static_cast<std::size_t>(spec.batch_index)]);
+}
+
+}  // namespace
+
 Expected<Batch> make_batch(const LengthPool& pool, const WorkloadSpec& spec) {
   if (spec.batch_tokens < 0) return Error::bad_field("batch tokens", "must not be negative");
   if (spec.batch_count < 0) return Error::bad_field("batch count", "must not be negative");
   if (spec.batch_tokens > 0 && spec.batch_count > 0)
     return Error::bad_input("batch tokens and batch count are exclusive: give one");
+  if (spec.batch_index >= 0) return file_batch(pool, spec);
   // A file is the batch unless a size is asked for; a preset is sampled to the default budget.
   if (!spec.file.empty() && spec.batch_tokens == 0 && spec.batch_count == 0)
     return batch_from_pool(pool);

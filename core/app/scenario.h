@@ -32,6 +32,10 @@ struct WorkloadSpec {
   // preset = kDefaultBatchTokens.
   Tokens batch_tokens = kDefaultBatchTokens;
   std::int64_t batch_count = 0;  // sample this many sequences instead of a token budget
+  // A length file's batch N (from 0) of the file cut into consecutive batches of the size above
+  // (workload/batch_cut.h) instead of a batch sampled by `seed`; -1 = sampled. What `slimpack
+  // dataset` reports a file's worst batch by, so `simulate --batch-index N` shows it.
+  std::int64_t batch_index = -1;
 
   bool operator==(const WorkloadSpec&) const = default;
   // The part that decides the pool: a file (and column), or a preset with its seed. The batch is

@@ -11,6 +11,7 @@
 #include "app/search_bounds.h"
 #include "app/strategy_run.h"
 #include "common/format.h"
+#include "common/percentile.h"
 
 namespace slimpack {
 namespace {
@@ -159,11 +160,7 @@ Status evaluate(Pending& p, const std::vector<Batch>& batches, const std::vector
   for (double t : times) sum += t;
   row.status = SearchStatus::Solved;
   row.mean_iteration_time = sum / static_cast<double>(times.size());
-  std::vector<double> sorted = times;
-  std::sort(sorted.begin(), sorted.end());
-  // Nearest rank: the smallest time at or above 95% of the batches.
-  const auto rank = static_cast<std::size_t>(std::ceil(0.95 * static_cast<double>(sorted.size())));
-  row.p95_iteration_time = sorted[std::max<std::size_t>(rank, 1) - 1];
+  row.p95_iteration_time = nearest_rank(times, 0.95);
   row.tokens_per_second_per_gpu = sum > 0.0 ? all_tokens / sum / row.config.gpus() : 0.0;
   row.peak_memory_bytes = peak;
   return {};
@@ -271,6 +268,10 @@ std::size_t partial_bounds_reached(const SearchRow& row) {
 Expected<std::vector<Batch>> search_batches(const WorkloadSpec& workload, int batches) {
   if (batches < 1)
     return Error::bad_field("batches", "must be at least 1, got " + std::to_string(batches));
+  if (workload.batch_index >= 0)
+    return Error::bad_field("batch index",
+                            "a search draws K batches by seed; a batch index picks one file batch "
+                            "for simulate");
   const bool whole_file =
       !workload.file.empty() && workload.batch_tokens == 0 && workload.batch_count == 0;
   if (whole_file && batches > 1)

@@ -359,3 +359,24 @@ golden_case(trace_pipeline_no_plan EXIT 2 STDERR "--plan FILE is required"
   ARGS trace pipeline samples/runs/calibrate)
 golden_case(trace_pipeline_missing EXIT 2 STDERR "nope: cannot open"
   ARGS trace pipeline samples/runs/nope --plan samples/runs/calibrate/plan.json)
+
+# slimpack dataset: every batch of a length file cut in order, K seeded batches of a preset; the
+# worst batch's option; what is not a dataset, refused by its option.
+golden_case(dataset_file ARGS dataset --lengths samples/lengths/chat_sft_lengths.csv --batch-tokens 65536 --pp 2 --tp 2 --strategy fixed,slimpack --json -)
+golden_case(dataset_preset ARGS dataset --preset chat-sft --batch-tokens 65536 --pp 2 --tp 2 --batches 4 --json -)
+golden_case(dataset_text STDOUT "strategy +iteration median / p95 / max.*slimpack: solver p95 is .* of the median iteration: .*worst batch: simulate --batch-index [0-9]"
+  ARGS dataset --lengths samples/lengths/chat_sft_lengths.csv --batch-tokens 65536 --pp 2 --tp 2 --strategy fixed,slimpack)
+golden_case(dataset_batch_index EXIT 2 STDERR "--batch-index: the dataset is every batch of the file"
+  ARGS dataset --lengths samples/lengths/chat_sft_lengths.csv --batch-tokens 65536 --batch-index 1)
+golden_case(dataset_too_many_batches EXIT 2 STDERR "--batches: the file has [0-9]+ batches of this size, got 500"
+  ARGS dataset --lengths samples/lengths/chat_sft_lengths.csv --batch-tokens 65536 --batches 500)
+golden_case(dataset_whole_file_batches EXIT 2 STDERR "--batches: a length file without a batch size is one batch"
+  ARGS dataset --lengths samples/lengths/chat_sft_lengths.csv --batches 2)
+golden_case(dataset_bad_strategy EXIT 2 STDERR "--strategy: strategy variant 'magic': unknown strategy 'magic'"
+  ARGS dataset --preset chat-sft --strategy fixed,magic)
+golden_case(dataset_zero_batches EXIT 2 STDERR "--batches: must be at least 1, got 0"
+  ARGS dataset --preset chat-sft --batches 0)
+golden_case(simulate_batch_index_past EXIT 2 STDERR "--batch-index: the file has [0-9]+ batches of this size \\(0\\.\\.[0-9]+\\), got 99"
+  ARGS simulate --lengths samples/lengths/chat_sft_lengths.csv --batch-tokens 65536 --batch-index 99)
+golden_case(simulate_batch_index_preset EXIT 2 STDERR "--batch-index: picks a batch of a length file"
+  ARGS simulate --preset chat-sft --batch-index 1)

@@ -138,6 +138,10 @@ void WorkloadPanel::edited() {
   // of other fields.
   if (batch_k_->value() != static_cast<int>(spec_.batch_tokens / 1024))
     s.batch_tokens = static_cast<Tokens>(batch_k_->value()) * 1024;
+  // A file's batch index (a batch picked in the Dataset tab) counts the batches of one file and
+  // budget: another source or budget draws a sampled batch again.
+  if (s.file != spec_.file || s.column != spec_.column || s.batch_tokens != spec_.batch_tokens)
+    s.batch_index = -1;
   if (s == spec_) return;
   setSpec(s);
   emit workloadEdited(s);

@@ -36,6 +36,7 @@
 #include "models/metrics_model.h"
 #include "panels/compare_view.h"
 #include "panels/config_panel.h"
+#include "panels/dataset_panel.h"
 #include "panels/metrics_panel.h"
 #include "panels/search_panel.h"
 #include "panels/state_frame.h"
@@ -130,6 +131,18 @@ void MainWindow::buildTabs() {
   tabs_->addTab(gantt_frame_, tr("Gantt"));
   tabs_->addTab(compare_, tr("Compare"));
   tabs_->addTab(search_, tr("Search"));
+  // Every batch of the workload (ui/panels/dataset_panel.h); a batch picked there becomes the
+  // workload, as an edit of the workload panel would.
+  auto* dataset = new DatasetPanel;
+  tabs_->addTab(dataset, tr("Dataset"));
+  connect(controller_, &ExplorerController::inputsChanged, dataset,
+          [this, dataset] { dataset->setBasis(controller_->workload(), controller_->config()); });
+  dataset->setBasis(controller_->workload(), controller_->config());
+  connect(dataset, &DatasetPanel::batchChosen, this, [this](const WorkloadSpec& w) {
+    workload_->setSpec(w);
+    controller_->setWorkload(w);
+    tabs_->setCurrentWidget(gantt_frame_);
+  });
   // Traces (ui/trace): their own tab, loader and errors; openFile offers every path to it first.
   traces_ = new TraceWorkspace;
   tabs_->addTab(traces_, tr("Traces"));

@@ -13,6 +13,7 @@
 #include <string>
 
 #include "app/compare.h"
+#include "app/dataset.h"
 #include "app/input_file.h"
 #include "app/ops_csv.h"
 #include "app/pipeline.h"
@@ -199,6 +200,45 @@ TEST(CliGuiParity, OpsCsvExportIsTheSame) {
   EXPECT_EQ(cli.out, csv);
   EXPECT_EQ(csv.rfind("replica,stage,kind,pack,name,start,end,duration,tokens\n", 0), 0u);
   EXPECT_GT(std::count(csv.begin(), csv.end(), '\n'), 4);
+}
+
+// `slimpack dataset` names each strategy's worst batch by the option that picks it; `simulate`
+// with that option gives the same iteration time (a file's batch index and a preset's seed), and
+// core/app's run_dataset (the Dataset tab's job) the same figures.
+TEST(CliGuiParity, DatasetWorstBatchReproducesWithSimulate) {
+  const std::string config = " --pp 2 --tp 2";
+  for (const std::string& workload :
+       {std::string("--lengths samples/lengths/chat_sft_lengths.csv --batch-tokens 65536"),
+        std::string("--preset chat-sft --batch-tokens 65536 --batches 4")}) {
+    const nlohmann::json d =
+        cli_json("dataset " + workload + config + " --strategy fixed,slimpack --json -");
+    ASSERT_EQ(d["strategies"].size(), 2u);
+    for (const auto& s : d["strategies"]) {
+      const std::string option = s["worst_batch"]["simulate"].get<std::string>();
+      std::string base = workload.substr(0, workload.find(" --batches"));
+      const nlohmann::json sim =
+          cli_json("simulate " + base + config + " --strategy " + s["strategy"].get<std::string>() +
+                   " " + option + " --json -");
+      EXPECT_DOUBLE_EQ(sim["iteration_time"].get<double>(), s["iteration_s"]["max"].get<double>())
+          << workload << " " << option;
+    }
+  }
+  DatasetRequest request;
+  request.workload.file =
+      std::string(SLIMPACK_SOURCE_DIR) + "/samples/lengths/chat_sft_lengths.csv";
+  request.workload.batch_tokens = 65536;
+  request.config.pp = 2;
+  request.config.tp = 2;
+  request.strategies = {"slimpack"};
+  auto gui = run_dataset(request, TaskPool::serial(), CancelToken::none(), ProgressSink::none());
+  ASSERT_TRUE(gui.ok()) << gui.error().message;
+  const nlohmann::json cli =
+      cli_json("dataset --lengths samples/lengths/chat_sft_lengths.csv --batch-tokens 65536" +
+               config + " --strategy slimpack --json -");
+  EXPECT_DOUBLE_EQ(cli["strategies"][0]["iteration_s"]["p95"].get<double>(),
+                   gui->strategies[0].iteration_s->p95);
+  EXPECT_EQ(cli["strategies"][0]["worst_batch"]["index"].get<int>(),
+            gui->strategies[0].worst_batch);
 }
 
 }  // namespace
