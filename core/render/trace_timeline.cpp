@@ -143,6 +143,7 @@ std::shared_ptr<TraceTimeline> TraceTimeline::build(std::vector<TraceSource> sou
   t->depth_ = std::move(depth);
   t->first_start_us_ = std::isfinite(first) ? first : 0.0;
   t->origin_us_ = origin_us.value_or(t->first_start_us_);
+  t->build_counters();
   return t;
 }
 
@@ -181,6 +182,10 @@ GanttModel TraceTimeline::snapshot(const TraceRowOptions& options) const {
     lane.replica = ri.group;
     lane.stage = static_cast<int>(r);
     const TraceGroupInfo& g = groups_[static_cast<std::size_t>(ri.group)];
+    if (ri.counter >= 0) {
+      lane.label = "   ∿ " + counters_[static_cast<std::size_t>(ri.counter)].label;
+      continue;
+    }
     if (ri.lane < 0) {
       lane.label = "▸ " + g.label + " (" + std::to_string(g.lanes.size()) +
                    (g.lanes.size() == 1 ? " lane)" : " lanes)");
@@ -214,7 +219,7 @@ GanttModel TraceTimeline::snapshot(const TraceRowOptions& options) const {
   };
   for (std::size_t r = 0; r < info.size(); ++r) {
     const TraceRowInfo& ri = info[r];
-    if (ri.lane >= 0 || ri.depth != 0) continue;
+    if (ri.lane >= 0 || ri.depth != 0 || ri.counter >= 0) continue;
     // A collapsed group: the top-level events of every lane in one row.
     const TraceGroupInfo& g = groups_[static_cast<std::size_t>(ri.group)];
     for (const std::int32_t l : g.lanes) {
@@ -250,7 +255,8 @@ TraceEventRef TraceTimeline::locate(std::int32_t id) const {
 }
 
 std::int32_t TraceTimeline::id_of(TraceEventRef ref) const {
-  if (!ref.valid() || static_cast<std::size_t>(ref.source) >= flat_of_.size()) return -1;
+  if (!ref.valid() || ref.instant || static_cast<std::size_t>(ref.source) >= flat_of_.size())
+    return -1;
   const auto& lanes = flat_of_[static_cast<std::size_t>(ref.source)];
   if (ref.lane < 0 || static_cast<std::size_t>(ref.lane) >= lanes.size()) return -1;
   const auto k = static_cast<std::size_t>(lanes[static_cast<std::size_t>(ref.lane)]);
@@ -269,9 +275,10 @@ int TraceTimeline::group_of(int source, int lane) const {
 
 const TraceEvent* TraceTimeline::event(TraceEventRef ref) const {
   if (!ref.valid()) return nullptr;
-  return &sources_[static_cast<std::size_t>(ref.source)]
-              .trace->lanes[static_cast<std::size_t>(ref.lane)]
-              .events[static_cast<std::size_t>(ref.index)];
+  const TraceLane& lane = sources_[static_cast<std::size_t>(ref.source)]
+                              .trace->lanes[static_cast<std::size_t>(ref.lane)];
+  return ref.instant ? &lane.instants[static_cast<std::size_t>(ref.index)]
+                     : &lane.events[static_cast<std::size_t>(ref.index)];
 }
 
 const TraceEvent* TraceTimeline::event(const GanttModel& model, BarRef bar) const {

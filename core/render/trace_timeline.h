@@ -38,6 +38,22 @@ struct TraceRowInfo {
   std::int32_t depth = 0;  // nesting depth shown by the row
   std::int32_t group = 0;
   bool pinned_lane = false;  // a lane pinned on its own, shown above every group
+  // A counter track's row (an index into TraceTimeline::counters(); lane -1, no bars), under its
+  // group's lanes; -1: an event row.
+  std::int32_t counter = -1;
+};
+
+// One counter track of the view: a counter series of one process (its "C" events), or a device's
+// memory allocated over time from the "[memory]" events, under that process's lanes.
+struct TraceCounterView {
+  std::int32_t source = 0;
+  std::int32_t group = 0;  // the group it is shown under
+  std::string label;       // "GPU memory · allocated", "memory allocated · cuda:0", "(pid 3)"
+  bool memory = false;     // from the "[memory]" events (bytes)
+  // The value from each point's time (file microseconds) until the next point.
+  std::shared_ptr<const std::vector<TraceCounterPoint>> points;
+  double max = 0.0;  // the largest value (memory: trace_memory's peak allocated)
+  double max_us = 0.0;
 };
 
 // Which rows a snapshot shows (the trace view's track list).
@@ -64,8 +80,10 @@ struct TraceGroupInfo {
 struct TraceEventRef {
   std::int32_t source = -1;
   std::int32_t lane = -1;
-  std::int32_t index = -1;  // into ImportedTrace::lanes[lane].events
+  std::int32_t index = -1;  // into ImportedTrace::lanes[lane].events (instant: .instants)
+  bool instant = false;     // an instant event ("i"): a marker, no bar
   bool valid() const { return source >= 0; }
+  bool operator==(const TraceEventRef&) const = default;
 };
 
 class TraceTimeline : public std::enable_shared_from_this<TraceTimeline> {
@@ -84,6 +102,15 @@ class TraceTimeline : public std::enable_shared_from_this<TraceTimeline> {
   std::int64_t event_count() const { return static_cast<std::int64_t>(depth_->size()); }
   // Deepest nesting of a source lane (0 when flat).
   int lane_depth(int source, int lane) const;
+
+  // The counter tracks, by group then label (TraceRowInfo::counter indexes them).
+  const std::vector<TraceCounterView>& counters() const { return counters_; }
+  // Instant events (TraceEventRef::instant) of every lane whose name passes
+  // `match(source, name index)`, lane by lane in time order; empty `text`: none.
+  std::vector<TraceEventRef> find_instants(const std::string& text) const;
+  template <class Match>
+  std::vector<TraceEventRef> instants_where(Match match) const;
+  std::int64_t instant_count() const;
 
   // A copy of this timeline with another origin (the depth table and ids are shared).
   std::shared_ptr<TraceTimeline> with_origin(double origin_us) const;
@@ -137,8 +164,11 @@ class TraceTimeline : public std::enable_shared_from_this<TraceTimeline> {
                                   const std::vector<std::vector<char>>& mask,
                                   const std::vector<std::vector<char>>& cat_mask) const;
 
+  void build_counters();  // trace_timeline_counters.cpp
+
   std::vector<TraceSource> sources_;
   std::vector<TraceGroupInfo> groups_;
+  std::vector<TraceCounterView> counters_;
   // Flattened (source, lane) pairs; an event's id is lane_offset_[k] + its index in the lane.
   std::vector<std::int32_t> flat_source_;
   std::vector<std::int32_t> flat_lane_;
@@ -153,6 +183,26 @@ class TraceTimeline : public std::enable_shared_from_this<TraceTimeline> {
   double origin_us_ = 0.0;
   double first_start_us_ = 0.0;
 };
+
+template <class Match>
+std::vector<TraceEventRef> TraceTimeline::instants_where(Match match) const {
+  std::vector<TraceEventRef> out;
+  for (std::size_t s = 0; s < sources_.size(); ++s) {
+    const ImportedTrace& t = *sources_[s].trace;
+    std::vector<std::int8_t> mask(t.names.size(), -1);  // each name asked once
+    for (std::size_t l = 0; l < t.lanes.size(); ++l) {
+      const auto& instants = t.lanes[l].instants;
+      for (std::size_t i = 0; i < instants.size(); ++i) {
+        const auto n = static_cast<std::size_t>(instants[i].name);
+        if (mask[n] < 0) mask[n] = match(static_cast<int>(s), static_cast<int>(n)) ? 1 : 0;
+        if (mask[n])
+          out.push_back({static_cast<std::int32_t>(s), static_cast<std::int32_t>(l),
+                         static_cast<std::int32_t>(i), true});
+      }
+    }
+  }
+  return out;
+}
 
 template <class Match>
 std::vector<BarRef> TraceTimeline::select(const GanttModel& model, Match match,

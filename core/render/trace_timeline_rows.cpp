@@ -65,6 +65,10 @@ std::vector<TraceRowInfo> TraceTimeline::rows_for(const TraceRowOptions& options
     }
     for (const std::int32_t l : shown)
       for (int d = 0; d <= lane_depth(group.source, l); ++d) out.push_back({group.source, l, d, g});
+    // The group's counter tracks under its lanes (an unfolded group only).
+    for (std::size_t c = 0; c < counters_.size(); ++c)
+      if (counters_[c].group == g)
+        out.push_back({group.source, -1, 0, g, false, static_cast<std::int32_t>(c)});
   }
   return out;
 }

@@ -122,6 +122,15 @@ void TraceBuilder::complete(LaneState& l, double start, double dur, std::int32_t
   }
 }
 
+void TraceBuilder::add_instant(const RawTraceEvent& ev) {
+  // Without a time, or with one no view can place (time_error), an instant has nowhere to be
+  // drawn: it stays counted in by_phase only, as before instants were kept.
+  if (!ev.has_ts || !time_error("ts", ev.ts).empty()) return;
+  lane(ev.pid, ev.tid)
+      .lane.instants.push_back(
+          {ev.ts, 0.0, intern(ev.name), intern(ev.cat), add_args(ev), ev.index});
+}
+
 std::string TraceBuilder::add(const RawTraceEvent& ev) {
   ++out_.events;
   const std::string_view ph = ev.ph.empty() ? std::string_view("?") : ev.ph;
@@ -193,10 +202,12 @@ std::string TraceBuilder::add(const RawTraceEvent& ev) {
       return {};
     case 'i':
     case 'I':  // the older spelling of an instant event
-      if (keep_events_ && ev.name == "[memory]") memory_.add_memory(ev.has_ts, ev.ts, ev.memory);
+      if (!keep_events_) return {};
+      if (ev.name == "[memory]") memory_.add_memory(ev.has_ts, ev.ts, ev.memory);
+      add_instant(ev);
       return {};
     case 'C':
-      if (keep_events_ && ev.has_ts) memory_.add_counter(ev.name, ev.ts, ev.counters);
+      if (keep_events_ && ev.has_ts) memory_.add_counter(ev.pid, ev.name, ev.ts, ev.counters);
       return {};
     default:
       return {};  // async and other events: counted in by_phase only
@@ -236,6 +247,13 @@ ImportedTrace TraceBuilder::finish(std::string source, std::int64_t bytes) {
     };
     if (!std::is_sorted(lane.events.begin(), lane.events.end(), before))
       std::stable_sort(lane.events.begin(), lane.events.end(), before);
+    const auto earlier = [](const TraceEvent& a, const TraceEvent& b) {
+      return a.start_us < b.start_us;
+    };
+    if (!std::is_sorted(lane.instants.begin(), lane.instants.end(), earlier))
+      std::stable_sort(lane.instants.begin(), lane.instants.end(), earlier);
+    if (lane.instants.capacity() - lane.instants.size() > lane.instants.size() / 8)
+      lane.instants.shrink_to_fit();
     // Doubling leaves up to half of a lane's vector unused; a trace lives as long as its view.
     if (lane.events.capacity() - lane.events.size() > lane.events.size() / 8)
       lane.events.shrink_to_fit();

@@ -20,7 +20,7 @@ struct RawTraceEvent {
   std::string_view pid, tid;   // numbers already printed as text
   std::string_view id;         // flow id ("s"/"t"/"f"), numbers printed as text
   std::string_view meta_name;  // args.name (args.labels), read for "M" events only
-  std::string_view args;       // compact JSON text of "args" (X/B/E events, when kept)
+  std::string_view args;       // compact JSON text of "args" (X/B/E/i/I events, when kept)
   bool has_args = false;
   std::int64_t correlation = 0;  // args.correlation, when has_correlation
   bool has_correlation = false;
@@ -67,6 +67,7 @@ class TraceBuilder {
   std::int32_t lane_id(std::string_view pid, std::string_view tid);
   std::int32_t add_args(const RawTraceEvent& ev);
   void add_correlation(const RawTraceEvent& ev);
+  void add_instant(const RawTraceEvent& ev);  // an "i"/"I" event kept on its lane
 
   bool keep_events_;
   bool keep_args_;

@@ -431,7 +431,12 @@ const char* TraceEventReader::args(const char* p, RawTraceEvent& ev) {
     return kept_args(p, ev);
   if (keep_events && complete) return correlation_args(p, ev);
   if (keep_events && ph == "C") return counter_args(p, ev);
-  if (keep_events && (ph == "i" || ph == "I")) return memory_args(p, ev);
+  if (keep_events && (ph == "i" || ph == "I")) {
+    // An instant's args are kept as text too (the explorer's details and tooltips), and read for
+    // the "[memory]" fields: two passes over instants' args, only when args are kept.
+    if (options_.keep_args) kept_args(p, ev);
+    return memory_args(p, ev);
+  }
   return skip_value(p);
 }
 

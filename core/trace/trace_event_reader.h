@@ -23,7 +23,7 @@ namespace slimpack {
 
 struct EventReadOptions {
   bool keep_events = true;  // read flow ids, correlation, memory and counter args
-  bool keep_args = false;   // keep X/B/E args as compact JSON text (with keep_events)
+  bool keep_args = false;   // keep X/B/E/i/I args as compact JSON text (with keep_events)
 };
 
 class TraceEventReader {

@@ -67,6 +67,22 @@ struct TraceCounterSeries {
   double last_us = 0.0;  // its time
 };
 
+// One point of a counter series: the value from this time on, until the next point.
+struct TraceCounterPoint {
+  double ts_us = 0.0;
+  double value = 0.0;
+};
+
+// The points of one counter series of one process ({"ph": "C", "pid": P, "name": N, "args":
+// {S: value}}), sorted by time (ties: file order): what the trace view draws as a counter track.
+// TraceCounterSeries reduces the same events over every process.
+struct TraceCounterTrack {
+  std::string pid;
+  std::string name;
+  std::string series;
+  std::vector<TraceCounterPoint> points;
+};
+
 struct TraceLane {
   std::string pid;  // as in the file (numbers printed as text)
   std::string tid;
@@ -79,6 +95,11 @@ struct TraceLane {
   std::string thread_name;
   std::vector<TraceEvent> events;  // sorted by start (ties: longer first, so parents precede)
   std::int64_t count = 0;          // complete events on this lane (also when not kept)
+  // Instant events ("i"/"I": the profiler's "[memory]" allocations, "Iteration Start") with a
+  // time, kept (events kept only) as events of zero duration, sorted by time (ties: file order),
+  // for the trace view's markers and search. Apart from `events`, so that statistics, nesting
+  // and summaries of complete events stay what they were.
+  std::vector<TraceEvent> instants;
 };
 
 // "3 unmatched B/E events (an "E" with no open "B" on its thread, or a "B" never closed)": what
@@ -111,6 +132,11 @@ struct ImportedTrace {
   std::int64_t memory_dropped = 0;
   // Counter series (events kept only), by name then series.
   std::vector<TraceCounterSeries> counters;
+  // Their points per process (events kept only), by pid, name, series; points past
+  // TraceImportOptions::memory_budget_bytes (shared with the "[memory]" samples) are counted in
+  // counter_points_dropped and left out (the reductions above still count them).
+  std::vector<TraceCounterTrack> counter_tracks;
+  std::int64_t counter_points_dropped = 0;
   std::map<std::string, std::int64_t> by_phase;  // count of events per "ph"
   std::int64_t events = 0;                       // all trace events read
   double span_us = 0.0;                          // last end - first start over timed events

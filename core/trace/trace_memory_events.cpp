@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 #include <utility>
 
 namespace slimpack {
@@ -41,11 +42,12 @@ void MemoryEventCollector::add_memory(bool has_ts, double ts_us, const RawMemory
       {ts_us, args.allocated, args.has_reserved ? args.reserved : -1, device_index(args)});
 }
 
-void MemoryEventCollector::add_counter(std::string_view name, double ts_us,
+void MemoryEventCollector::add_counter(std::string_view pid, std::string_view name, double ts_us,
                                        std::span<const CounterValue> values) {
   if (!std::isfinite(ts_us)) return;
   for (const CounterValue& v : values) {
     if (!std::isfinite(v.value)) continue;
+    add_point(pid, name, v.series, ts_us, v.value);
     key_scratch_.assign(name);
     key_scratch_ += '\0';
     key_scratch_ += v.series;
@@ -63,6 +65,26 @@ void MemoryEventCollector::add_counter(std::string_view name, double ts_us,
       c.last_us = ts_us;
     }
   }
+}
+
+void MemoryEventCollector::add_point(std::string_view pid, std::string_view name,
+                                     std::string_view series, double ts_us, double value) {
+  // The samples and the points share the budget.
+  const auto used = static_cast<std::int64_t>(samples_.size() * sizeof(TraceMemorySample)) +
+                    (points_ + 1) * static_cast<std::int64_t>(sizeof(TraceCounterPoint));
+  if (used > budget_bytes_) {
+    ++points_dropped_;
+    return;
+  }
+  key_scratch_.assign(pid);
+  key_scratch_ += '\0';
+  key_scratch_ += name;
+  key_scratch_ += '\0';
+  key_scratch_ += series;
+  auto [it, added] = track_index_.try_emplace(key_scratch_, tracks_.size());
+  if (added) tracks_.push_back({std::string(pid), std::string(name), std::string(series), {}});
+  tracks_[it->second].points.push_back({ts_us, value});
+  ++points_;
 }
 
 void MemoryEventCollector::finish(ImportedTrace& out) {
@@ -96,6 +118,20 @@ void MemoryEventCollector::finish(ImportedTrace& out) {
               return a.name != b.name ? a.name < b.name : a.series < b.series;
             });
   out.counters = std::move(counters_);
+  for (TraceCounterTrack& t : tracks_) {
+    const auto by_time = [](const TraceCounterPoint& a, const TraceCounterPoint& b) {
+      return a.ts_us < b.ts_us;
+    };
+    if (!std::is_sorted(t.points.begin(), t.points.end(), by_time))
+      std::stable_sort(t.points.begin(), t.points.end(), by_time);
+    t.points.shrink_to_fit();
+  }
+  std::sort(tracks_.begin(), tracks_.end(),
+            [](const TraceCounterTrack& a, const TraceCounterTrack& b) {
+              return std::tie(a.pid, a.name, a.series) < std::tie(b.pid, b.name, b.series);
+            });
+  out.counter_tracks = std::move(tracks_);
+  out.counter_points_dropped = points_dropped_;
 }
 
 }  // namespace slimpack

@@ -33,13 +33,18 @@ class MemoryEventCollector {
 
   // A "[memory]" event: kept when it has a time and a numeric Total Allocated, else skipped.
   void add_memory(bool has_ts, double ts_us, const RawMemoryArgs& args);
-  void add_counter(std::string_view name, double ts_us, std::span<const CounterValue> values);
+  // A counter event of process `pid`: reduced per series, and its points kept per (pid, series)
+  // within the budget.
+  void add_counter(std::string_view pid, std::string_view name, double ts_us,
+                   std::span<const CounterValue> values);
   // Moves what was collected into `out`: samples sorted by device then time, counters by name
-  // then series.
+  // then series, counter tracks by pid, name, series.
   void finish(ImportedTrace& out);
 
  private:
   std::int32_t device_index(const RawMemoryArgs& args);
+  void add_point(std::string_view pid, std::string_view name, std::string_view series, double ts_us,
+                 double value);
 
   std::int64_t budget_bytes_;
   std::vector<TraceMemorySample> samples_;
@@ -51,6 +56,9 @@ class MemoryEventCollector {
   std::int64_t skipped_ = 0, dropped_ = 0;
   std::vector<TraceCounterSeries> counters_;
   std::unordered_map<std::string, std::size_t> counter_index_;  // name '\0' series
+  std::vector<TraceCounterTrack> tracks_;
+  std::unordered_map<std::string, std::size_t> track_index_;  // pid '\0' name '\0' series
+  std::int64_t points_ = 0, points_dropped_ = 0;
   std::string key_scratch_;
 };
 

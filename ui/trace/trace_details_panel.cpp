@@ -228,8 +228,22 @@ void TraceDetailsPanel::describeEvent(std::shared_ptr<const TraceTimeline> timel
   const TraceSource& src = shown_->sources()[static_cast<std::size_t>(ref.source)];
   const ImportedTrace& trace = *src.trace;
   const TraceLane& lane = trace.lanes[static_cast<std::size_t>(ref.lane)];
-  const double self = event_self_us(lane, ref.index);
   const std::string& cat = shown_->category(ref);
+  const std::string& args = shown_->args(ref);
+  args_->setPlainText(!args.empty()            ? q(args)
+                      : trace.args_dropped > 0 ? tr("(args not kept: the import's memory budget "
+                                                    "for args was spent)")
+                                               : tr("(none)"));
+  if (ref.instant) {  // a point in time: no duration, children or flows
+    info_->setText(tr("<b>%1</b><br>category: %2<br>lane: %3<br>time: %4<br>instant event")
+                       .arg(q(shown_->name(ref)).toHtmlEscaped(),
+                            cat.empty() ? tr("none") : q(cat).toHtmlEscaped(),
+                            trace_lane_text(*shown_, ref).toHtmlEscaped(),
+                            us_text(e->start_us - shown_->origin_us())));
+    links_->addItem(tr("(no flow)"));
+    return;
+  }
+  const double self = event_self_us(lane, ref.index);
   info_->setText(tr("<b>%1</b><br>category: %2<br>lane: %3<br>start: %4<br>duration: %5<br>"
                     "self time: %6")
                      .arg(q(shown_->name(ref)).toHtmlEscaped(),
@@ -237,11 +251,6 @@ void TraceDetailsPanel::describeEvent(std::shared_ptr<const TraceTimeline> timel
                           trace_lane_text(*shown_, ref).toHtmlEscaped(),
                           us_text(e->start_us - shown_->origin_us()), us_text(e->dur_us),
                           us_text(self)));
-  const std::string& args = shown_->args(ref);
-  args_->setPlainText(!args.empty()            ? q(args)
-                      : trace.args_dropped > 0 ? tr("(args not kept: the import's memory budget "
-                                                    "for args was spent)")
-                                               : tr("(none)"));
   const auto children = event_children(lane, ref.index);
   for (std::size_t i = 0; i < children.size() && i < kMaxChildren; ++i) {
     const TraceEvent& c = lane.events[static_cast<std::size_t>(children[i])];

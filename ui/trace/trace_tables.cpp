@@ -89,7 +89,7 @@ TraceEventRef TraceMatchModel::event(int r) const {
 int TraceMatchModel::rowOf(TraceEventRef ref) const {
   for (int r = 0; r < rowCount(); ++r) {
     const TraceEventRef& e = row(r);
-    if (e.source == ref.source && e.lane == ref.lane && e.index == ref.index) return r;
+    if (e == ref) return r;
   }
   return -1;
 }

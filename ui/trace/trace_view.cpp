@@ -12,6 +12,7 @@
 #include "painter/gantt_painter.h"
 #include "painter/gantt_palette.h"
 #include "render/time_axis.h"
+#include "trace/trace_counter_painter.h"
 
 namespace slimpack::ui {
 namespace {
@@ -47,6 +48,8 @@ TraceView::TraceView(QWidget* parent) : GanttView(parent) {
 void TraceView::setTimeline(std::shared_ptr<const TraceTimeline> timeline,
                             std::shared_ptr<const GanttModel> first) {
   timeline_ = std::move(timeline);
+  instants_.setMarked({});
+  flows_.setTimeline(timeline_.get());
   collapsed_.clear();
   pinned_.clear();
   pinned_lanes_.clear();
@@ -136,7 +139,23 @@ void TraceView::setMarked(std::vector<BarRef> bars) {
 }
 
 void TraceView::clearMarks() {
+  instants_.setMarked({});
   setMarked({});
+}
+
+void TraceView::setAllFlowsShown(bool on) {
+  flows_.setEnabled(on);
+  update();
+}
+
+TraceLayerContext TraceView::layerContext() const {
+  TraceLayerContext c;
+  c.timeline = timeline_.get();
+  c.rows = &rows_;
+  c.layout = currentLayout();
+  c.scale = timeScale();
+  c.palette = GanttPalette::make(paintOptions().theme);
+  return c;
 }
 
 void TraceView::setOverlay(std::function<void(QPainter&)> paint) {
@@ -164,20 +183,27 @@ int TraceView::groupOfLabelAt(QPoint pos) const {
 }
 
 QString TraceView::tooltipFor(BarRef ref) const {
-  if (!timeline_ || !model()) return {};
-  const TraceEvent* e = timeline_->event(*model(), ref);
+  if (!timeline_ || !model() || !timeline_->event(*model(), ref)) return {};
+  return eventTooltip(timeline_->locate(model()->bar(ref).pack));
+}
+
+QString TraceView::eventTooltip(TraceEventRef er) const {
+  const TraceEvent* e = timeline_ ? timeline_->event(er) : nullptr;
   if (!e) return {};
-  const TraceEventRef er = timeline_->locate(model()->bar(ref).pack);
   const TraceSource& src = timeline_->sources()[static_cast<std::size_t>(er.source)];
   const TraceLane& lane = src.trace->lanes[static_cast<std::size_t>(er.lane)];
   QString text = QStringLiteral("<b>%1</b>").arg(q(timeline_->name(er)).toHtmlEscaped());
   const std::string& cat = timeline_->category(er);
   if (!cat.empty()) text += QStringLiteral(" &middot; %1").arg(q(cat).toHtmlEscaped());
-  text += QStringLiteral("<br>duration %1 &middot; start %2")
-              .arg(q(format_time(e->dur_us * 1e-6, "s")),
-                   q(format_time((e->start_us - timeline_->origin_us()) * 1e-6, "s")));
-  const int depth = timeline_->depth(model()->bar(ref).pack);
-  if (depth > 0) text += QStringLiteral(" &middot; depth %1").arg(depth);
+  const QString start = q(format_time((e->start_us - timeline_->origin_us()) * 1e-6, "s"));
+  if (er.instant) {
+    text += QStringLiteral("<br>instant at %1").arg(start);
+  } else {
+    text += QStringLiteral("<br>duration %1 &middot; start %2")
+                .arg(q(format_time(e->dur_us * 1e-6, "s")), start);
+    const int depth = timeline_->depth(timeline_->id_of(er));
+    if (depth > 0) text += QStringLiteral(" &middot; depth %1").arg(depth);
+  }
   QString where = src.rank >= 0 ? QStringLiteral("rank %1 · ").arg(src.rank) : QString();
   where += lane.label.empty() ? QStringLiteral("pid %1 / tid %2").arg(q(lane.pid), q(lane.tid))
                               : q(lane.label);
@@ -199,8 +225,14 @@ void TraceView::paintEvent(QPaintEvent* event) {
   GanttView::paintEvent(event);
   if (!model()) return;
   QPainter p(this);
+  const TraceLayerContext layers = layerContext();
+  if (timeline_) TraceCounterPainter::paint(p, layers);
   if (overlay_) overlay_(p);
   if (!marked_.empty()) paintMarks(p);
+  if (timeline_) {
+    flows_.paint(p, layers, [this](TraceEventRef ref) { return barOf(ref); });
+    instants_.paint(p, layers, selected_);
+  }
   if (selection_) paintSelection(p);
   paintSelected(p);
 }
@@ -266,7 +298,13 @@ void TraceView::keyPressEvent(QKeyEvent* event) {
 bool TraceView::event(QEvent* event) {
   if (event->type() == QEvent::ToolTip && timeline_) {
     auto* help = static_cast<QHelpEvent*>(event);
-    const QString text = tooltipFor(barAt(help->pos()));
+    QString text;
+    if (model()) {
+      const TraceLayerContext layers = layerContext();
+      text = eventTooltip(instants_.at(layers, help->pos()));
+      if (text.isEmpty()) text = TraceCounterPainter::tooltip(layers, help->pos());
+    }
+    if (text.isEmpty()) text = tooltipFor(barAt(help->pos()));
     if (!text.isEmpty()) {
       QToolTip::showText(help->globalPos(), text, this);
     } else {

@@ -10,7 +10,11 @@
 //    join it to the events its flows lead to (a CPU launch and its GPU kernel);
 //  - W / S zoom in / out around the mouse (else the centre), A / D pan, as in Perfetto;
 //  - the tooltip names the event: name, category, start, duration, nesting depth, rank and lane,
-//    and its args when the importer kept them.
+//    and its args when the importer kept them;
+//  - instant events are markers on their lane's top row (trace_instant_layer.h), selectable and
+//    marked by the search like bars; counter tracks are rows of their own under each process's
+//    lanes (trace_counter_painter.h); all flows of the visible range are drawn on request
+//    (trace_flow_layer.h), else only the selected event's.
 #include <optional>
 #include <set>
 #include <utility>
@@ -18,6 +22,9 @@
 
 #include "gantt/gantt_view.h"
 #include "render/trace_timeline.h"
+#include "trace/trace_flow_layer.h"
+#include "trace/trace_instant_layer.h"
+#include "trace/trace_layer_context.h"
 #include "trace/trace_stats.h"
 
 namespace slimpack::ui {
@@ -93,6 +100,18 @@ class TraceView : public GanttView {
 
   // Tooltip text of a bar (HTML), empty when `ref` is no trace bar.
   QString tooltipFor(BarRef ref) const;
+  // The same for any event, an instant one too.
+  QString eventTooltip(TraceEventRef ref) const;
+
+  // The instant events' markers (the search marks its matches there) and the arrows of all flows
+  // (off: only the selected event's).
+  TraceInstantLayer& instants() { return instants_; }
+  const TraceInstantLayer& instants() const { return instants_; }
+  void setAllFlowsShown(bool on);
+  bool allFlowsShown() const { return flows_.enabled(); }
+  const TraceFlowLayer& flows() const { return flows_; }
+  // The timeline, rows and geometry of the current paint, for the layers; needs a timeline.
+  TraceLayerContext layerContext() const;
 
   // In a scroll area (TraceScrollArea): the view asks for the height that shows every lane at its
   // lane height, and the wheel over the lane labels scrolls instead of zooming.
@@ -123,6 +142,7 @@ class TraceView : public GanttView {
  private:
   void rebuild();
   void remark();
+  void revealInstant(TraceEventRef ref);
   void fitMinimumHeight();
   int groupOfLabelAt(QPoint pos) const;
   bool navigationKey(QKeyEvent* event);  // W/A/S/D
@@ -149,6 +169,8 @@ class TraceView : public GanttView {
   std::string filter_;
   std::vector<int> pinned_;
   std::vector<std::pair<int, int>> pinned_lanes_;
+  TraceInstantLayer instants_;
+  TraceFlowLayer flows_;
 };
 
 // "1.234 ms" / "56.7 µs" for a duration in seconds.

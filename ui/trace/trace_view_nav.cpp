@@ -21,11 +21,10 @@ constexpr double kRevealPixels = 24.0;  // an event narrower than this is zoomed
 }  // namespace
 
 void TraceView::selectEvent(TraceEventRef ref) {
-  if (ref.source == selected_.source && ref.lane == selected_.lane && ref.index == selected_.index)
-    return;
+  if (ref == selected_) return;
   selected_ = ref;
   links_.clear();
-  if (timeline_ && timeline_->event(ref))
+  if (timeline_ && timeline_->event(ref) && !ref.instant)
     links_ = flow_links(*timeline_->sources()[static_cast<std::size_t>(ref.source)].trace, ref.lane,
                         ref.index);
   update();
@@ -43,7 +42,8 @@ BarRef TraceView::barOf(TraceEventRef ref) const {
     const TraceRowInfo& i = rows[r];
     if (i.source != ref.source) continue;
     if ((i.lane == ref.lane && i.depth == depth) ||
-        (i.lane < 0 && depth == 0 && i.group == timeline_->group_of(ref.source, ref.lane)))
+        (i.lane < 0 && i.counter < 0 && depth == 0 &&
+         i.group == timeline_->group_of(ref.source, ref.lane)))
       row = static_cast<int>(r);
   }
   if (row < 0 || row >= model()->lane_count()) return {};
@@ -56,8 +56,21 @@ BarRef TraceView::barOf(TraceEventRef ref) const {
   return {};
 }
 
+void TraceView::revealInstant(TraceEventRef ref) {
+  selectEvent(ref);
+  const double t = (timeline_->event(ref)->start_us - timeline_->origin_us()) * 1e-6;
+  const TimeRange range = viewRange();
+  if (t < range.t0 || t > range.t1) setViewRange(t - range.span() / 2, t + range.span() / 2);
+  const TraceLayerContext layers = layerContext();
+  const int row = TraceInstantLayer::rowOf(layers, ref);
+  if (row >= 0)
+    emit rowsToReveal(layers.layout.bar_band(row).top(), layers.layout.bar_band(row).bottom());
+  update();
+}
+
 void TraceView::revealEvent(TraceEventRef ref) {
   if (!timeline_ || !timeline_->event(ref)) return;
+  if (ref.instant) return revealInstant(ref);  // a marker: no bar, no group to unfold
   // A nested event of a folded group has no bar: unfold the group first.
   const std::int32_t id = timeline_->id_of(ref);
   const int group = timeline_->group_of(ref.source, ref.lane);

@@ -34,6 +34,7 @@ std::vector<std::pair<int, int>> TraceView::lanesOfRows(int from, int to) const 
   };
   for (int r = from; r <= to; ++r) {
     const TraceRowInfo& row = rows_[static_cast<std::size_t>(r)];
+    if (row.counter >= 0) continue;  // a counter track holds no events
     if (row.lane >= 0) {
       add(row.source, row.lane);
       continue;
@@ -91,6 +92,13 @@ void TraceView::mousePressEvent(QMouseEvent* event) {
       event->accept();
       return;
     }
+    // An instant event's marker sits over the bars: it takes the click.
+    if (timeline_ && !(event->modifiers() & Qt::ShiftModifier))
+      if (const TraceEventRef ref = instants_.at(layerContext(), pos); ref.valid()) {
+        selectEvent(ref);
+        event->accept();
+        return;
+      }
   }
   GanttView::mousePressEvent(event);
 }

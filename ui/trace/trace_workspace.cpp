@@ -25,9 +25,11 @@
 #include "app/trace_run.h"
 #include "jobs/job_tracker.h"
 #include "trace/bubble_panel.h"
+#include "trace/elided_label.h"
 #include "trace/sim_check_panel.h"
 #include "trace/trace_details_panel.h"
 #include "trace/trace_diff_model.h"
+#include "trace/trace_label_width.h"
 #include "trace/trace_scroll_area.h"
 #include "trace/trace_sniff.h"
 #include "trace/trace_summary_panel.h"
@@ -75,8 +77,8 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
       prev_(new QToolButton),
       next_(new QToolButton),
       match_label_(new QLabel),
-      label_a_(new QLabel),
-      label_b_(new QLabel),
+      label_a_(new ElidedLabel),
+      label_b_(new ElidedLabel),
       track_filter_(new QLineEdit) {
   setObjectName(QStringLiteral("traceWorkspace"));
   jobs_->setInteractive(true);
@@ -96,6 +98,11 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   connectViews();
   connectSearch();
   connectCompare();
+  // Run A, run B and the simulated Gantt share the plot's origin: one column width for all.
+  label_width_ = new TraceLabelWidth({view_a_, view_b_, sim_check_->simulatedView()}, this);
+  connect(label_width_, &TraceLabelWidth::widthChanged, this, [this](int px) {
+    if (px <= 0) syncLabelWidths();  // back to automatic
+  });
 }
 
 void TraceWorkspace::connectJobs() {
@@ -245,6 +252,7 @@ void TraceWorkspace::setSimCheckVisible(bool on) {
 void TraceWorkspace::syncLabelWidths() {
   GanttView* sim = sim_check_->simulatedView();
   const bool with_sim = simCheckVisible() && sim->model();
+  if (label_width_ && label_width_->apply()) return;  // the width the user dragged to
   for (GanttView* v : {static_cast<GanttView*>(view_a_), static_cast<GanttView*>(view_b_), sim})
     v->setLabelWidth(0);
   if (!comparing() && !with_sim) return;

@@ -43,10 +43,12 @@ class GanttView;
 namespace slimpack::ui {
 
 class BubblePanel;
+class ElidedLabel;
 class JobTracker;
 class SimCheckPanel;
 class TraceDetailsPanel;
 class TraceDiffModel;
+class TraceLabelWidth;
 class TraceScrollArea;
 class TraceSummaryPanel;
 class TraceView;
@@ -108,6 +110,8 @@ class TraceWorkspace : public QWidget {
   TraceSessionPart sessionPart() const;
   void restoreSessionPart(const TraceSpec& options, const TraceSessionPart& part);
   TraceView* viewB() const { return view_b_; }
+  // The lane-label column's width, shared by the stacked timelines (drag its edge).
+  TraceLabelWidth* labelWidth() const { return label_width_; }
   TraceDiffModel* diffModel() const { return diff_; }
   QTableView* diffTable() const { return table_; }
   bool comparing() const { return static_cast<bool>(run_b_.timeline); }
@@ -219,12 +223,13 @@ class TraceWorkspace : public QWidget {
   QToolButton* prev_;
   QToolButton* next_;
   QLabel* match_label_;
-  QLabel* label_a_;  // "A: file": the runs' titles over their timelines
-  QLabel* label_b_;
+  ElidedLabel* label_a_;  // "A: file": the runs' titles over their timelines
+  ElidedLabel* label_b_;
   QLineEdit* track_filter_;  // lanes by rank, process, thread or stream
   QWidget* pane_b_ = nullptr;
   TraceScrollArea* scroll_a_ = nullptr;
   TraceScrollArea* scroll_b_ = nullptr;
+  TraceLabelWidth* label_width_ = nullptr;  // the lane-label column dragged wider or narrower
   int current_match_ = -1;
   int matches_a_ = 0;
   int matches_b_ = 0;

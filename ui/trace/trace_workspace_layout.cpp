@@ -15,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include "trace/bubble_panel.h"
+#include "trace/elided_label.h"
 #include "trace/sim_check_panel.h"
 #include "trace/trace_details_panel.h"
 #include "trace/trace_diff_model.h"
@@ -53,16 +54,30 @@ void TraceWorkspace::setUpControls() {
       tr("The ranks' clocks: each file's first event of this name is its time zero (e.g. "
          "ProfilerStep#2); empty: as recorded. slimpack's --trace-align"));
   align_->setObjectName(QStringLiteral("traceAlign"));
-  align_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-  category_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   align_->setToolTip(tr("How the two runs share the time axis"));
   category_->setToolTip(tr("Only events of this category in the diff table"));
   fold_->setToolTip(
       tr("Count names that differ only in digits together (ProfilerStep#12 and #13)"));
   progress_->setMaximumWidth(180);
+  // The load's progress and Cancel keep their room when hidden: a load that shows them must not
+  // widen the bar, squeeze the docks or move the buttons under the pointer.
+  for (QWidget* w : {static_cast<QWidget*>(progress_), static_cast<QWidget*>(cancel_)}) {
+    QSizePolicy policy = w->sizePolicy();
+    policy.setRetainSizeWhenHidden(true);
+    w->setSizePolicy(policy);
+  }
+  // Their items come from the trace (event names, categories): a long one must not set the
+  // tab's minimum width (the list shows it whole).
+  for (QComboBox* box : {align_, category_}) {
+    box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    box->setMinimumContentsLength(14);
+  }
   // The status line wraps: its long lines (the opening hint, a calibration's profile path) must
   // not set the window's minimum width.
   status_->setWordWrap(true);
+  // A wrapped label still asks for its longest word: a file name of 170 characters in "Loaded …"
+  // widened the tab. It takes the width the row gives it (the file name is cut, not the window).
+  status_->setSizePolicy(QSizePolicy::Ignored, status_->sizePolicy().verticalPolicy());
   progress_->setRange(0, 1000);
   progress_->hide();
   cancel_->hide();
@@ -110,6 +125,19 @@ QHBoxLayout* TraceWorkspace::buildActionBar() {
   connect(track_filter_, &QLineEdit::textChanged, this, [this](const QString& text) {
     view_a_->setLaneFilter(text);
     view_b_->setLaneFilter(text);
+  });
+  // Every flow of the visible range as an arrow, not only the selected event's.
+  auto* all_flows = new QToolButton;
+  all_flows->setText(tr("All Flows"));
+  all_flows->setObjectName(QStringLiteral("traceAllFlows"));
+  all_flows->setCheckable(true);
+  all_flows->setToolTip(
+      tr("Draw every flow of the visible range (a launch to its kernel); off: only the "
+         "selected event's"));
+  bar->addWidget(all_flows);
+  connect(all_flows, &QToolButton::toggled, this, [this](bool on) {
+    view_a_->setAllFlowsShown(on);
+    view_b_->setAllFlowsShown(on);
   });
   bar->addWidget(rules_);
   bar->addWidget(calibrate_);

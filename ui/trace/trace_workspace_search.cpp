@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "trace/elided_label.h"
 #include "trace/trace_details_panel.h"
 #include "trace/trace_scroll_area.h"
 #include "trace/trace_tables.h"
@@ -31,10 +32,22 @@ std::string to_lower(std::string s) {
 std::vector<TraceEventRef> marked_events(const TraceView& view) {
   std::vector<TraceEventRef> out;
   if (!view.timeline() || !view.model()) return out;
-  out.reserve(view.marked().size());
+  out.reserve(view.marked().size() + view.instants().marked().size());
   for (const BarRef& b : view.marked())
     out.push_back(view.timeline()->locate(view.model()->bar(b).pack));
+  // Instant events match like bars (their markers stay whatever rows are shown).
+  out.insert(out.end(), view.instants().marked().begin(), view.instants().marked().end());
   return out;
+}
+
+// Marks the events and the instant events whose name passes `match(source, name index)`;
+// returns how many.
+template <class Match>
+int mark_all(TraceView& v, Match match) {
+  v.markWhere(match);
+  v.instants().setMarked(v.timeline()->instants_where(match));
+  v.update();
+  return static_cast<int>(v.marked().size() + v.instants().marked().size());
 }
 
 // The same run, maybe with another origin (with_origin shares the imported traces).
@@ -140,12 +153,11 @@ int TraceWorkspace::search(const QString& text) {
     }
     // Kept across folding and unfolding groups (markWhere), unlike a fixed list of bars.
     const TraceTimeline* t = v->timeline().get();
-    v->markWhere([t, needle](int s, int n) {
+    (v == view_a_ ? matches_a_ : matches_b_) = mark_all(*v, [t, needle](int s, int n) {
       return to_lower(t->sources()[static_cast<std::size_t>(s)]
                           .trace->names[static_cast<std::size_t>(n)])
                  .find(needle) != std::string::npos;
     });
-    (v == view_a_ ? matches_a_ : matches_b_) = static_cast<int>(v->marked().size());
   }
   current_match_ = -1;
   details_->setMatches(needle.empty() ? std::vector<TraceEventRef>{} : marked_events(*view_a_));
@@ -159,11 +171,10 @@ void TraceWorkspace::markName(const QString& name) {
   for (TraceView* v : {view_a_, view_b_}) {
     if (!v->timeline() || !v->model()) continue;
     const TraceTimeline* t = v->timeline().get();
-    v->markWhere([t, wanted](int s, int n) {
+    (v == view_a_ ? matches_a_ : matches_b_) = mark_all(*v, [t, wanted](int s, int n) {
       return t->sources()[static_cast<std::size_t>(s)].trace->names[static_cast<std::size_t>(n)] ==
              wanted;
     });
-    (v == view_a_ ? matches_a_ : matches_b_) = static_cast<int>(v->marked().size());
   }
   current_match_ = -1;
   details_->setMatches(marked_events(*view_a_));

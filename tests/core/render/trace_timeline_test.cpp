@@ -2,7 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "render/gantt_lod.h"
+#include "trace/trace_memory.h"
 
 namespace slimpack {
 namespace {
@@ -241,6 +244,78 @@ TEST(TraceTimeline, EmptyTraceHasNoRows) {
   EXPECT_EQ(m.lane_count(), 0);
   EXPECT_EQ(m.time_extent().t0, 0.0);
   EXPECT_GT(m.time_extent().t1, 0.0);
+}
+
+// The sample Kineto trace's instant events (two "[memory]", one "Iteration Start") and counter
+// tracks: "GPU memory" (pid 0, the GPU process) and the memory allocated from the "[memory]"
+// events under the CPU process, whose max is trace_memory's peak (what `trace summary` prints).
+TEST(TraceTimeline, InstantsAndCounterTracks) {
+  auto trace = import_chrome_trace(SLIMPACK_SAMPLES_DIR "/traces/kineto_small.json");
+  ASSERT_TRUE(trace) << trace.error().message;
+  auto shared = std::make_shared<const ImportedTrace>(std::move(*trace));
+  auto tl = TraceTimeline::build({{shared, 0, "kineto_small.json"}});
+  EXPECT_EQ(tl->instant_count(), 3);
+  const auto found = tl->find_instants("MEMORY");
+  ASSERT_EQ(found.size(), 2u);
+  EXPECT_TRUE(found[0].instant);
+  EXPECT_EQ(tl->name(found[0]), "[memory]");
+  EXPECT_DOUBLE_EQ(tl->event(found[1])->start_us, 1105.0);
+  EXPECT_NE(tl->args(found[0]).find("\"Total Allocated\":1048576"), std::string::npos);
+  EXPECT_EQ(tl->id_of(found[0]), -1);  // no bar
+
+  ASSERT_EQ(tl->counters().size(), 2u);
+  // By group: the GPU process (pid 0) sorts first.
+  const TraceCounterView& mem = tl->counters()[1];
+  EXPECT_TRUE(mem.memory);
+  EXPECT_EQ(mem.label, "memory allocated · unknown");
+  EXPECT_EQ(tl->groups()[static_cast<std::size_t>(mem.group)].pid, "4242");
+  const TraceMemory m = trace_memory(*shared, {});
+  ASSERT_EQ(m.devices.size(), 1u);
+  EXPECT_DOUBLE_EQ(mem.max, static_cast<double>(*m.devices[0].total.peak_allocated));
+  EXPECT_DOUBLE_EQ(mem.max, 1048576.0);
+  const TraceCounterView& gpu = tl->counters()[0];
+  EXPECT_EQ(gpu.label, "GPU memory · allocated");
+  EXPECT_EQ(tl->groups()[static_cast<std::size_t>(gpu.group)].pid, "0");
+  EXPECT_DOUBLE_EQ(gpu.max, 2097152.0);
+  EXPECT_DOUBLE_EQ(gpu.max_us, 1500.0);
+  ASSERT_EQ(gpu.points->size(), 2u);
+
+  // Each unfolded group ends with its tracks; a folded one hides them.
+  const auto rows = tl->rows();
+  const auto counter_rows =
+      std::count_if(rows.begin(), rows.end(), [](const TraceRowInfo& r) { return r.counter >= 0; });
+  EXPECT_EQ(counter_rows, 2);
+  const GanttModel model = tl->gantt();
+  for (std::size_t r = 0; r < rows.size(); ++r)
+    if (rows[r].counter >= 0) {
+      EXPECT_TRUE(model.lane(static_cast<int>(r)).bars.empty());
+      EXPECT_NE(model.lane(static_cast<int>(r))
+                    .label.find(tl->counters()[static_cast<std::size_t>(rows[r].counter)].label),
+                std::string::npos);
+    }
+  const auto folded = tl->rows({0, 1});
+  EXPECT_EQ(std::count_if(folded.begin(), folded.end(),
+                          [](const TraceRowInfo& r) { return r.counter >= 0; }),
+            0);
+}
+
+// The same counter in two processes: a track each, named by its pid.
+TEST(TraceTimeline, CounterOfOneNameInTwoProcesses) {
+  auto tl = TraceTimeline::build({{parse(R"({"traceEvents": [
+  {"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
+  {"ph": "X", "name": "b", "pid": 2, "tid": 1, "ts": 0, "dur": 10},
+  {"ph": "C", "name": "queue", "pid": 1, "ts": 0, "args": {"depth": 3}},
+  {"ph": "C", "name": "queue", "pid": 2, "ts": 5, "args": {"depth": 7}},
+  {"ph": "C", "name": "queue", "pid": 2, "ts": 8, "args": {"depth": 1}}
+]})"),
+                                   -1, "a.json"}});
+  ASSERT_EQ(tl->counters().size(), 2u);
+  EXPECT_EQ(tl->counters()[0].label, "queue · depth (pid 1)");
+  EXPECT_EQ(tl->counters()[0].group, 0);
+  EXPECT_DOUBLE_EQ(tl->counters()[0].max, 3.0);
+  EXPECT_EQ(tl->counters()[1].label, "queue · depth (pid 2)");
+  EXPECT_EQ(tl->counters()[1].group, 1);
+  EXPECT_DOUBLE_EQ(tl->counters()[1].max, 7.0);
 }
 
 }  // namespace

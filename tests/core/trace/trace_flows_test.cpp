@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "trace/trace_flow_pairs.h"
+
 #include "trace/trace_import.h"
 #include "trace/trace_lanes.h"
 #include "trace/trace_units.h"
@@ -78,6 +80,30 @@ TEST(TraceFlows, AUnitsGpuTimeIsItsKernelsSpan) {
       EXPECT_EQ(b.kernels, 1);
     }
   }
+}
+
+// Every flow as one arrow (the explorer's All Flows): the two launch flows, the fwdbwd start with
+// no end and no lane left out; each end's event is the deepest one holding its time.
+TEST(TraceFlows, PairsAndTheEventsHoldingTheirEnds) {
+  auto t = import_chrome_trace_text(kTrace, "rank1.json");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  const auto pairs = flow_pairs(*t);
+  ASSERT_EQ(pairs.size(), 2u);
+  EXPECT_DOUBLE_EQ(pairs[0].from_us, 11.0);
+  EXPECT_DOUBLE_EQ(pairs[0].to_us, 14.0);
+  EXPECT_DOUBLE_EQ(pairs[1].from_us, 36.0);
+  EXPECT_DOUBLE_EQ(pairs[1].to_us, 40.0);
+  const TraceLane& cpu = t->lanes[static_cast<std::size_t>(pairs[0].from_lane)];
+  const TraceLane& gpu = t->lanes[static_cast<std::size_t>(pairs[0].to_lane)];
+  EXPECT_EQ(cpu.pid, "11");
+  EXPECT_EQ(gpu.pid, "0");
+  const auto name = [&](const TraceLane& l, std::int32_t i) {
+    return t->names[static_cast<std::size_t>(l.events[static_cast<std::size_t>(i)].name)];
+  };
+  EXPECT_EQ(name(cpu, event_holding(cpu, 11.0)), "F1");
+  EXPECT_EQ(name(cpu, event_holding(cpu, 36.0)), "B1");
+  EXPECT_EQ(event_holding(cpu, 32.0), -1);  // between F1 and B1
+  EXPECT_EQ(name(gpu, event_holding(gpu, 40.0)), "gemm_bwd");
 }
 
 }  // namespace

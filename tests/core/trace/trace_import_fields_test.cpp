@@ -62,7 +62,10 @@ TEST(TraceImportFields, ArgsOfBeginEndPairsAndArgsBeforePh) {
   EXPECT_EQ(args_of(*t, lane.events[0]), R"({"step":1})");    // from "B"
   EXPECT_EQ(args_of(*t, lane.events[1]), R"({"loss":0.5})");  // only "E" had args
   EXPECT_EQ(args_of(*t, lane.events[2]), R"({"late":"yes"})");
-  EXPECT_EQ(t->args.size(), 3u);  // instants and counters keep no args text
+  // The instant keeps its args text (the explorer's details); counters keep none.
+  EXPECT_EQ(t->args.size(), 4u);
+  ASSERT_EQ(lane.instants.size(), 1u);
+  EXPECT_EQ(args_of(*t, lane.instants[0]), R"({"skipped":1})");
 }
 
 TEST(TraceImportFields, ArgsOffOrCountOnlyKeepNoText) {

@@ -187,5 +187,57 @@ TEST(TraceMemory, DeviceNames) {
   EXPECT_EQ(trace.memory_skipped, 2);  // args not an object; no ts
 }
 
+// Instant events stay on their lane, in time order, as events of zero duration with their args
+// (the trace view draws and searches them); a kept import reads the same memory figures from the
+// kept args text as it did from the args walked.
+TEST(TraceMemory, InstantsKeptOnTheirLane) {
+  const ImportedTrace trace = import(two_steps());
+  const TraceLane* lane = nullptr;
+  for (const TraceLane& l : trace.lanes)
+    if (l.pid == "1" && l.tid == "1") lane = &l;
+  ASSERT_NE(lane, nullptr);
+  // Eleven "[memory]" events, the one whose Total Allocated is no number too (it has a time).
+  ASSERT_EQ(lane->instants.size(), 11u);
+  EXPECT_DOUBLE_EQ(lane->instants.front().start_us, -10.0);
+  EXPECT_DOUBLE_EQ(lane->instants.back().start_us, 250.0);
+  EXPECT_DOUBLE_EQ(lane->instants[3].start_us, 50.0);
+  EXPECT_DOUBLE_EQ(lane->instants[3].dur_us, 0.0);
+  EXPECT_EQ(trace.names[static_cast<std::size_t>(lane->instants[3].name)], "[memory]");
+  ASSERT_GE(lane->instants[3].args, 0);
+  EXPECT_NE(
+      trace.args[static_cast<std::size_t>(lane->instants[3].args)].find("\"Total Allocated\":8000"),
+      std::string::npos);
+  EXPECT_EQ(trace.memory.size(), 10u);  // the samples as before: 11 events, one skipped
+  const ImportedTrace no_args = import(two_steps(), "hand.json", {.keep_args = false});
+  for (const TraceLane& l : no_args.lanes)
+    for (const TraceEvent& e : l.instants) EXPECT_EQ(e.args, -1);
+  EXPECT_EQ(no_args.memory.size(), 10u);
+}
+
+// The points of each counter series per process, in time order (the file has them out of it).
+TEST(TraceMemory, CounterTracks) {
+  const ImportedTrace trace = import(two_steps());
+  ASSERT_EQ(trace.counter_tracks.size(), 2u);
+  const TraceCounterTrack& a = trace.counter_tracks[0];
+  EXPECT_EQ(a.pid, "0");
+  EXPECT_EQ(a.name, "GPU memory");
+  EXPECT_EQ(a.series, "allocated");
+  ASSERT_EQ(a.points.size(), 3u);
+  EXPECT_DOUBLE_EQ(a.points[0].ts_us, 0.0);
+  EXPECT_DOUBLE_EQ(a.points[1].ts_us, 120.0);
+  EXPECT_DOUBLE_EQ(a.points[1].value, 20.0);
+  EXPECT_DOUBLE_EQ(a.points[2].value, 30.0);
+  EXPECT_EQ(trace.counter_tracks[1].series, "reserved");
+  EXPECT_EQ(trace.counter_tracks[1].points.size(), 1u);
+  // The budget the samples spent leaves no room for points: counted, not kept.
+  const ImportedTrace small = import(two_steps(), "hand.json", {.memory_budget_bytes = 64});
+  EXPECT_TRUE(small.counter_tracks.empty());
+  EXPECT_EQ(small.counter_points_dropped, 4);
+  EXPECT_EQ(small.counters.size(), 2u);  // the reductions still count every event
+  const ImportedTrace info = import(two_steps(), "hand.json", {.keep_events = false});
+  EXPECT_TRUE(info.counter_tracks.empty());
+  for (const TraceLane& l : info.lanes) EXPECT_TRUE(l.instants.empty());
+}
+
 }  // namespace
 }  // namespace slimpack
