@@ -120,6 +120,9 @@ golden_case(trace_summary_correlation ARGS trace summary tests/cli/inputs/launch
 golden_case(trace_summary_correlation_text STDOUT "launches: 4 found \\(4 by correlation id\\)"
   ARGS trace summary tests/cli/inputs/launch-correlation.trace.json)
 # The kernel launched in step 1 that runs in step 2 is step 1's: 4 gemms in step 1 on both sides.
+# A run of several ranks per side (a folder or FILE,FILE): its ranks merged by core/app's
+# compare_runs, as the explorer's diff table merges run A and run B (tests/core/app/run_compare_test.cpp).
+golden_case(trace_compare_ranks ARGS trace compare samples/traces/ddp samples/traces/ddp/rank1.pt.trace.json --steps all --json -)
 golden_case(trace_compare_steps_by_launch ARGS trace compare tests/cli/inputs/launch-async-flows.trace.json tests/cli/inputs/launch-correlation.trace.json --steps 1 --category kernel --json -)
 golden_case(trace_summary_text STDOUT "#1 +200.000 +140.000 +110.000 +20.000 +10.000 +60.000 +40.000 +55.000 +5.000 +0.000"
   ARGS trace summary samples/traces/ddp/rank0.pt.trace.json)
