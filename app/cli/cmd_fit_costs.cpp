@@ -5,10 +5,12 @@
 
 #include "app/input_file.h"
 #include "app/pipeline.h"
+#include "app/run_calibration.h"
 #include "app/schedule_input.h"
 #include "app/trace_run.h"
 #include "args.h"
 #include "commands.h"
+#include "common/format.h"
 #include "cost/profile.h"
 #include "output.h"
 #include "schedule_cli.h"
@@ -26,7 +28,10 @@ std::vector<OptionSpec> fit_costs_specs() {
        "fit to the forward/backward units of this run's profiler traces, one file per rank "
        "(comma-separated, or a folder; needs --plan)"},
       {"plan", "FILE",
-       "the plan or schedule JSON that ran when the trace was taken (a schedule fixes the model)"}};
+       "the plan or schedule JSON that ran when the trace was taken (a schedule fixes the model)"},
+      {"force", "",
+       "with --trace: write the profile even when the review refuses it (not a run of the plan, "
+       "refit error above 25 %, or an MFU above 100 %); the exit status is 0"}};
   for (auto& s : trace_options()) specs.push_back(s);
   // With --trace: the model, GPU and parallel options the plan ran with (as for simulate --plan).
   for (auto& s : config_options()) specs.push_back(s);
@@ -36,9 +41,26 @@ std::vector<OptionSpec> fit_costs_specs() {
 
 struct Fitted {
   CostProfile profile;
-  std::string summary;  // first line of the text output
-  std::string refit;    // the trace fit's error on its units, or empty
+  std::string summary;   // first line of the text output
+  std::string refit;     // the trace fit's error on its units and its review, or empty
+  bool written = false;  // the profile is already where --out says (a trace's calibrate_run)
+  std::string refused;   // why the review refused the calibration ("" when acceptable)
 };
+
+// The review's lines: what priced the plan, and the plan's figures with the fitted coefficients.
+std::string review_text(const RunCalibration& r) {
+  std::string out = "  priced by " + r.pricing.label + "\n";
+  if (r.review.acceptable) {
+    out += "  with it the plan runs in " + format_time(r.review.makespan_s) + " at an MFU of " +
+           format_percent(r.review.mfu) + ", peak memory " +
+           format_bytes(r.review.peak_memory_bytes) + "\n";
+  } else {
+    out += "  refused: " + r.review.problem + "\n";
+  }
+  if (!r.not_applicable.empty())
+    out += "  note: it prices a re-plan, not this schedule (" + r.not_applicable + ")\n";
+  return out;
+}
 
 Expected<Fitted> fit_from_trace(const Args& args) {
   const auto plan_path = args.get("plan");
@@ -54,25 +76,28 @@ Expected<Fitted> fit_from_trace(const Args& args) {
   const Plan& plan = *opened->plan;
   auto config = config_spec(args);
   if (!config) return config.error();
-  std::shared_ptr<const CostModel> fixed;
   if (const auto& schedule = opened->schedule) {
     if (Status s = check_schedule_options(given_config_options(args), *config, schedule->config);
         !s)
       return s.error();
-    *config = schedule->config;
-    fixed = schedule->cost;
   } else if (Status s = check_plan_options(config->given_options, *config, plan, *plan_path); !s) {
     return s.error();
   }
-  auto cost = trace_cost_model(plan, *config, fixed);
-  if (!cost) return cost.error();
+  // The explorer's Calibrate from Trace is this call too: same pricing, same review.
+  auto pricing = run_pricing(plan, *plan_path, *config);
+  if (!pricing) return pricing.error();
   ThreadPool pool(0);  // the rank files are imported in parallel
   auto run = load_trace_run(*request, false, CancelToken::none(), ProgressSink::none(), pool);
   if (!run) return run.error();
-  auto cal = calibrate_trace_run(*run, *request, plan, **cost);
+  RunCalibrationOptions options;
+  options.profile_out = args.get_or("out", "");
+  options.write_refused = args.has("force");
+  auto cal = calibrate_run(*run, *request, plan, *pricing, options);
   if (!cal) return cal.error();
   Fitted out;
-  out.profile = std::move(cal->profile);
+  out.profile = cal->calibration.profile;
+  out.written = true;
+  if (!cal->review.acceptable) out.refused = cal->review.problem;
   const std::string files = run->ranks.size() == 1
                                 ? run->ranks.front().path
                                 : std::to_string(run->ranks.size()) + " rank files";
@@ -80,14 +105,15 @@ Expected<Fitted> fit_from_trace(const Args& args) {
   std::snprintf(buf, sizeof buf,
                 "fitted trace %s against plan %s (rules %s): %lld units used, %lld skipped\n",
                 files.c_str(), plan_path->c_str(), rules->name.c_str(),
-                static_cast<long long>(cal->units_used),
-                static_cast<long long>(cal->units_skipped));
+                static_cast<long long>(cal->calibration.units_used),
+                static_cast<long long>(cal->calibration.units_skipped));
   out.summary = buf;
   if (!run->layout_note.empty()) out.summary += "  traces: " + run->layout_note + "\n";
   if (run->table) out.summary += "  ranks: as " + run->table->file + " says\n";
   std::snprintf(buf, sizeof buf, "  refit on the units: MAPE %s, worst %s\n",
-                format_percent(cal->mape).c_str(), format_percent(cal->max_error).c_str());
-  out.refit = buf;
+                format_percent(cal->calibration.mape).c_str(),
+                format_percent(cal->calibration.max_error).c_str());
+  out.refit = buf + review_text(*cal);
   return out;
 }
 
@@ -132,6 +158,7 @@ int cmd_fit_costs(int argc, char** argv) {
   } else {
     for (const auto& s : specs) {
       if (s.name != "out" && s.name != "help" && args->has(s.name))
+        // --force too: only a trace's calibration has a review to override.
         return report_error("fit-costs", Error::bad_input("--" + s.name + " needs --trace FILE"));
     }
     if (args->positional().size() != 1)
@@ -140,14 +167,22 @@ int cmd_fit_costs(int argc, char** argv) {
     fitted = fit_from_file(args->positional()[0]);
   }
   if (!fitted) return report_error("fit-costs", fitted.error());
-  const std::string text = profile_to_json(fitted->profile);
   const std::string out = args->get_or("out", "");
+  // A calibration the review refuses is not written (the explorer does not apply it either),
+  // unless --force asks for it.
+  if (!fitted->refused.empty() && !args->has("force")) {
+    return report_error(
+        "fit-costs",
+        Error::bad_input("calibration refused: " + fitted->refused +
+                         (out.empty() ? "" : "; " + out + " was not written (--force writes it)")));
+  }
   if (out == "-") {
-    std::fputs(text.c_str(), stdout);
+    if (!fitted->written) std::fputs(profile_to_json(fitted->profile).c_str(), stdout);
     return kExitOk;
   }
-  if (!out.empty()) {
-    if (Status s = write_text_output(out, text); !s) return report_error("fit-costs", s.error());
+  if (!out.empty() && !fitted->written) {
+    if (Status s = write_text_output(out, profile_to_json(fitted->profile)); !s)
+      return report_error("fit-costs", s.error());
   }
   std::fputs(fitted->summary.c_str(), stdout);
   for (const auto* which : {"forward", "backward"}) {

@@ -4,6 +4,7 @@
 // slimpack trace pipeline RUN       where a run's pipeline bubbles come from (trace_pipeline_cli)
 #include <cstdio>
 
+#include "app/run_compare.h"
 #include "app/trace_compare_report.h"
 #include "app/trace_summary_report.h"
 #include "args.h"
@@ -164,9 +165,11 @@ int trace_compare(int argc, char** argv) {
     std::fputs(
         format_help("slimpack trace compare A B [--json FILE] [--steps all|N|A-B] [--category "
                     "CAT] [--fold-digits] [--short-names] [--self]",
-                    "Compares the complete events (X, matched B/E) of two traces by name: count, "
+                    "Compares the complete events (X, matched B/E) of two runs by name: count, "
                     "total duration and self time in A and in B, delta = B - A, and a status; "
-                    "largest changes first. With --steps, per profiler step.",
+                    "largest changes first. With --steps, per profiler step. A run of several "
+                    "ranks is its files comma-separated or their folder: its ranks are merged "
+                    "(lanes 'rank r:...'), as the explorer compares run A with run B.",
                     specs)
             .c_str(),
         stdout);
@@ -194,8 +197,20 @@ int trace_compare(int argc, char** argv) {
   if (!limit) return report_error("trace compare", limit.error());
   if (*limit < 0) return report_error("trace compare", Error::bad_input("--limit must be >= 0"));
 
-  auto c = compare_trace_files(args->positional()[0], args->positional()[1], options);
-  if (!c) return report_error("trace compare", c.error());
+  // A side of several ranks ("r0.json,r1.json" or a folder) is merged as the explorer merges
+  // run A and run B: core/app's compare_runs for both.
+  auto split = [](const std::string& side) {
+    std::vector<std::string> files;
+    std::size_t at = 0;
+    for (std::size_t comma; (comma = side.find(',', at)) != std::string::npos; at = comma + 1)
+      files.push_back(side.substr(at, comma - at));
+    files.push_back(side.substr(at));
+    return files;
+  };
+  auto compared =
+      compare_run_files(split(args->positional()[0]), split(args->positional()[1]), options);
+  if (!compared) return report_error("trace compare", compared.error());
+  const TraceComparison* c = &compared->comparison;
   const bool json_stdout = args->get_or("json", "") == "-";
   if (auto dest = args->get("json")) {
     if (Status s = write_json_output(*dest, trace_comparison_json(*c, options)); !s)

@@ -41,6 +41,8 @@ std::string unit_events_text(const UnitComparison& unit, const TraceCheck& check
 nlohmann::json trace_check_json(const TraceRun& run, const TraceRunRequest& request,
                                 const TraceRunCheck& result) {
   const TraceCheck& c = result.check;
+  // A run that cannot be of the plan has no error: its percentages would compare two runs.
+  const bool comparable = result.mismatch.empty();
   nlohmann::json files = nlohmann::json::array();
   for (const RankTrace& f : run.ranks)
     files.push_back({{"file", f.path},
@@ -60,14 +62,12 @@ nlohmann::json trace_check_json(const TraceRun& run, const TraceRunRequest& requ
       if (e.kernels > 0) ej["kernels"] = e.kernels;
       events.push_back(std::move(ej));
     }
-    units.push_back({{"replica", u.replica},
-                     {"stage", u.stage},
-                     {"pass", pass_name(u.pass)},
-                     {"pack", u.pack},
-                     {"simulated_us", u.simulated_us},
-                     {"measured_us", u.measured_us},
-                     {"error", u.error},
-                     {"events", std::move(events)}});
+    nlohmann::json uj = {{"replica", u.replica},           {"stage", u.stage},
+                         {"pass", pass_name(u.pass)},      {"pack", u.pack},
+                         {"simulated_us", u.simulated_us}, {"measured_us", u.measured_us}};
+    if (comparable) uj["error"] = u.error;
+    uj["events"] = std::move(events);
+    units.push_back(std::move(uj));
   }
   nlohmann::json out = {{"files", std::move(files)},
                         {"rules", result.mapped.rule_set},
@@ -75,12 +75,17 @@ nlohmann::json trace_check_json(const TraceRun& run, const TraceRunRequest& requ
                         {"matched_units", c.units.size()},
                         {"only_simulated", c.only_simulated},
                         {"only_measured", c.only_measured},
-                        {"mape", c.mape},
                         {"simulated_makespan_us", c.simulated_makespan_us},
-                        {"measured_makespan_us", c.measured_makespan_us},
-                        {"makespan_error", c.makespan_error},
-                        {"units", std::move(units)}};
+                        {"measured_makespan_us", c.measured_makespan_us}};
+  if (comparable) {
+    out["mape"] = c.mape;
+    out["makespan_error"] = c.makespan_error;
+  } else {
+    out["mismatch"] = result.mismatch;
+  }
+  out["units"] = std::move(units);
   if (!result.priced_as.empty()) out["priced_as"] = result.priced_as;
+  if (!result.priced_by.empty()) out["priced_by"] = result.priced_by;
   // Only for a run that has them: which file said where the ranks run, and where the traces
   // were found (torchtitan's iteration folders).
   if (run.table)
@@ -107,8 +112,18 @@ std::string trace_check_text(const TraceRun& run, const TraceRunCheck& result, s
       appendf(out, "  rank %-7d %s (rank from %s)\n", f.rank, f.path.c_str(),
               rank_from_name(f.rank_from));
   if (!result.priced_as.empty()) appendf(out, "  priced        %s\n", result.priced_as.c_str());
+  if (!result.priced_by.empty()) appendf(out, "  priced by     %s\n", result.priced_by.c_str());
   appendf(out, "  units matched %zu, only simulated %lld, only measured %lld\n", c.units.size(),
           static_cast<long long>(c.only_simulated), static_cast<long long>(c.only_measured));
+  if (!result.mismatch.empty()) {
+    // Two different runs: durations side by side, no percentage.
+    appendf(out, "  verdict       not a run of this plan: %s; no error is computed\n",
+            result.mismatch.c_str());
+    appendf(out, "  makespan      simulated %s, measured %s\n",
+            format_time(c.simulated_makespan_us * 1e-6).c_str(),
+            format_time(c.measured_makespan_us * 1e-6).c_str());
+    return out;
+  }
   appendf(out, "  MAPE          %s\n", format_percent(c.mape).c_str());
   appendf(out, "  makespan      simulated %s, measured %s (%+.1f %%)\n",
           format_time(c.simulated_makespan_us * 1e-6).c_str(),

@@ -306,6 +306,7 @@ Expected<TraceRunCheck> check_trace_run(const TraceRun& run, const TraceRunReque
     out.priced_as = "every pack padded to " + std::to_string(rows) + " tokens, as torch runs it";
   }
   out.check = check_against_simulation(*mapped, *priced, trace_us_per_unit(*priced));
+  out.mismatch = run_plan_mismatch(out.check);
   out.mapped = std::move(*mapped);
   return out;
 }
@@ -358,50 +359,6 @@ std::string run_plan_mismatch(const TraceCheck& c) {
     }
   }
   return {};
-}
-
-CalibrationReview review_calibration(const TraceCalibration& calibration, const Plan& plan,
-                                     const ConfigSpec& config, const std::string& profile_file) {
-  CalibrationReview review;
-  auto percent = [](double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f %%", 100.0 * v);
-    return std::string(buf);
-  };
-  if (calibration.mape > kCalibrationMaxMape) {
-    review.acceptable = false;
-    review.problem = "the refitted model is " + percent(calibration.mape) +
-                     " off the measured units on average (at most " + percent(kCalibrationMaxMape) +
-                     " is applied): the trace is probably not a "
-                     "run of this plan";
-    return review;
-  }
-  ConfigSpec calibrated = config;
-  calibrated.cost_profile_file = profile_file;
-  auto cost = plan_cost_model(plan, calibrated, /*model_requested=*/true);
-  if (!cost) {
-    review.acceptable = false;
-    review.problem = cost.error().message;
-    return review;
-  }
-  SimOptions options;
-  options.keep_ops = false;
-  options.memory_timeline = false;
-  options.critical_path = false;
-  auto sim = simulate(plan, cost->get(), options);
-  if (!sim) {
-    review.acceptable = false;
-    review.problem = sim.error().message;
-    return review;
-  }
-  review.mfu = sim->mfu;
-  if (sim->mfu > 1.0) {
-    review.acceptable = false;
-    review.problem = "with it the plan would run at an MFU of " + percent(sim->mfu) +
-                     ", above what the GPUs can do: the trace's times or scale do not match "
-                     "this plan";
-  }
-  return review;
 }
 
 }  // namespace slimpack

@@ -132,6 +132,13 @@ struct TraceRunCheck {
   // How the simulation priced the units when not as the plan stands: a run of torch's runtime
   // computes every pack padded to the largest one, and is held against that ("" otherwise).
   std::string priced_as;
+  // Why the run cannot be a run of the plan (run_plan_mismatch), "" when it can be. When set, no
+  // per-unit or makespan percentage is shown by any front end: it would compare two different
+  // runs (trace_report.h prints the verdict instead, the explorer's table has no Error column).
+  std::string mismatch;
+  // What priced the simulation (check_run, core/app/run_check.h: "the schedule's setup (...)"),
+  // "" when the caller priced it.
+  std::string priced_by;
 };
 
 // The units of the run for `plan`: map_trace_run, and for the `torch-pp` rules the run checked
@@ -140,7 +147,8 @@ struct TraceRunCheck {
 Expected<MappedTrace> map_plan_run(const TraceRun& run, const TraceRunRequest& request,
                                    const Plan& plan);
 
-// Measured against simulated: the run's units against `sim`, the simulation of `plan`. A run of
+// Measured against simulated, with the verdict: the run's units against `sim`, the simulation of
+// `plan`, and whether the run can be one of the plan (TraceRunCheck::mismatch). A run of
 // torch's runtime (rules torch-pp) is held against the plan padded as torch runs it
 // (torch_pp_padded_plan), simulated with `cost`; without a cost model (a plan of explicit times,
 // which padding does not change) against `sim`.
@@ -168,17 +176,7 @@ inline constexpr double kRunUnmatchedLimit = 0.1;  // of the plan's units
 inline constexpr double kRunScaleLimit = 3.0;
 std::string run_plan_mismatch(const TraceCheck& check);
 
-// Whether a calibration may replace the cost model: its refit error is at most
-// kCalibrationMaxMape and the plan simulated with the calibrated profile (`profile_file`, written)
-// has a possible MFU (at most 100 %). Otherwise `problem` says what is wrong, and the explorer
-// offers the profile as a proposal (with its error) that is never applied without the user.
-inline constexpr double kCalibrationMaxMape = 0.25;
-struct CalibrationReview {
-  bool acceptable = true;
-  std::string problem;  // empty when acceptable
-  double mfu = 0.0;     // of the plan simulated with the calibrated profile (0: not simulated)
-};
-CalibrationReview review_calibration(const TraceCalibration& calibration, const Plan& plan,
-                                     const ConfigSpec& config, const std::string& profile_file);
+// The calibration of a run with its review, one call for both front ends:
+// core/app/run_calibration.h.
 
 }  // namespace slimpack

@@ -120,6 +120,9 @@ golden_case(trace_summary_correlation ARGS trace summary tests/cli/inputs/launch
 golden_case(trace_summary_correlation_text STDOUT "launches: 4 found \\(4 by correlation id\\)"
   ARGS trace summary tests/cli/inputs/launch-correlation.trace.json)
 # The kernel launched in step 1 that runs in step 2 is step 1's: 4 gemms in step 1 on both sides.
+# A run of several ranks per side (a folder or FILE,FILE): its ranks merged by core/app's
+# compare_runs, as the explorer's diff table merges run A and run B (tests/core/app/run_compare_test.cpp).
+golden_case(trace_compare_ranks ARGS trace compare samples/traces/ddp samples/traces/ddp/rank1.pt.trace.json --steps all --json -)
 golden_case(trace_compare_steps_by_launch ARGS trace compare tests/cli/inputs/launch-async-flows.trace.json tests/cli/inputs/launch-correlation.trace.json --steps 1 --category kernel --json -)
 golden_case(trace_summary_text STDOUT "#1 +200.000 +140.000 +110.000 +20.000 +10.000 +60.000 +40.000 +55.000 +5.000 +0.000"
   ARGS trace summary samples/traces/ddp/rank0.pt.trace.json)
@@ -164,6 +167,12 @@ golden_case(fit_costs_trace_rank_files ARGS fit-costs --trace ${run_dir}/worker-
 # A schedule file as the plan: its setup fixes the cost model the units are inverted through (the
 # tiny model's coefficients come back from our export of it); an option contradicting it is refused.
 golden_case(fit_costs_trace_schedule ARGS fit-costs --trace tests/cli/inputs/tiny-p4.trace.json --plan samples/schedules/tiny-p4.schedule.json --out -)
+# The review of core/app's calibrate_run, as the explorer's Calibrate from Trace runs it: a run ten
+# times slower than its plan is not a run of it, so the profile is refused (nothing written)
+# unless --force asks for it.
+golden_case(fit_costs_trace_refused EXIT 2 STDERR "calibration refused: the trace is not a run of this plan: the trace runs 5.57 s where the plan is simulated at 557 ms \\(0.1x\\); .*refused-profile.json was not written \\(--force writes it\\)"
+  ARGS fit-costs --trace tests/cli/inputs/calibrate-10x-slower.trace.json --plan tests/cli/inputs/calibrate-plan.json --out ${golden_out}/refused-profile.json)
+golden_case(fit_costs_trace_refused_forced ARGS fit-costs --trace tests/cli/inputs/calibrate-10x-slower.trace.json --plan tests/cli/inputs/calibrate-plan.json --force --out -)
 golden_case(fit_costs_trace_schedule_contradicted EXIT 2 STDERR "--tp 4 contradicts the schedule's setup"
   ARGS fit-costs --trace tests/cli/inputs/tiny-p4.trace.json --plan samples/schedules/tiny-p4.schedule.json --tp 4)
 set(rank0 tests/cli/bad/runs/only-waits.json)

@@ -41,10 +41,22 @@ SimCheckModel::SimCheckModel(QObject* parent) : TableModel(parent) {
             [](const UnitComparison& u) { return pack_number(u.pack); }),
       duration(tr("Simulated"), &UnitComparison::simulated_us),
       duration(tr("Measured"), &UnitComparison::measured_us),
+      // Empty for a run that cannot be of the plan: its percentage would compare two runs.
       {.header = tr("Error"),
-       .display = [](const UnitComparison& u) { return formatPercent(u.error); },
-       .sortValue = [](const UnitComparison& u) { return u.error; },
-       .alignment = kNumberAlignment},
+       .display =
+           [this](const UnitComparison& u) {
+             return mismatch_.isEmpty() ? QVariant(formatPercent(u.error)) : QVariant();
+           },
+       .sortValue =
+           [this](const UnitComparison& u) {
+             return mismatch_.isEmpty() ? QVariant(u.error) : QVariant();
+           },
+       .alignment = kNumberAlignment,
+       .tooltip =
+           [this](const UnitComparison&) {
+             return mismatch_.isEmpty() ? QVariant()
+                                        : QVariant(tr("Not a run of the plan: %1").arg(mismatch_));
+           }},
       // The same words as the CLI's "from ..." line (core/app/trace_report.h).
       as_is(tr("Events"), {},
             [this](const UnitComparison& u) {
@@ -53,12 +65,18 @@ SimCheckModel::SimCheckModel(QObject* parent) : TableModel(parent) {
   });
 }
 
-void SimCheckModel::setUnits(const TraceCheck& check) {
-  resetRows(check.units, [this, &check] { sources_.sources = check.sources; });
+void SimCheckModel::setUnits(const TraceCheck& check, const std::string& mismatch) {
+  resetRows(check.units, [this, &check, &mismatch] {
+    sources_.sources = check.sources;
+    mismatch_ = QString::fromStdString(mismatch);
+  });
 }
 
 void SimCheckModel::clear() {
-  resetRows({}, [this] { sources_.sources.clear(); });
+  resetRows({}, [this] {
+    sources_.sources.clear();
+    mismatch_.clear();
+  });
 }
 
 void SimCheckModel::sort(int column, Qt::SortOrder order) {

@@ -1,9 +1,9 @@
 #pragma once
 // The per-unit table of "measured against simulated" (core/trace/trace_check.h): one row per
 // matched (replica, stage, pass, pack) unit with its simulated and measured durations and the
-// relative error, and the measured events it was built from (file#event name). Sortable by any
-// column; the check's own order (largest |error| first) is the initial one, so the worst units are
-// on top.
+// relative error (none for a run that cannot be of the plan), and the measured events it was built
+// from (file#event name). Sortable by any column; the check's own order (largest |error| first) is
+// the initial one, so the worst units are on top.
 #include "models/table_model.h"
 #include "trace/trace_check.h"
 
@@ -19,8 +19,10 @@ class SimCheckModel : public TableModel<UnitComparison> {
 
   explicit SimCheckModel(QObject* parent = nullptr);
 
-  // The check's units and the files their events name.
-  void setUnits(const TraceCheck& check);
+  // The check's units and the files their events name; `mismatch` is the check's verdict
+  // (TraceRunCheck::mismatch): when set, the Error column is empty (the tooltip says why).
+  void setUnits(const TraceCheck& check, const std::string& mismatch = {});
+  const QString& mismatch() const { return mismatch_; }
   void clear();
   const UnitComparison& unit(int r) const { return row(r); }
 
@@ -28,6 +30,7 @@ class SimCheckModel : public TableModel<UnitComparison> {
 
  private:
   TraceCheck sources_;  // only its `sources`, for unit_events_text
+  QString mismatch_;
 };
 
 }  // namespace slimpack::ui

@@ -13,6 +13,7 @@
 #include <limits>
 #include <map>
 
+#include "app/run_check.h"
 #include "gantt/gantt_view.h"
 #include "jobs/job_tracker.h"
 #include "models/format.h"
@@ -268,6 +269,7 @@ void SimCheckPanel::recheck() {
   units_.clear();
   lanes_text_.clear();
   message_.clear();
+  priced_by_.clear();
   model_->clear();
   stale_ = false;
   if (!run_ || !snapshot_ || !snapshot_->plan) {
@@ -285,8 +287,16 @@ void SimCheckPanel::recheck() {
       [run = run_, snapshot = snapshot_, request = request()](
           const CancelToken& cancel, ProgressSink& progress) -> Expected<TraceRunCheck> {
         progress.report("mapping trace units (" + request.options.rules + ")", 0.0);
-        auto result =
-            check_trace_run(*run, request, *snapshot->plan, snapshot->sim, snapshot->cost.get());
+        // core/app's check of a run: an opened schedule's run priced by the schedule's setup,
+        // even when the Configuration panel now names another model.
+        auto pricing =
+            run_pricing(*snapshot->plan, snapshot->plan_file, snapshot->config, snapshot->cost);
+        if (!pricing) return pricing.error();
+        auto result = check_run(*run, request, *snapshot->plan, *pricing, snapshot->sim,
+                                snapshot->cost.get());
+        // Named in the summary only when it is not what priced the Gantt above.
+        if (result && snapshot->cost && same_pricing(*snapshot->cost, *pricing->cost))
+          result->priced_by.clear();
         if (cancel.cancelled()) return Error::cancelled();
         return result;
       },
@@ -322,9 +332,15 @@ void SimCheckPanel::recheck() {
                        .arg(trace_duration_text(v.first * 1e-6))
                        .arg(formatPercent(v.second > 0 ? 1.0 - v.first / v.second : 0.0));
         lanes_text_ = lanes.join(QStringLiteral(" · "));
-        model_->setUnits(result->check);
-        model_->sort(SimCheckModel::Error, Qt::DescendingOrder);
-        table_->horizontalHeader()->setSortIndicator(SimCheckModel::Error, Qt::DescendingOrder);
+        // core/app's verdict: a run that cannot be of the plan shows no error, in rows of the
+        // plan's order instead of the (meaningless) worst first.
+        model_->setUnits(result->check, result->mismatch);
+        priced_by_ = QString::fromStdString(result->priced_by);
+        const int by = result->mismatch.empty() ? SimCheckModel::Error : SimCheckModel::Replica;
+        const Qt::SortOrder order =
+            result->mismatch.empty() ? Qt::DescendingOrder : Qt::AscendingOrder;
+        model_->sort(by, order);
+        table_->horizontalHeader()->setSortIndicator(by, order);
         check_ = std::move(result->check);
         message_.clear();
         showSummary();
@@ -347,13 +363,13 @@ void SimCheckPanel::showSummary() {
     return;
   }
   const TraceCheck& c = *check_;
-  if (const std::string mismatch = run_plan_mismatch(c); !mismatch.empty()) {
+  if (const QString mismatch = model_->mismatch(); !mismatch.isEmpty()) {
     // No percentage: it would compare two different runs.
     summary_->setText(tr("This trace is not a run of the current plan: %1. No error is computed. "
                          "To measure this plan, write its schedule with `slimpack solve "
                          "--schedule-out schedule.json` and run it with `slimpack-run "
                          "schedule.json --trace-dir run/`, then open run/ (File > Open Run…).")
-                          .arg(q(mismatch)));
+                          .arg(mismatch));
     summary_->setToolTip(lanes_text_);
     return;
   }
@@ -375,6 +391,8 @@ void SimCheckPanel::showSummary() {
                 .arg(QString::fromStdString(pack_name(w.pass, w.pack)))
                 .arg(formatPercent(w.error));
   }
+  if (!priced_by_.isEmpty())
+    text += tr(" · priced by %1, not the Configuration panel's model").arg(priced_by_);
   summary_->setText(text);
   summary_->setToolTip(lanes_text_);
 }

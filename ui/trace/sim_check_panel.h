@@ -5,7 +5,10 @@
 // with the request this panel builds (request(): the files as loaded, the trace options and the
 // unit rules chosen here), the one `slimpack simulate --check-trace` builds from its options:
 // per-unit error with the events behind each unit, MAPE, worst units and the makespan error.
-// Mapping and checking run as a job (a large trace takes a while to match).
+// Mapping and checking run as a job (a large trace takes a while to match): core/app's check_run,
+// which prices a run of an opened schedule by the schedule's setup (run_pricing) and says when
+// that is not what the Configuration panel prices; a run that cannot be of the plan
+// (TraceRunCheck::mismatch) shows the verdict and no percentage, in the summary and the table.
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -111,6 +114,7 @@ class SimCheckPanel : public QWidget {
   QString lanes_text_;
   bool stale_ = false;
   QString message_;
+  QString priced_by_;  // the schedule's setup, when it priced the check and not the Gantt
 };
 
 // `result` with every time scaled from its unit to seconds (explicit-time plans run in abstract

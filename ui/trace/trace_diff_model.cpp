@@ -5,7 +5,6 @@
 #include <QLocale>
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 namespace slimpack::ui {
 namespace {
@@ -26,17 +25,6 @@ ColumnUnit unit_for(double max_abs_us) {
 QString in_unit(double us, const ColumnUnit& u) {
   return QLocale(QLocale::English).toString(us / u.us_per_unit, 'f', 3) + QChar(' ') +
          QString::fromUtf8(u.name);
-}
-
-void add_categories(const ImportedTrace* t, std::set<std::string>& out) {
-  if (!t) return;
-  std::vector<char> seen(t->names.size(), 0);
-  for (const TraceLane& lane : t->lanes)
-    for (const TraceEvent& e : lane.events)
-      if (e.cat >= 0 && static_cast<std::size_t>(e.cat) < seen.size())
-        seen[static_cast<std::size_t>(e.cat)] = 1;
-  for (std::size_t i = 0; i < seen.size(); ++i)
-    if (seen[i] && !t->names[i].empty()) out.insert(t->names[i]);
 }
 
 // Whole counts as integers; per-step means (fractional) with two decimals.
@@ -111,26 +99,42 @@ TraceDiffModel::TraceDiffModel(QObject* parent) : TableModel(parent) {
   });
 }
 
-TraceDiffModel::Result TraceDiffModel::compute(const ImportedTrace* a, const ImportedTrace* b,
+TraceDiffModel::Result TraceDiffModel::compute(const std::vector<RankSource>& a,
+                                               const std::vector<RankSource>& b,
                                                TraceCompareOptions options) {
   Result out;
-  out.options = std::move(options);
-  if (a && b) {
-    // Only steps asked for and missing fail: a run without profiler steps is compared whole.
-    auto c = compare_traces(*a, *b, out.options);
-    if (!c && out.options.steps) {
-      TraceCompareOptions whole = out.options;
-      whole.steps.reset();
-      c = compare_traces(*a, *b, whole);
-      out.whole_trace = true;
-    }
-    if (c) out.comparison = std::move(*c);
+  out.options = options;
+  if (a.empty() || b.empty()) return out;
+  // core/app's one diff of two runs (`slimpack trace compare` calls it too): the ranks merged,
+  // per step as asked, or whole when a run has no profiler step.
+  auto c = compare_runs(a, b, options, /*steps_or_whole=*/true);
+  if (!c) {
+    // A category a run lacks, steps that do not parse: the CLI's message, an empty table.
+    out.comparison.note = c.error().message;
+    out.a = merge_rank_traces(a);
+    out.b = merge_rank_traces(b);
+    return out;
   }
-  std::set<std::string> cats;
-  add_categories(a, cats);
-  add_categories(b, cats);
-  for (const auto& c : cats) out.categories << QString::fromStdString(c);
+  out.a = std::move(c->a);
+  out.b = std::move(c->b);
+  out.comparison = std::move(c->comparison);
+  out.whole_trace = c->whole_trace;
+  for (const auto& cat : c->categories) out.categories << QString::fromStdString(cat);
   return out;
+}
+
+TraceDiffModel::Result TraceDiffModel::compute(const ImportedTrace* a, const ImportedTrace* b,
+                                               TraceCompareOptions options) {
+  // Borrowed, not owned: the caller keeps the traces alive for the call.
+  auto one = [](const ImportedTrace* t) {
+    std::vector<RankSource> run;
+    if (t)
+      run.push_back(
+          {std::shared_ptr<const ImportedTrace>(std::shared_ptr<const ImportedTrace>(), t), 0,
+           t->source});
+    return run;
+  };
+  return compute(one(a), one(b), std::move(options));
 }
 
 void TraceDiffModel::setResult(std::shared_ptr<const ImportedTrace> a,

@@ -1,11 +1,13 @@
 #pragma once
-// The diff table of two traces by event name (core/trace/trace_compare.h): name, count and total
+// The diff table of two runs by event name (core/app/run_compare.h, core/trace/trace_compare.h):
+// name, count and total
 // duration in A and in B, the delta and a status. Sortable by any column (numbers sort as
 // numbers), filterable by category and with the fold-digits option; both recompute the
 // comparison, which is one pass over the two traces' events.
 #include <QStringList>
 #include <memory>
 
+#include "app/run_compare.h"
 #include "models/table_model.h"
 #include "trace/trace_compare.h"
 
@@ -32,8 +34,15 @@ class TraceDiffModel : public TableModel<NameDiff> {
     TraceCompareOptions options;
     TraceComparison comparison;
     QStringList categories;
-    bool whole_trace = false;  // steps were asked for, a run has none: compared whole
+    bool whole_trace = false;                // steps were asked for, a run has none: compared whole
+    std::shared_ptr<const ImportedTrace> a;  // the runs merged (a run of one rank: its trace)
+    std::shared_ptr<const ImportedTrace> b;
   };
+  // Runs of several ranks are merged by core/app's compare_runs, as `slimpack trace compare`
+  // merges them: the same numbers for the same runs.
+  static Result compute(const std::vector<RankSource>& a, const std::vector<RankSource>& b,
+                        TraceCompareOptions options);
+  // Two single traces (tests, benchmarks).
   static Result compute(const ImportedTrace* a, const ImportedTrace* b,
                         TraceCompareOptions options);
   // Shows a result computed for `a` and `b` (no recomputation on this thread).

@@ -1,7 +1,6 @@
 #include "trace/trace_run.h"
 
 #include <chrono>
-#include <unordered_map>
 
 #include "jobs/job_tracker.h"
 #include "jobs/qt_task_pool.h"
@@ -15,56 +14,14 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 }  // namespace
 
-std::shared_ptr<const ImportedTrace> merged_trace(const TraceTimeline& run) {
-  const auto& sources = run.sources();
-  if (sources.empty()) return nullptr;
-  if (sources.size() == 1) return sources.front().trace;
-  auto out = std::make_shared<ImportedTrace>();
-  std::unordered_map<std::string, std::int32_t> ids;
-  auto intern = [&](const std::string& s) {
-    const auto [it, fresh] = ids.try_emplace(s, static_cast<std::int32_t>(out->names.size()));
-    if (fresh) out->names.push_back(s);
-    return it->second;
-  };
-  double first = 0.0, last = 0.0;
-  bool any = false;
-  for (std::size_t s = 0; s < sources.size(); ++s) {
-    const ImportedTrace& t = *sources[s].trace;
-    std::vector<std::int32_t> map(t.names.size());
-    for (std::size_t n = 0; n < t.names.size(); ++n) map[n] = intern(t.names[n]);
-    const std::string prefix =
-        "rank " + std::to_string(sources[s].rank >= 0 ? sources[s].rank : static_cast<int>(s)) +
-        ":";
-    for (const TraceLane& lane : t.lanes) {
-      TraceLane copy = lane;
-      copy.pid = prefix + lane.pid;
-      for (TraceEvent& e : copy.events) {
-        if (e.name >= 0) e.name = map[static_cast<std::size_t>(e.name)];
-        if (e.cat >= 0) e.cat = map[static_cast<std::size_t>(e.cat)];
-        e.args = -1;
-        first = any ? std::min(first, e.start_us) : e.start_us;
-        last = any ? std::max(last, e.start_us + e.dur_us) : e.start_us + e.dur_us;
-        any = true;
-      }
-      out->lanes.push_back(std::move(copy));
-    }
-    // Flow points too (GPU work belongs to the step of its launch): lanes offset, ids per rank.
-    const auto lane_base = static_cast<std::int32_t>(out->lanes.size() - t.lanes.size());
-    for (const TraceFlowPoint& f : t.flows) {
-      TraceFlowPoint copy = f;
-      copy.lane = f.lane >= 0 ? lane_base + f.lane : -1;
-      copy.id = intern(prefix + t.names[static_cast<std::size_t>(f.id)]);
-      copy.cat = map[static_cast<std::size_t>(f.cat)];
-      out->flows.push_back(copy);
-    }
-    out->events += t.events;
-    out->bytes += t.bytes;
-    out->unmatched += t.unmatched;
-    for (const auto& [ph, n] : t.by_phase) out->by_phase[ph] += n;
-  }
-  out->span_us = any ? last - first : 0.0;
-  out->source = sources.front().label + " (+" + std::to_string(sources.size() - 1) + " ranks)";
+std::vector<RankSource> rank_sources(const TraceTimeline& run) {
+  std::vector<RankSource> out;
+  for (const TraceSource& s : run.sources()) out.push_back({s.trace, s.rank, s.label});
   return out;
+}
+
+std::shared_ptr<const ImportedTrace> merged_trace(const TraceTimeline& run) {
+  return merge_rank_traces(rank_sources(run));
 }
 
 Expected<TraceRunView> load_trace_view(const TraceRunRequest& request, const CancelToken& cancel,

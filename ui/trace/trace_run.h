@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "app/run_compare.h"
 #include "app/trace_run.h"
 #include "common/cancel.h"
 #include "common/progress.h"
@@ -29,8 +30,9 @@ Expected<TraceRunView> load_trace_view(const TraceRunRequest& request,
                                        const CancelToken& cancel = CancelToken::none(),
                                        ProgressSink& progress = ProgressSink::none());
 
-// One trace holding every rank of a run (lanes of all sources, names interned again, pids
-// prefixed "rank r:"), for the by-name comparison; the source itself when the run has one file.
+// The run's ranks as core/app's diff of two runs takes them (compare_runs).
+std::vector<RankSource> rank_sources(const TraceTimeline& run);
+// One trace holding every rank of a run: core/app's merge_rank_traces of rank_sources.
 std::shared_ptr<const ImportedTrace> merged_trace(const TraceTimeline& run);
 
 }  // namespace slimpack::ui

@@ -13,6 +13,7 @@
 
 #include "jobs/job_tracker.h"
 #include "trace/trace_diff_model.h"
+#include "trace/trace_run.h"
 #include "trace/trace_units.h"
 #include "trace/trace_view.h"
 #include "trace/trace_workspace.h"
@@ -106,10 +107,11 @@ void TraceWorkspace::startDiff(TraceCompareOptions options, bool refill_categori
   diff_jobs_->start(
       tr("Comparing"),
       [a = run_a_.timeline, b = run_b_.timeline, options](const CancelToken&, ProgressSink&) {
+        // The merge and the diff are core/app's compare_runs, as `slimpack trace compare`.
         DiffDone out;
-        out.a = merged_trace(*a);
-        out.b = merged_trace(*b);
-        out.result = TraceDiffModel::compute(out.a.get(), out.b.get(), options);
+        out.result = TraceDiffModel::compute(rank_sources(*a), rank_sources(*b), options);
+        out.a = out.result.a;
+        out.b = out.result.b;
         return Expected<DiffDone>(std::move(out));
       },
       [this, refill_categories](Expected<DiffDone> done) {

@@ -6,6 +6,7 @@
 #include <QPushButton>
 #include <QStandardPaths>
 
+#include "app/run_calibration.h"
 #include "app/trace_run.h"
 #include "jobs/job_tracker.h"
 #include "models/format.h"
@@ -19,15 +20,7 @@
 #include "window/settings.h"
 
 namespace slimpack::ui {
-namespace {
-
-struct CalibrationDone {
-  std::string path;
-  TraceCalibration calibration;
-  CalibrationReview review;
-};
-
-}  // namespace
+namespace {}  // namespace
 
 TraceHooks::TraceHooks(MainWindow& window, ExplorerController& controller, Settings& settings,
                        TraceWorkspace& traces)
@@ -105,42 +98,56 @@ void TraceHooks::calibrate() {
   }
   const QString path = calibratedProfilePath(traces_.pathsA().front());
   QDir().mkpath(QFileInfo(path).absolutePath());
+  // core/app's one call, as `slimpack fit-costs --trace` makes it: priced as the run ran (a
+  // schedule's own setup, not the Configuration panel's), fitted, reviewed and written (a refused
+  // profile too: it is offered as a proposal).
   traces_.loadJobs().start(
       tr("Calibrating"),
       [measured, snapshot, request = traces_.traceRequest(), file = path.toStdString()](
-          const CancelToken& cancel, ProgressSink& progress) -> Expected<CalibrationDone> {
+          const CancelToken& cancel, ProgressSink& progress) -> Expected<RunCalibration> {
         progress.report("calibrating from the trace (" + request.options.rules + ")", 0.0);
-        // The cost model the plan was simulated with (core/app's one rule for a run).
-        auto cost = trace_cost_model(*snapshot->plan, snapshot->config, snapshot->cost);
-        if (!cost) return cost.error();
-        auto cal = calibrate_trace_run(*measured, request, *snapshot->plan, **cost);
-        if (!cal) return cal.error();
-        if (cancel.cancelled()) return Error::cancelled();
-        if (Status written = write_cost_profile(file, cal->profile); !written)
-          return written.error();
-        CalibrationReview review =
-            review_calibration(*cal, *snapshot->plan, snapshot->config, file);
-        return CalibrationDone{file, std::move(*cal), std::move(review)};
+        auto pricing =
+            run_pricing(*snapshot->plan, snapshot->plan_file, snapshot->config, snapshot->cost);
+        if (!pricing) return pricing.error();
+        return calibrate_run(*measured, request, *snapshot->plan, *pricing,
+                             {.profile_out = file, .write_refused = true}, cancel);
       },
-      [this](Expected<CalibrationDone> done) {
+      [this, path](Expected<RunCalibration> done) {
         if (!done) {
           if (done.error().kind != ErrorKind::Cancelled)
             window_.showError(tr("Calibrate from Trace"),
                               QString::fromStdString(done.error().message));
           return;
         }
-        const QString file = QString::fromStdString(done->path);
-        const TraceCalibration& c = done->calibration;
-        const QString fit = tr("%1 units (%2 skipped), refit error %3")
-                                .arg(c.units_used)
-                                .arg(c.units_skipped)
-                                .arg(formatPercent(c.mape));
-        if (!done->review.acceptable) {
-          propose(file, fit, QString::fromStdString(done->review.problem));
-          return;
-        }
-        apply(file, tr("Calibrated from %1: %2").arg(fit, QDir::toNativeSeparators(file)));
+        present(path, *done);
       });
+}
+
+void TraceHooks::present(const QString& file, const RunCalibration& done) {
+  const TraceCalibration& c = done.calibration;
+  const QString fit = tr("%1 units (%2 skipped), refit error %3, priced by %4")
+                          .arg(c.units_used)
+                          .arg(c.units_skipped)
+                          .arg(formatPercent(c.mape), QString::fromStdString(done.pricing.label));
+  if (!done.review.acceptable) {
+    propose(file, fit, QString::fromStdString(done.review.problem), done.not_applicable.empty());
+    return;
+  }
+  const QString figures =
+      tr("with it the plan runs in %1 at an MFU of %2, peak memory %3")
+          .arg(formatTime(done.review.makespan_s), formatPercent(done.review.mfu),
+               formatBytes(done.review.peak_memory_bytes));
+  if (!done.not_applicable.empty()) {
+    // A schedule fixes its costs: applying the profile would re-price the run as the
+    // Configuration panel's model. The CLI refuses the same (`simulate --plan S --cost-profile`).
+    const QString note = tr("Calibrated from %1; %2; not applied: %3. The profile is %4.")
+                             .arg(fit, figures, QString::fromStdString(done.not_applicable),
+                                  QDir::toNativeSeparators(file));
+    traces_.setNote(note);
+    emit calibrationRejected(file, note);
+    return;
+  }
+  apply(file, tr("Calibrated from %1 (%2): %3").arg(fit, figures, QDir::toNativeSeparators(file)));
 }
 
 void TraceHooks::apply(const QString& file, const QString& summary) {
@@ -150,12 +157,14 @@ void TraceHooks::apply(const QString& file, const QString& summary) {
   emit calibrated(file, summary);
 }
 
-void TraceHooks::propose(const QString& file, const QString& fit, const QString& problem) {
-  // Never applied silently: the note says why; the user may still apply the profile.
+void TraceHooks::propose(const QString& file, const QString& fit, const QString& problem,
+                         bool may_apply) {
+  // Never applied silently: the note says why; the user may still apply the profile, unless a
+  // schedule fixes the costs (applying would re-price the run by another model).
   const QString note = tr("Calibration not applied (%1): %2.").arg(fit, problem);
   traces_.setNote(note);
   emit calibrationRejected(file, note);
-  if (!window_.errorDialogsEnabled()) return;
+  if (!window_.errorDialogsEnabled() || !may_apply) return;
   auto* box = new QMessageBox(QMessageBox::Warning, tr("SlimPack Explorer"),
                               tr("Calibration from the trace looks wrong"), QMessageBox::NoButton,
                               &window_);

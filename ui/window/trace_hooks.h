@@ -1,13 +1,16 @@
 #pragma once
 // What ties the Traces tab (ui/trace) to the rest of the explorer, kept out of MainWindow:
 //  - the controller's current result goes to "Measured vs Simulated";
-//  - "Calibrate from Trace" runs as a job: core/app's calibrate_trace_run over run A with the
-//    workspace's request (files, trace options, rules), the current plan and the cost model it
-//    was simulated with (trace_cost_model), the fitted profile
-//    written to the application data folder and applied as the configuration's cost profile
-//    the same way a loaded profile is (ExplorerController::setCostFiles): the plan re-solves.
-//    A calibration core/app's review_calibration() rejects (refit error too high, MFU above
-//    100 %) is not applied: the tab's note says why, and a window-modal box offers it anyway;
+//  - "Calibrate from Trace" runs as a job: core/app's calibrate_run (the call `slimpack
+//    fit-costs --trace` makes) over run A with the workspace's request (files, trace options,
+//    rules) and the current plan, priced as the run ran (run_pricing: an opened schedule's own
+//    setup, whatever the Configuration panel says). The fitted profile is written to the
+//    application data folder and applied as the configuration's cost profile the same way a
+//    loaded profile is (ExplorerController::setCostFiles): the plan re-solves. A calibration
+//    the review refuses (not a run of the plan, refit error too high, MFU above 100 %) is not
+//    applied: the tab's note says why, and a window-modal box offers it anyway. A schedule's
+//    calibration is never applied (it would re-price the schedule by the panel's model; the CLI
+//    refuses `--cost-profile` with a schedule in the same words): the note gives its figures;
 //  - "Mapping Rules…" opens the rules dialog (ui/trace/trace_rules_dialog.h) on the rules in use;
 //    accepted rules map the trace for measured vs simulated and for calibration;
 //  - opened traces go into Open Recent;
@@ -19,6 +22,10 @@
 #include <memory>
 
 #include "render/trace_timeline.h"
+
+namespace slimpack {
+struct RunCalibration;
+}
 
 namespace slimpack::ui {
 
@@ -54,8 +61,10 @@ class TraceHooks : public QObject {
 
  private:
   void calibrate();
+  // The result of core/app's calibrate_run: applied, proposed or (a schedule's) only noted.
+  void present(const QString& file, const RunCalibration& done);
   void apply(const QString& file, const QString& summary);
-  void propose(const QString& file, const QString& fit, const QString& problem);
+  void propose(const QString& file, const QString& fit, const QString& problem, bool may_apply);
   void editRules(const std::shared_ptr<const TraceTimeline>& run);
 
   MainWindow& window_;
