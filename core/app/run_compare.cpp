@@ -58,6 +58,12 @@ std::shared_ptr<const ImportedTrace> merge_rank_traces(const std::vector<RankSou
         last = any ? std::max(last, e.start_us + e.dur_us) : e.start_us + e.dur_us;
         any = true;
       }
+      // Instants carry names too (the trace view's markers): into the merged table, no args.
+      for (TraceEvent& e : copy.instants) {
+        if (e.name >= 0) e.name = map[static_cast<std::size_t>(e.name)];
+        if (e.cat >= 0) e.cat = map[static_cast<std::size_t>(e.cat)];
+        e.args = -1;
+      }
       out->lanes.push_back(std::move(copy));
     }
     // Flow points too (GPU work belongs to the step of its launch): lanes offset, ids per rank.

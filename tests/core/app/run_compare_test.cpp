@@ -8,6 +8,8 @@
 
 #include <map>
 
+#include "trace/trace_import.h"
+
 namespace slimpack {
 namespace {
 
@@ -46,6 +48,28 @@ TEST(RunCompare, ARunOfTwoRanksCountsBothRanks) {
   ASSERT_TRUE(files.ok());
   EXPECT_EQ(files->comparison.names.size(), both->comparison.names.size());
   EXPECT_DOUBLE_EQ(by_name(files->comparison).at("aten::mm").total_us_a, mm.total_us_a);
+}
+
+// Instant events (the trace view's markers) keep their own names when ranks are merged: each
+// rank's name indices point into its own table, and the merged trace has one table.
+TEST(RunCompare, MergedRanksKeepTheirInstantsNames) {
+  auto rank0 = import_chrome_trace_text(
+      R"([{"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 1},
+          {"ph": "i", "name": "[memory]", "pid": 1, "tid": 1, "ts": 2}])",
+      "r0.json");
+  auto rank1 = import_chrome_trace_text(
+      R"([{"ph": "i", "name": "Iteration Start", "pid": 1, "tid": 1, "ts": 1},
+          {"ph": "X", "name": "b", "pid": 1, "tid": 1, "ts": 2, "dur": 1}])",
+      "r1.json");
+  ASSERT_TRUE(rank0.ok() && rank1.ok());
+  auto merged = merge_rank_traces({{std::make_shared<const ImportedTrace>(std::move(*rank0)), 0},
+                                   {std::make_shared<const ImportedTrace>(std::move(*rank1)), 1}});
+  ASSERT_TRUE(merged);
+  std::vector<std::string> instants;
+  for (const TraceLane& lane : merged->lanes)
+    for (const TraceEvent& e : lane.instants)
+      instants.push_back(merged->names.at(static_cast<std::size_t>(e.name)));
+  EXPECT_EQ(instants, (std::vector<std::string>{"[memory]", "Iteration Start"}));
 }
 
 TEST(RunCompare, StepsARunLacksAreAnErrorUnlessWholeIsAllowed) {
