@@ -164,6 +164,11 @@ void MainWindow::connectController() {
   connect(&c.compareJobs(), &JobTracker::busyChanged, compare_, &CompareView::setRunning);
   for (JobTracker* jobs : {&c.sweepJobs(), &c.compareJobs()})
     connect(jobs, &JobTracker::busyChanged, states_, &ViewStates::refresh);
+  // Exports follow the views' freshness (the staleness rule): nothing greyed goes out as current.
+  connect(states_, &ViewStates::refreshed, this, [this] {
+    exporter_->setFresh(exportable(states_->resultFreshness()),
+                        exportable(states_->compareFreshness()));
+  });
   connect(status_cancel_, &QToolButton::clicked, this, &MainWindow::cancelJobs);
 }
 
