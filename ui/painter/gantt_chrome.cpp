@@ -227,10 +227,18 @@ void paint_header(QPainter& p, const QRect& header, const QString& title, bool l
     p.save();
     p.setFont(f);
     p.setPen(palette.text);
+    // The legend sits on the bottom line and the title has the top line to itself (the layout
+    // gives a titled header two lines): the whole width, so that workload, p, t, S and strategy
+    // reach the slide. A title still too wide is set smaller (down to the legend's size) before
+    // anything is cut.
+    (void)legend_left;
+    const QRect r(header.left() + 6, header.top() + 2, std::max(0, header.width() - 12),
+                  header.height() - 4);
+    const double smallest = p.font().pointSizeF() > 0 ? p.font().pointSizeF() : 9.0;
+    while (QFontMetrics(f).horizontalAdvance(title) > r.width() && f.pointSizeF() > smallest)
+      f.setPointSizeF(std::max(smallest, f.pointSizeF() * 0.9));
+    p.setFont(f);
     const QFontMetrics tfm(f);
-    const QRect r(header.left() + 6, header.top() + 2,
-                  std::max(0, legend_left - header.left() - 12), header.height() - 4);
-    // The legend sits on the bottom line; the title takes the top line (or shares the row).
     p.drawText(r, Qt::AlignLeft | Qt::AlignTop, tfm.elidedText(title, Qt::ElideRight, r.width()));
     p.restore();
   }

@@ -283,6 +283,20 @@ void SearchPanel::choose(int row) {
   if (!result_ || row < 0 || row >= static_cast<int>(result_->rows.size())) return;
   const SearchRow& r = result_->rows[static_cast<std::size_t>(row)];
   if (r.status != SearchStatus::Solved) return;
+  // run_search evaluates batch k with seed + k (core/app/search.h); the explorer solves the
+  // workload's own batch, the search's batch 0.
+  const QString label = QString::fromStdString(config_label(r.config));
+  const auto seed = static_cast<qulonglong>(last_request_.workload.seed);
+  choice_note_ =
+      last_request_.batches <= 1
+          ? tr("Loaded %1 from the search: its figures there are for this same batch.").arg(label)
+          : tr("Loaded %1 from the search: its figures there (%2 per GPU, iteration %3) are means "
+               "over K = %4 batches (seeds %5 to %6); the Gantt shows batch 0 (seed %5).")
+                .arg(label, formatRate(r.tokens_per_second_per_gpu),
+                     formatTime(r.mean_iteration_time))
+                .arg(last_request_.batches)
+                .arg(seed)
+                .arg(seed + static_cast<qulonglong>(last_request_.batches) - 1);
   emit configurationChosen(config_for(last_request_.base, r.config));
 }
 

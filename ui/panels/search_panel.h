@@ -57,6 +57,9 @@ class SearchPanel : public QWidget {
   QTableView* table() const { return table_; }
   std::shared_ptr<const SearchResult> result() const { return result_; }
   QString message() const;
+  // What the explorer shows of the configuration chosen last, against what the search measured:
+  // the search's figures are means over its K batches, the Gantt is one batch (batch 0).
+  QString choiceNote() const { return choice_note_; }
   // The plot and table under the staleness rule (panels/freshness.h): greyed, and Export
   // disabled, while the result on screen was computed for another request than Search would run
   // now (another workload or configuration, GPU budget, K or space), during a new search and
@@ -106,6 +109,7 @@ class SearchPanel : public QWidget {
   WorkloadSpec workload_;
   ConfigSpec config_;
   SearchRequest last_request_;
+  QString choice_note_;
   std::shared_ptr<const SearchResult> result_;
   bool pending_ = false;  // a search was started and has not delivered
   // The newest search was cancelled or failed: the result on screen answers an older one.
