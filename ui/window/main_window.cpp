@@ -192,6 +192,9 @@ void MainWindow::sizeFirstWindow() {
   arrangeDocks();
   // The user's layout of the last session (View > Reset Layout goes back to the fresh one).
   if (!settings_.windowGeometry().isEmpty()) restoreGeometry(settings_.windowGeometry());
+  // Layouts saved by versions whose docks could not shrink (squashed on small screens) carry
+  // another version number and are not restored.
+  if (!settings_.windowState().isEmpty()) restoreState(settings_.windowState(), kLayoutVersion);
   // A geometry saved on a larger screen (or by a version with a larger minimum) never opens
   // larger than this screen, nor off it.
   const QRect screen_area = screen() ? screen()->availableGeometry() : QRect();
@@ -200,9 +203,6 @@ void MainWindow::sizeFirstWindow() {
            std::min(height(), screen_area.height() - kFrameAllowanceH));
     if (!screen_area.contains(geometry().topLeft())) move(screen_area.topLeft());
   }
-  // Layouts saved by versions whose docks could not shrink (squashed on small screens) carry
-  // another version number and are not restored.
-  if (!settings_.windowState().isEmpty()) restoreState(settings_.windowState(), kLayoutVersion);
 }
 
 MainWindow::~MainWindow() {
