@@ -11,6 +11,7 @@
 #include "common/format.h"
 #include "painter/gantt_chrome.h"
 #include "painter/gantt_export.h"
+#include "painter/gantt_layout.h"
 #include "painter/gantt_painter.h"
 #include "render/gantt_title.h"
 #include "window/exporter.h"
@@ -180,6 +181,36 @@ class TestExports : public QObject {
     QVERIFY(title.contains(QStringLiteral("S=8,192")));
     QVERIFY(title.contains(QStringLiteral("iteration ")));
     QVERIFY(exporter.optionsFor(true).title.isEmpty());  // a comparison names its plans instead
+  }
+
+  // The whole title reaches a slide: it has the header's top line to itself, the whole width (it
+  // was cut where the legend on the line below begins), and is set smaller before it is cut.
+  void theTitleIsNotCut() {
+    const QString title = QStringLiteral(
+        "preset long-sft-128k, seed 42 — slimpack · p=4 t=8 d=1 · S=8,192 · iteration 9.31 s");
+    QFont base = QGuiApplication::font();
+    base.setPointSizeF(10.0);
+    // Room enough: 1.35 times the text's size, as before.
+    QCOMPARE(title_font(base, title, 4000).pointSizeF(), 13.5);
+    // A 1280-pixel slide with its margins: smaller, and whole.
+    for (int width : {1268, 900}) {
+      const QFont f = title_font(base, title, width);
+      QVERIFY(f.pointSizeF() >= base.pointSizeF());
+      QVERIFY2(
+          QFontMetrics(f).horizontalAdvance(title) <= width || f.pointSizeF() == base.pointSizeF(),
+          qPrintable(QString::number(f.pointSizeF())));
+    }
+    QVERIFY(QFontMetrics(title_font(base, title, 1268)).horizontalAdvance(title) <= 1268);
+    // The layout's titled header holds the larger title line and the legend's line under it.
+    GanttPaintOptions options;
+    options.title = title;
+    options.legend = true;
+    const QFontMetrics fm(base);
+    const auto pr = testing::tiny_plan();
+    const GanttModel m = GanttModel::build(pr.plan, pr.result);
+    const GanttLayout l = compute_layout(m, QRect(0, 0, 1280, 720), options, fm);
+    QVERIFY(l.header.height() >=
+            QFontMetrics(title_font(base, title, 4000)).height() + fm.height() + 4);
   }
 
   // Save dialogs open in a folder that can be written: the last one saved to, else Pictures or

@@ -92,7 +92,7 @@ class TestJobsSearch : public QObject {
     QSignalSpy finished(&panel, &SearchPanel::finished);
     panel.run();
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 60000);
-    QVERIFY(panel.result());
+    QVERIFY2(panel.result(), qPrintable(panel.message()));
     const SearchResult& result = *panel.result();
     QVERIFY(!result.front.empty());
     QCOMPARE(panel.chart()->frontSeries()->count(), static_cast<int>(result.front.size()));

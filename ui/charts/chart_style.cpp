@@ -2,7 +2,9 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QHelpEvent>
 #include <QLegend>
+#include <QToolTip>
 #include <QVBoxLayout>
 #include <cmath>
 
@@ -30,6 +32,34 @@ QChartView* makeChartView(QWidget* host, QChart* chart) {
   layout->addWidget(view);
   styleChart(chart, false);
   return view;
+}
+
+namespace {
+class PointTooltips : public QObject {
+ public:
+  PointTooltips(QWidget* viewport, std::function<QString(const QPoint&)> text_at)
+      : QObject(viewport), text_at_(std::move(text_at)) {}
+
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override {
+    if (event->type() != QEvent::ToolTip) return QObject::eventFilter(watched, event);
+    auto* help = static_cast<QHelpEvent*>(event);
+    const QString text = text_at_(help->pos());
+    if (text.isEmpty())
+      QToolTip::hideText();
+    else
+      QToolTip::showText(help->globalPos(), text, static_cast<QWidget*>(watched));
+    return true;  // answered: the graphics view would hide it again
+  }
+
+ private:
+  std::function<QString(const QPoint&)> text_at_;
+};
+}  // namespace
+
+void setPointTooltips(QChartView* view, std::function<QString(const QPoint&)> textAt) {
+  view->viewport()->setMouseTracking(true);
+  view->viewport()->installEventFilter(new PointTooltips(view->viewport(), std::move(textAt)));
 }
 
 QString shortTokens(double t) {

@@ -42,18 +42,29 @@ SearchChart::SearchChart(QWidget* parent)
   for (QScatterSeries* s : {others_, front_}) {
     s->attachAxis(gpus_axis_);
     s->attachAxis(y_axis_);
-    connect(s, &QXYSeries::hovered, this, [this](const QPointF& p, bool on) {
-      if (!on) return QToolTip::hideText();
-      const int row = rowAt(p);
-      if (row >= 0) QToolTip::showText(QCursor::pos(), rowText(row), this);
-    });
     connect(s, &QXYSeries::clicked, this, [this](const QPointF& p) {
       const int row = rowAt(p);
       if (row >= 0) emit configurationClicked(row);
     });
   }
+  setPointTooltips(view_, [this](const QPoint& pos) { return toolTipAt(pos); });
   memory_axis_->setVisible(false);
   rebuild();
+}
+
+QString SearchChart::toolTipAt(const QPoint& pos) const {
+  if (!result_) return {};
+  int best = -1;
+  double best_d = kPointHitPx * kPointHitPx;
+  for (std::size_t i = 0; i < result_->rows.size(); ++i) {
+    const SearchRow& row = result_->rows[i];
+    if (row.status != SearchStatus::Solved) continue;
+    const QPointF at = view_->mapFromScene(
+        chart_->mapToPosition(QPointF(xOf(row), row.tokens_per_second_per_gpu), front_));
+    const double dx = at.x() - pos.x(), dy = at.y() - pos.y();
+    if (dx * dx + dy * dy <= best_d) best = static_cast<int>(i), best_d = dx * dx + dy * dy;
+  }
+  return rowText(best);
 }
 
 void SearchChart::setResult(std::shared_ptr<const SearchResult> result) {
@@ -104,7 +115,8 @@ int SearchChart::rowAt(const QPointF& value) const {
 QString SearchChart::rowText(int row) const {
   if (!result_ || row < 0 || row >= static_cast<int>(result_->rows.size())) return {};
   const SearchRow& r = result_->rows[static_cast<std::size_t>(row)];
-  return tr("%1\n%2 per GPU, iteration %3 (p95 %4), peak %5\nClick to load this configuration")
+  return tr("%1\n%2 per GPU, iteration %3 (p95 %4), peak %5 (means over the search's batches)\n"
+            "Click to load this configuration")
       .arg(QString::fromStdString(config_label(r.config)), formatRate(r.tokens_per_second_per_gpu),
            formatTime(r.mean_iteration_time), formatTime(r.p95_iteration_time),
            formatBytes(r.peak_memory_bytes));

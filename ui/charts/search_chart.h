@@ -34,6 +34,9 @@ class SearchChart : public QWidget {
   // The result row drawn nearest to a chart point (-1 when none), and its tooltip.
   int rowAt(const QPointF& value) const;
   QString rowText(int row) const;
+  // The tooltip for a mouse at `pos` (the view's viewport): the solved configuration drawn within
+  // kPointHitPx of it, with its figures; "" when none.
+  QString toolTipAt(const QPoint& pos) const;
 
  signals:
   void configurationClicked(int row);

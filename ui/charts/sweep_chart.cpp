@@ -119,14 +119,25 @@ void SweepChart::buildSeries() {
     connect(s, &QXYSeries::clicked, this, pick);
   // Hovering a point says what it is, including why an infeasible S failed.
   // The current-S marker is drawn over its point, so it answers too.
-  for (QScatterSeries* s : {time_points_, bubble_points_, current_point_, infeasible_}) {
+  for (QScatterSeries* s : {time_points_, bubble_points_, current_point_, infeasible_})
     with_tooltips_.push_back(s);
-    connect(s, &QXYSeries::hovered, this, [this](const QPointF& p, bool state) {
-      if (!state) return QToolTip::hideText();
-      const int i = pointAt(points_, p.x());
-      if (i >= 0) QToolTip::showText(QCursor::pos(), pointText(points_[std::size_t(i)]), this);
-    });
+  setPointTooltips(view_, [this](const QPoint& pos) { return toolTipAt(pos); });
+}
+
+QString SweepChart::toolTipAt(const QPoint& pos) const {
+  double best_d = kPointHitPx * kPointHitPx;
+  double best_s = 0.0;
+  for (const QScatterSeries* s : with_tooltips_) {
+    if (!s->isVisible()) continue;
+    for (const QPointF& p : s->points()) {
+      const QPointF at =
+          view_->mapFromScene(chart_->mapToPosition(p, const_cast<QScatterSeries*>(s)));
+      const double dx = at.x() - pos.x(), dy = at.y() - pos.y();
+      if (dx * dx + dy * dy <= best_d) best_d = dx * dx + dy * dy, best_s = p.x();
+    }
   }
+  const int i = best_s > 0 ? pointAt(points_, best_s) : -1;
+  return i >= 0 ? pointText(points_[static_cast<std::size_t>(i)]) : QString();
 }
 
 bool SweepChart::hasTooltip(const QScatterSeries* series) const {

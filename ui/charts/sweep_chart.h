@@ -36,6 +36,10 @@ class SweepChart : public QWidget {
   QScatterSeries* currentSeries() const { return current_point_; }
   // Whether hovering a point of `series` shows its tooltip (S, iteration time, bubble).
   bool hasTooltip(const QScatterSeries* series) const;
+  // The tooltip for a mouse at `pos` (the view's viewport): the point of those series drawn within
+  // kPointHitPx of it; "" when none.
+  QString toolTipAt(const QPoint& pos) const;
+  QChartView* view() const { return view_; }
 
  signals:
   void sliceSelected(slimpack::Tokens s);

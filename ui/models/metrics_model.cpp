@@ -177,8 +177,8 @@ std::vector<MetricRow> metric_rows(const ExplorerSnapshot& s) {
 
 MetricsModel::MetricsModel(QObject* parent) : TableModel(parent) {
   // The tooltip and the warning colour belong to the metric: both cells of its row carry them.
-  setRowTooltip(
-      [](const MetricRow& r) { return r.tooltip.isEmpty() ? QVariant() : QVariant(r.tooltip); });
+  // Without a tooltip of its own a row shows its whole value there (a narrow dock elides it).
+  setRowTooltip([](const MetricRow& r) { return r.tooltip.isEmpty() ? r.value : r.tooltip; });
   setRowForeground(
       [](const MetricRow& r) { return r.warning ? QVariant(warningBrush()) : QVariant(); });
   setColumns({

@@ -183,7 +183,6 @@ void paint_header(QPainter& p, const QRect& header, const QString& title, bool l
                   const LegendContent& content, const GanttPalette& palette, int reserve_left) {
   p.fillRect(header, palette.background);
   const QFontMetrics fm(p.font());
-  int legend_left = header.right();
   if (legend) {
     std::vector<LegendEntry> entries = legend_entries(content, palette);
     const int sw = fm.height();
@@ -218,22 +217,31 @@ void paint_header(QPainter& p, const QRect& header, const QString& title, bool l
         p.fillRect(QRect(x + 1, y + 3, sw - 2, fm.height() - 6), it->color);
       x -= 14;
     }
-    legend_left = x;
   }
   if (!title.isEmpty()) {
-    QFont f = p.font();
-    f.setBold(true);
-    f.setPointSizeF(f.pointSizeF() > 0 ? f.pointSizeF() * 1.35 : 12.0);
     p.save();
-    p.setFont(f);
     p.setPen(palette.text);
-    const QFontMetrics tfm(f);
-    const QRect r(header.left() + 6, header.top() + 2,
-                  std::max(0, legend_left - header.left() - 12), header.height() - 4);
-    // The legend sits on the bottom line; the title takes the top line (or shares the row).
-    p.drawText(r, Qt::AlignLeft | Qt::AlignTop, tfm.elidedText(title, Qt::ElideRight, r.width()));
+    // The legend sits on the bottom line and the title has the top line to itself (the layout
+    // gives a titled header two lines): the whole width, so that workload, p, t, S and strategy
+    // reach the slide (it stopped at the legend's left end and was cut there).
+    const QRect r(header.left() + 6, header.top() + 2, std::max(0, header.width() - 12),
+                  header.height() - 4);
+    const QFont f = title_font(p.font(), title, r.width());
+    p.setFont(f);
+    p.drawText(r, Qt::AlignLeft | Qt::AlignTop,
+               QFontMetrics(f).elidedText(title, Qt::ElideRight, r.width()));
     p.restore();
   }
+}
+
+QFont title_font(const QFont& base, const QString& title, int width) {
+  QFont f = base;
+  f.setBold(true);
+  const double smallest = base.pointSizeF() > 0 ? base.pointSizeF() : 9.0;
+  f.setPointSizeF(smallest * 1.35);
+  while (QFontMetrics(f).horizontalAdvance(title) > width && f.pointSizeF() > smallest)
+    f.setPointSizeF(std::max(smallest, f.pointSizeF() * 0.9));
+  return f;
 }
 
 QString pack_count_text(const GanttModel& model) {

@@ -1,4 +1,5 @@
 #pragma once
+#include <QFont>
 // Everything around the bars: lane labels, time axis and grid, header with title and legend, and
 // the key metrics box. Free functions so the single and the comparison exports share them.
 #include <QPainter>
@@ -34,9 +35,12 @@ struct LegendContent {
 };
 // The legend's entries (long labels), in the order they are drawn.
 QStringList legend_labels(const LegendContent& content);
-// Title on the left of `header`, legend on the right (when `legend`). The legend keeps clear of
-// the leftmost `reserve_left` pixels (where the widget names the highlighted sequence) and
-// shortens its labels, then leaves out its last entries, when it does not fit.
+// Title on the top line of `header`, legend right-aligned on the bottom line (when `legend`). The
+// legend keeps clear of the leftmost `reserve_left` pixels (where the widget names the highlighted
+// sequence) and shortens its labels, then leaves out its last entries, when it does not fit. The
+// title's font in a header `width` pixels wide: 1.35 times `base`, smaller (down to `base`) until
+// `title` fits; only a title that does not fit at `base` is elided.
+QFont title_font(const QFont& base, const QString& title, int width);
 void paint_header(QPainter& p, const QRect& header, const QString& title, bool legend,
                   const LegendContent& content, const GanttPalette& palette, int reserve_left = 0);
 // Forward and backward packs of all replicas: "118 forward · 96 backward packs" (empty for a

@@ -55,7 +55,10 @@ GanttLayout compute_layout(const GanttModel& model, const QRect& area,
   int bottom = area.bottom() + 1;
 
   if (!options.title.isEmpty() || options.legend) {
-    const int h = options.title.isEmpty() ? line + 8 : line * 2 + 6;
+    // A title takes a line of its own above the legend's, in a font 1.35 times as large
+    // (paint_header), so that neither is cut to make room for the other.
+    const int title_line = (line * 27 + 19) / 20;
+    const int h = options.title.isEmpty() ? line + 8 : title_line + line + 8;
     g.header = QRect(area.left(), top, area.width(), h);
     top += h;
   }

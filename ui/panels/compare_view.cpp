@@ -16,6 +16,10 @@
 #include "solver/strategy.h"
 
 namespace slimpack::ui {
+namespace {
+// The comparison table shows this many rows without scrolling (every strategy the tab offers).
+constexpr int kTableRows = 8;
+}  // namespace
 
 CompareView::CompareView(QWidget* parent)
     : QWidget(parent),
@@ -43,13 +47,14 @@ CompareView::CompareView(QWidget* parent)
   table_->verticalHeader()->hide();
   table_->horizontalHeader()->setStretchLastSection(true);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  table_->setMaximumHeight(table_->fontMetrics().height() * 8);
+  table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
 
   auto* outer = new QSplitter(Qt::Vertical);
   outer->addWidget(stack_);
   outer->addWidget(table_);
   outer->setStretchFactor(0, 4);
   outer->setStretchFactor(1, 1);
+  outer->setCollapsible(1, false);
   frame_ = new StateFrame(outer);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
@@ -86,6 +91,12 @@ void CompareView::setEntries(const std::vector<CompareEntry>& entries) {
   entries_ = entries;
   model_->setEntries(entries);
   table_->resizeColumnsToContents();
+  // Every row shows (up to kTableRows; the splitter above gives it more): a height cap of eight
+  // text lines left three rows of six strategies under the header.
+  const int table_rows = std::min(model_->rowCount(), kTableRows);
+  table_->setMinimumHeight(table_->horizontalHeader()->sizeHint().height() +
+                           table_rows * table_->verticalHeader()->defaultSectionSize() +
+                           2 * table_->frameWidth() + 2);
   std::vector<std::string> shown;
   TimeRange shared{0.0, 0.0};
   for (const auto& e : entries) {

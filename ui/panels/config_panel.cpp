@@ -170,6 +170,9 @@ void ConfigPanel::addSliceRows(QFormLayout* form) {
   slice_spin_->setSpecialValueText(tr("auto"));
   slice_spin_->setToolTip(tr("Slice size S in tokens (arrows step in powers of two)"));
   slice_spin_->setSuffix(tr(" tok"));
+  // Typed S counts on Enter (or focus out), as every typed field of the panel: one solve and one
+  // undo step per typed value; the slider and the arrows still edit live.
+  slice_spin_->setKeyboardTracking(false);
   auto_slice_->setObjectName("config.autoSlice");
   auto_slice_->setWordWrap(true);
   auto* slice = new QHBoxLayout;

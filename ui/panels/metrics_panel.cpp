@@ -1,5 +1,6 @@
 #include "panels/metrics_panel.h"
 
+#include <QEvent>
 #include <QHeaderView>
 #include <QSplitter>
 #include <QTableView>
@@ -40,12 +41,36 @@ MetricsPanel::MetricsPanel(QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
   layout->addWidget(split);
+  metrics_view_->horizontalHeader()->setMinimumSectionSize(metrics_view_->fontMetrics().height());
+  metrics_view_->viewport()->installEventFilter(this);
+}
+
+bool MetricsPanel::eventFilter(QObject* watched, QEvent* event) {
+  if (watched == metrics_view_->viewport() && event->type() == QEvent::Resize) fitColumns();
+  return QWidget::eventFilter(watched, event);
+}
+
+void MetricsPanel::fitColumns() {
+  // The values are what the panel is for: they keep their whole width, and the names give way
+  // (elided, down to a few characters) when the dock is narrower than both. A value too long for
+  // any dock (the solver's notes) is elided instead, whole in its tooltip.
+  const QAbstractItemView* view = metrics_view_;  // where the size hints are public
+  const int room = metrics_view_->viewport()->width();
+  const int name = view->sizeHintForColumn(MetricsModel::Name);
+  const int least_name = std::min(name, metrics_view_->fontMetrics().averageCharWidth() * 8);
+  int value = 0;
+  for (int row = 0; row < metrics_->rowCount(); ++row) {
+    const int w = view->sizeHintForIndex(metrics_->index(row, MetricsModel::Value)).width();
+    if (w <= room - least_name) value = std::max(value, w);
+  }
+  metrics_view_->setColumnWidth(MetricsModel::Name,
+                                std::max(least_name, std::min(name, room - value)));
 }
 
 void MetricsPanel::setSnapshot(const SnapshotPtr& snapshot) {
   metrics_->setSnapshot(snapshot);
   stages_->setSnapshot(snapshot);
-  metrics_view_->resizeColumnToContents(MetricsModel::Name);
+  fitColumns();
   stage_view_->resizeColumnsToContents();
 }
 

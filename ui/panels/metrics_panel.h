@@ -25,7 +25,13 @@ class MetricsPanel : public QWidget {
   QTableView* stageView() const { return stage_view_; }
   QTableView* metricsView() const { return metrics_view_; }
 
+ protected:
+  bool eventFilter(QObject* watched, QEvent* event) override;
+
  private:
+  // Values whole, names elided: a narrow dock (1280x720) cut the values to "9." and "slimp".
+  void fitColumns();
+
   MetricsModel* metrics_;
   StageModel* stages_;
   QTableView* metrics_view_;

@@ -138,9 +138,13 @@ Status readOptionValue(const QWidget* widget, const ConfigOption& option, Scenar
 }
 
 void onOptionEdited(QWidget* widget, QObject* context, const std::function<void()>& edited) {
+  // A typed number counts once, on Enter or when the focus leaves (the arrows still step at once):
+  // typing 200000 is one edit, solved once and undone in one step, not 2, 20, 200, ... each.
   if (auto* box = qobject_cast<QSpinBox*>(widget)) {
+    box->setKeyboardTracking(false);
     QObject::connect(box, &QSpinBox::valueChanged, context, edited);
   } else if (auto* number = qobject_cast<QDoubleSpinBox*>(widget)) {
+    number->setKeyboardTracking(false);
     QObject::connect(number, &QDoubleSpinBox::valueChanged, context, edited);
   } else if (auto* check = qobject_cast<QCheckBox*>(widget)) {
     QObject::connect(check, &QCheckBox::toggled, context, edited);

@@ -6,6 +6,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -21,8 +22,16 @@
 #include "models/format.h"
 #include "models/search_model.h"
 #include "panels/search_space_editor.h"
+#include "panels/state_frame.h"
 
 namespace slimpack::ui {
+namespace {
+// Whether a result computed for `a` answers request `b` (the callbacks and resume rows aside).
+bool sameSearch(const SearchRequest& a, const SearchRequest& b) {
+  return a.workload == b.workload && a.base == b.base && a.space == b.space &&
+         a.batches == b.batches && a.prune == b.prune;
+}
+}  // namespace
 
 SearchPanel::SearchPanel(QWidget* parent)
     : QWidget(parent),
@@ -88,12 +97,13 @@ void SearchPanel::layOut() {
   split->addWidget(table_);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
+  frame_ = new StateFrame(split);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
   layout->addLayout(controls);
   layout->addWidget(space_);
   layout->addWidget(message_);
-  layout->addWidget(split, 1);
+  layout->addWidget(frame_, 1);
 }
 
 void SearchPanel::connectSignals() {
@@ -110,6 +120,12 @@ void SearchPanel::connectSignals() {
   connect(table_, &QTableView::doubleClicked, this,
           [this](const QModelIndex& index) { choose(model_->resultRow(index.row())); });
   connect(jobs_, &JobTracker::busyChanged, this, &SearchPanel::setRunning);
+  connect(jobs_, &JobTracker::cancelled, this, [this] { undelivered_ = true; });
+  // The request Search would run now changes with these: the result on screen may go stale.
+  connect(gpus_, &QSpinBox::valueChanged, this, &SearchPanel::updateFreshness);
+  connect(batches_, &QSpinBox::valueChanged, this, &SearchPanel::updateFreshness);
+  for (QLineEdit* field : space_->findChildren<QLineEdit*>())
+    connect(field, &QLineEdit::textChanged, this, &SearchPanel::updateFreshness);
   connect(jobs_, &JobTracker::progress, this, [this](const QString& stage, double f) {
     progress_->setValue(static_cast<int>(f * 1000));
     message_->setText(stage);
@@ -121,6 +137,7 @@ SearchPanel::~SearchPanel() = default;
 void SearchPanel::setBasis(const WorkloadSpec& workload, const ConfigSpec& config) {
   workload_ = workload;
   config_ = config;
+  updateFreshness();
 }
 
 void SearchPanel::setGpus(int gpus) {
@@ -180,6 +197,7 @@ void SearchPanel::run() {
   const SearchRequest request = std::move(*checked);
   progress_->setValue(0);
   pending_ = true;
+  undelivered_ = false;
   jobs_->start(
       tr("Searching"),
       [request](const CancelToken& cancel, ProgressSink& progress) -> Expected<SearchResult> {
@@ -189,7 +207,9 @@ void SearchPanel::run() {
       [this, request](Expected<SearchResult> result) {
         pending_ = false;
         if (!result) {
+          undelivered_ = true;
           message_->setText(readableMessage(result.error().message, 400));
+          updateFreshness();
           emit finished();
           return;
         }
@@ -210,6 +230,33 @@ void SearchPanel::setRunning(bool running) {
     pending_ = false;
     message_->setText(tr("cancelled"));
   }
+  updateFreshness();
+}
+
+void SearchPanel::updateFreshness() {
+  auto now = request();
+  const bool matches = result_ && now && sameSearch(last_request_, *now);
+  // A search that runs replaces the result even when it asks the same: the old one is not the
+  // answer the user is waiting for once it was asked again, and a cancelled one stays greyed.
+  const Freshness f =
+      freshnessOf(result_ != nullptr, matches && !jobs_->busy() && !undelivered_, jobs_->busy());
+  QString why;
+  if (f == Freshness::Stale)
+    why = undelivered_ ? tr("The newest search was cancelled or failed: greyed, the previous "
+                            "search's result (%1 GPUs, K = %2).")
+                             .arg(last_request_.space.gpus)
+                             .arg(last_request_.batches)
+                       : tr("Computed for other settings (%1 GPUs, K = %2): press Search to "
+                            "update it.")
+                             .arg(last_request_.space.gpus)
+                             .arg(last_request_.batches);
+  else if (f == Freshness::Computing)
+    why = tr("Searching… (Esc cancels)");
+  frame_->setState(f, why);
+  export_->setEnabled(result_ && exportable(f));
+  export_->setToolTip(export_->isEnabled()
+                          ? tr("Export the table (CSV), the result (JSON) or the plot (PNG)")
+                          : tr("No current result to export: the one shown is greyed"));
 }
 
 void SearchPanel::setResult(std::shared_ptr<const SearchResult> result,
@@ -219,7 +266,6 @@ void SearchPanel::setResult(std::shared_ptr<const SearchResult> result,
   chart_->setResult(result_);
   model_->setResult(result_);
   table_->resizeColumnsToContents();
-  export_->setEnabled(true);
   progress_->setValue(1000);
   const SearchStats& s = result_->stats;
   message_->setText(tr("%1 configurations: %2 solved, %3 infeasible (%4 by the memory check), "
@@ -230,12 +276,27 @@ void SearchPanel::setResult(std::shared_ptr<const SearchResult> result,
                         .arg(s.memory_checked)
                         .arg(s.pruned)
                         .arg(result_->front.size()));
+  updateFreshness();
 }
 
 void SearchPanel::choose(int row) {
   if (!result_ || row < 0 || row >= static_cast<int>(result_->rows.size())) return;
   const SearchRow& r = result_->rows[static_cast<std::size_t>(row)];
   if (r.status != SearchStatus::Solved) return;
+  // run_search evaluates batch k with seed + k (core/app/search.h); the explorer solves the
+  // workload's own batch, the search's batch 0.
+  const QString label = QString::fromStdString(config_label(r.config));
+  const auto seed = static_cast<qulonglong>(last_request_.workload.seed);
+  choice_note_ =
+      last_request_.batches <= 1
+          ? tr("Loaded %1 from the search: its figures there are for this same batch.").arg(label)
+          : tr("Loaded %1 from the search: its figures there (%2 per GPU, iteration %3) are means "
+               "over K = %4 batches (seeds %5 to %6); the Gantt shows batch 0 (seed %5).")
+                .arg(label, formatRate(r.tokens_per_second_per_gpu),
+                     formatTime(r.mean_iteration_time))
+                .arg(last_request_.batches)
+                .arg(seed)
+                .arg(seed + static_cast<qulonglong>(last_request_.batches) - 1);
   emit configurationChosen(config_for(last_request_.base, r.config));
 }
 

@@ -28,6 +28,7 @@ class JobTracker;
 class SearchChart;
 class SearchModel;
 class SearchSpaceEditor;
+class StateFrame;
 
 class SearchPanel : public QWidget {
   Q_OBJECT
@@ -56,6 +57,15 @@ class SearchPanel : public QWidget {
   QTableView* table() const { return table_; }
   std::shared_ptr<const SearchResult> result() const { return result_; }
   QString message() const;
+  // What the explorer shows of the configuration chosen last, against what the search measured:
+  // the search's figures are means over its K batches, the Gantt is one batch (batch 0).
+  QString choiceNote() const { return choice_note_; }
+  // The plot and table under the staleness rule (panels/freshness.h): greyed, and Export
+  // disabled, while the result on screen was computed for another request than Search would run
+  // now (another workload or configuration, GPU budget, K or space), during a new search and
+  // after it was cancelled.
+  StateFrame* resultFrame() const { return frame_; }
+  QPushButton* exportButton() const { return export_; }
 
   // Writes the result by the file's extension: the table as CSV, the result as JSON, the plot as
   // PNG. Errors name the file.
@@ -80,6 +90,7 @@ class SearchPanel : public QWidget {
   void setResult(std::shared_ptr<const SearchResult> result, const SearchRequest& request);
   void choose(int row);
   void exportDialog();
+  void updateFreshness();
 
   JobTracker* jobs_;
   SearchChart* chart_;
@@ -94,11 +105,15 @@ class SearchPanel : public QWidget {
   QPushButton* export_;
   QProgressBar* progress_;
   QLabel* message_;
+  StateFrame* frame_ = nullptr;
   WorkloadSpec workload_;
   ConfigSpec config_;
   SearchRequest last_request_;
+  QString choice_note_;
   std::shared_ptr<const SearchResult> result_;
   bool pending_ = false;  // a search was started and has not delivered
+  // The newest search was cancelled or failed: the result on screen answers an older one.
+  bool undelivered_ = false;
 };
 
 }  // namespace slimpack::ui

@@ -24,18 +24,23 @@ const char* kComputingStyle =
 // transparent for the mouse, so tooltips still answer.
 class Veil : public QWidget {
  public:
+  static constexpr int kWashAlpha = 128;
   explicit Veil(QWidget* parent) : QWidget(parent) {
     setAttribute(Qt::WA_TransparentForMouseEvents);
     setAttribute(Qt::WA_OpaquePaintEvent);
     setFocusPolicy(Qt::NoFocus);
   }
-  // `picture`: the content as it looks now; shown without its colours and a little lighter.
+  // `picture`: the content as it looks now; shown without its colours and washed halfway
+  // towards the background, so that values drawn in the text colour read grey, not black (on the
+  // dark theme: grey, not white).
   void setPicture(const QPixmap& picture) {
     QImage grey = picture.toImage()
                       .convertToFormat(QImage::Format_Grayscale8)
                       .convertToFormat(QImage::Format_ARGB32_Premultiplied);
+    QColor wash = palette().color(QPalette::Window);
+    wash.setAlpha(kWashAlpha);
     QPainter p(&grey);
-    p.fillRect(grey.rect(), QColor(0x80, 0x80, 0x80, 48));
+    p.fillRect(grey.rect(), wash);
     p.end();
     picture_ = QPixmap::fromImage(grey);
     update();
@@ -73,7 +78,10 @@ StateFrame::StateFrame(QWidget* content, QWidget* parent)
   delay_->setSingleShot(true);
   delay_->setInterval(kComputingDelayMs);
   connect(delay_, &QTimer::timeout, this, [this] {
-    if (state_ == State::Computing) showBanner();
+    if (state_ != State::Computing && state_ != State::Refreshing) return;
+    showBanner();
+    // The job took longer than a moment: the picture is the previous inputs' result.
+    if (state_ == State::Computing) setGreyed(true);
   });
 }
 
@@ -83,6 +91,7 @@ QString StateFrame::bannerText() const {
 
 void StateFrame::setState(State state, const QString& text) {
   const bool same = state == state_ && text == banner_->text();
+  const bool tag = state == State::Computing || state == State::Refreshing;
   state_ = state;
   if (state == State::Current) {
     delay_->stop();
@@ -93,8 +102,8 @@ void StateFrame::setState(State state, const QString& text) {
     banner_->setStyleSheet(state == State::Failed  ? kFailedStyle
                            : state == State::Stale ? kStaleStyle
                                                    : kComputingStyle);
-    setBannerInline(state != State::Computing);
-    if (state == State::Computing) {
+    setBannerInline(!tag);
+    if (tag) {
       // Already on screen (a drag goes on): keep it; else wait a moment before showing it.
       if (!banner_->isVisibleTo(this) && !delay_->isActive()) delay_->start();
       if (banner_->isVisibleTo(this)) placeBanner();
@@ -103,19 +112,22 @@ void StateFrame::setState(State state, const QString& text) {
       showBanner();
     }
   }
-  // Failed and stale views keep the previous picture, greyed; computing keeps it as it is (the
-  // picture is one edit old for a few milliseconds while a slider moves).
-  const bool grey = state == State::Failed || state == State::Stale;
-  if (grey != greyed_) {
-    greyed_ = grey;
-    veil_->setVisible(grey);
-    if (grey) {
-      regrey();
-      veil_->raise();
-    }
-    banner_->raise();
-  }
+  // Failed and stale views keep the previous picture, greyed. A computing one is greyed too once
+  // its tag shows (a drag's picture is one edit old for a few milliseconds and stays in colour);
+  // a refreshing one still describes the inputs and keeps its colours.
+  setGreyed(greyedAtOnce(state) || (state == State::Computing && banner_->isVisibleTo(this)));
   if (!same) update();
+}
+
+void StateFrame::setGreyed(bool grey) {
+  if (grey == greyed_) return;
+  greyed_ = grey;
+  veil_->setVisible(grey);
+  if (grey) {
+    regrey();
+    veil_->raise();
+  }
+  banner_->raise();
 }
 
 void StateFrame::setBannerInline(bool on) {

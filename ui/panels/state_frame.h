@@ -1,8 +1,10 @@
 #pragma once
-// A frame around a view of results (the Gantt, metrics, memory, sweep, comparison) that says
-// whether the view shows the current settings. Current: the content as is. Computing: a banner
-// ("computing...") after a short delay, so live slider drags do not flicker. Failed / Stale: a
-// banner above the view with the reason, and the content greyed as "previous settings".
+// A frame around a view of results (the Gantt, metrics, memory, sweep, comparison, search) that
+// shows the view's Freshness (panels/freshness.h, the one staleness rule). Current: the content as
+// is. Refreshing: a "computing" tag, the content in colour (it still describes the inputs).
+// Computing: after a short delay (live slider drags do not flicker) the tag, and the content
+// greyed: it is the previous inputs' result. Failed / Stale: a banner above the view with the
+// reason, and the content greyed as "previous settings".
 // The computing tag floats in a corner (a drag must not relayout the view); the failed and stale
 // banners take their own row above the content, so they never hide the rows they speak of.
 // Greying is an opaque veil over the content that shows a grey copy of it, not a graphics effect
@@ -10,6 +12,8 @@
 // chart): the veil is an ordinary widget, painted as soon as it is shown.
 #include <QString>
 #include <QWidget>
+
+#include "panels/freshness.h"
 
 QT_BEGIN_NAMESPACE
 class QLabel;
@@ -21,7 +25,7 @@ namespace slimpack::ui {
 class StateFrame : public QWidget {
   Q_OBJECT
  public:
-  enum class State { Current, Computing, Failed, Stale };
+  using State = Freshness;
   // How long a computation runs before the "computing" banner shows.
   static constexpr int kComputingDelayMs = 250;
 
@@ -34,7 +38,8 @@ class StateFrame : public QWidget {
   QLabel* banner() const { return banner_; }
   QWidget* content() const { return content_; }
   QWidget* veil() const { return veil_; }
-  // True while the content is drawn greyed ("previous settings").
+  // True while the content is drawn greyed ("previous settings"): its colours gone and its
+  // text (black values included) turned grey.
   bool greyed() const { return greyed_; }
   // Takes the grey copy again: the content changed its look while greyed (e.g. the theme).
   void regrey();
@@ -47,6 +52,7 @@ class StateFrame : public QWidget {
   void showBanner();
   void placeBanner();
   void setBannerInline(bool on);
+  void setGreyed(bool grey);
 
   QWidget* content_;
   QLabel* banner_;

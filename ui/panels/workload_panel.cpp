@@ -69,6 +69,9 @@ WorkloadPanel::WorkloadPanel(QWidget* parent)
   connect(open_, &QPushButton::clicked, this, &WorkloadPanel::openFileRequested);
   connect(source_, &QComboBox::activated, this, [this] { edited(); });
   connect(column_, &QLineEdit::editingFinished, this, [this] { edited(); });
+  // Typed numbers count on Enter or focus out: one solve and one undo step per typed value.
+  seed_->setKeyboardTracking(false);
+  batch_k_->setKeyboardTracking(false);
   connect(seed_, &QSpinBox::valueChanged, this, [this] { edited(); });
   connect(batch_k_, &QSpinBox::valueChanged, this, [this] { edited(); });
   setSpec(spec_);

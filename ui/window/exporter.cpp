@@ -50,11 +50,37 @@ Exporter::Exporter(QObject* parent) : QObject(parent), jobs_(this) {}
 void Exporter::setSources(SnapshotPtr snapshot, std::vector<CompareEntry> comparison) {
   snapshot_ = std::move(snapshot);
   comparison_ = std::move(comparison);
+  emit exportableChanged();
+}
+
+void Exporter::setFresh(bool snapshot, bool comparison) {
+  if (snapshot == snapshot_fresh_ && comparison == comparison_fresh_) return;
+  snapshot_fresh_ = snapshot;
+  comparison_fresh_ = comparison;
+  emit exportableChanged();
+}
+
+void Exporter::setComparisonActive(bool on) {
+  if (on == comparison_active_) return;
+  comparison_active_ = on;
+  emit exportableChanged();
+}
+
+bool Exporter::canExport(Kind kind) const {
+  if (!snapshot_) return false;
+  if (kind == Kind::Image && comparisonActive()) return comparison_fresh_;
+  return snapshot_fresh_;
 }
 
 void Exporter::exportTo(Kind kind, const QString& path) {
   if (!snapshot_) {
     emit failed(tr("Nothing to export yet"));
+    return;
+  }
+  if (!canExport(kind)) {
+    emit failed(
+        tr("The result on screen is greyed: it was computed for other settings. Wait for "
+           "the current settings' result (or undo the change) to export it."));
     return;
   }
   ImageSource src{snapshot_, kind == Kind::Image && comparisonActive()
@@ -87,7 +113,7 @@ void Exporter::exportTo(Kind kind, const QString& path) {
 }
 
 void Exporter::copyImageToClipboard() {
-  if (!snapshot_) return;
+  if (!canExport(Kind::Image)) return;  // nothing, or a greyed result (the action is disabled)
   ImageSource src{snapshot_, comparisonActive() ? comparison_ : std::vector<CompareEntry>{}};
   const GanttExportOptions options = optionsFor(!src.comparison.empty());
   jobs_.start(

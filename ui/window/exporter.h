@@ -24,8 +24,13 @@ class Exporter : public QObject {
 
   // What to export: the current snapshot, or the comparison when it is non-empty.
   void setSources(SnapshotPtr snapshot, std::vector<CompareEntry> comparison);
+  // Whether the sources describe the current inputs (ViewStates, by the one staleness rule): a
+  // greyed result is not exported as if it were current; its export actions are disabled.
+  void setFresh(bool snapshot, bool comparison);
+  // Whether `kind` would export a result of the current inputs (and there is one).
+  bool canExport(Kind kind) const;
   // Images show the comparison instead of the single Gantt while the compare view is in front.
-  void setComparisonActive(bool on) { comparison_active_ = on; }
+  void setComparisonActive(bool on);
   bool comparisonActive() const { return comparison_active_ && !comparison_.empty(); }
   void setImageOptions(const GanttExportOptions& options) { image_options_ = options; }
   // The options an image export of the current sources uses: the memory cap, and (a single Gantt
@@ -40,12 +45,16 @@ class Exporter : public QObject {
  signals:
   void exported(const QString& path);
   void failed(const QString& message);
+  // canExport may have changed (freshness, sources, the view in front).
+  void exportableChanged();
 
  private:
   SnapshotPtr snapshot_;
   std::vector<CompareEntry> comparison_;
   GanttExportOptions image_options_;
   bool comparison_active_ = false;
+  bool snapshot_fresh_ = true;
+  bool comparison_fresh_ = true;
   JobTracker jobs_;
 };
 

@@ -59,6 +59,8 @@ namespace slimpack::ui {
 namespace {
 // Version of the saved dock layout (QMainWindow::saveState); 2 = docks that scroll.
 constexpr int kLayoutVersion = 2;
+// The least a tab page asks of the window (see buildTabs).
+constexpr QSize kPageMinimum(420, 240);
 // Dock contents scroll instead of setting the window's minimum size: the window fits a
 // 1280x720 laptop screen, and a narrow dock shows a scroll bar rather than cut labels.
 QWidget* scrolling(QWidget* w) {
@@ -152,6 +154,10 @@ void MainWindow::buildTabs() {
             showError(tr("Cannot open %1").arg(QFileInfo(path).fileName()), m);
           });
   tabs_->setDocumentMode(true);
+  // A page's own minimum (the Traces and Search tabs' rows of controls, the search plot) would
+  // become the window's: it grew to 1181x653, more than a 1280x720 laptop leaves around the docks.
+  // Pages get a fixed modest minimum instead; below their natural size they are squeezed.
+  for (int i = 0; i < tabs_->count(); ++i) tabs_->widget(i)->setMinimumSize(kPageMinimum);
   setCentralWidget(tabs_);
   connect(tabs_, &QTabWidget::currentChanged, this,
           [this] { exporter_->setComparisonActive(tabs_->currentWidget() == compare_); });
@@ -202,6 +208,14 @@ void MainWindow::sizeFirstWindow() {
   // Layouts saved by versions whose docks could not shrink (squashed on small screens) carry
   // another version number and are not restored.
   if (!settings_.windowState().isEmpty()) restoreState(settings_.windowState(), kLayoutVersion);
+  // A geometry saved on a larger screen (or by a version with a larger minimum) never opens
+  // larger than this screen, nor off it.
+  const QRect screen_area = screen() ? screen()->availableGeometry() : QRect();
+  if (!isMaximized() && !isFullScreen() && !screen_area.isEmpty()) {
+    resize(std::min(width(), screen_area.width() - kFrameAllowanceW),
+           std::min(height(), screen_area.height() - kFrameAllowanceH));
+    if (!screen_area.contains(geometry().topLeft())) move(screen_area.topLeft());
+  }
 }
 
 MainWindow::~MainWindow() {

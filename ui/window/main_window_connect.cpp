@@ -75,10 +75,14 @@ void MainWindow::connectController() {
           [this] { history_->setMerging(false); });
   connect(compare_, &CompareView::compareRequested, &c, &ExplorerController::requestCompare);
   // A configuration picked in the Search tab becomes the explorer's configuration.
+  // Another configuration is another plan: the Gantt fits it rather than keep the old zoom, and
+  // the status bar says what its figures in the search were (means over K batches).
   connect(search_, &SearchPanel::configurationChosen, this, [this](const ConfigSpec& spec) {
+    gantt_->fitToWindow();
     config_->setSpec(spec);
     controller_->setConfig(spec);
     tabs_->setCurrentWidget(gantt_frame_);
+    statusBar()->showMessage(search_->choiceNote(), 30000);
   });
   connect(search_, &SearchPanel::badInput, this, &MainWindow::showError);
   connect(config_, &ConfigPanel::costFileRequested, menus_, &WindowMenus::costFileDialog);
@@ -164,6 +168,11 @@ void MainWindow::connectController() {
   connect(&c.compareJobs(), &JobTracker::busyChanged, compare_, &CompareView::setRunning);
   for (JobTracker* jobs : {&c.sweepJobs(), &c.compareJobs()})
     connect(jobs, &JobTracker::busyChanged, states_, &ViewStates::refresh);
+  // Exports follow the views' freshness (the staleness rule): nothing greyed goes out as current.
+  connect(states_, &ViewStates::refreshed, this, [this] {
+    exporter_->setFresh(exportable(states_->resultFreshness()),
+                        exportable(states_->compareFreshness()));
+  });
   connect(status_cancel_, &QToolButton::clicked, this, &MainWindow::cancelJobs);
 }
 

@@ -114,11 +114,13 @@ void MainWindow::applySession(const SessionFile& session) {
   pending_view_ = session.view;
   setSavedViews(session.view.saved_views);
   search_->restoreSessionPart(session.search);
-  // Back on the tab that was in front when it was saved.
+  // Back on the tab that was in front when it was saved; the Traces tab only with the traces the
+  // session reopens (an empty Traces tab in front hid the plan the session is about).
   const std::string& tab = session.view.tab;
+  const bool traces = tab == "traces" && !session.traces.files.empty();
   tabs_->setCurrentWidget(tab == "compare"  ? static_cast<QWidget*>(compare_)
                           : tab == "search" ? static_cast<QWidget*>(search_)
-                          : tab == "traces" ? static_cast<QWidget*>(traces_)
+                          : traces          ? static_cast<QWidget*>(traces_)
                                             : static_cast<QWidget*>(gantt_frame_));
   controller_->setAll(session.workload, session.config);
   if (!session.plan_file.empty())

@@ -56,6 +56,17 @@
 #include "window/window_menus.h"
 
 namespace slimpack::ui {
+namespace {
+// Whether two Gantts show the same batch (the same sequences at the same indices).
+bool sameBatch(const GanttModel* a, const GanttModel* b) {
+  if (!a || !b || a->sequence_count() != b->sequence_count()) return false;
+  for (SeqIndex i = 0; i < a->sequence_count(); ++i) {
+    const Sequence &x = a->sequence(i), &y = b->sequence(i);
+    if (x.id != y.id || x.length != y.length || x.sample != y.sample) return false;
+  }
+  return true;
+}
+}  // namespace
 
 void MainWindow::onBusy() {
   const bool busy = controller_->busy() || job_board_->busy();
@@ -75,7 +86,11 @@ void MainWindow::onSnapshot() {
   if (!snap) return;
   // A fitted view follows the new iteration length; a zoomed one keeps the user's range (the
   // pane's scroll bar and zoom line say where it sits).
+  // A pinned sequence is an index into the batch: in another batch (another workload, seed or
+  // budget) that index is an unrelated sequence, so the pin goes with the old batch.
+  const bool same_batch = sameBatch(gantt_->model().get(), snap->gantt.get());
   gantt_->setModel(snap->gantt, !pending_view_);
+  if (!same_batch && !pending_view_) gantt_->clearHighlight();
   if (pending_view_) {
     if (pending_view_->t1 > pending_view_->t0)
       gantt_->setViewRange(pending_view_->t0, pending_view_->t1);

@@ -84,40 +84,43 @@ QString ViewStates::shortBanner() const {
   return {};
 }
 
-void ViewStates::refresh() {
-  using S = StateFrame::State;
+Freshness ViewStates::resultFreshness() const {
   const ResultState rs = controller_.resultState();
-  const QString banner = resultBanner();
-  const S main = rs == ResultState::Current     ? S::Current
-                 : rs == ResultState::Computing ? S::Computing
-                 : rs == ResultState::Failed    ? S::Failed
-                                                : S::Stale;
+  return freshnessOf(controller_.snapshot() != nullptr, rs == ResultState::Current,
+                     rs == ResultState::Computing, rs == ResultState::Failed);
+}
+
+Freshness ViewStates::compareFreshness() const {
+  return freshnessOf(!compare_->entries().empty(), compare_basis_ == controller_.inputs(),
+                     controller_.compareJobs().busy());
+}
+
+void ViewStates::refresh() {
+  // Every view by the one rule (panels/freshness.h); only the banners' words differ.
+  const Freshness main = resultFreshness();
   // The first frame (the Gantt) has room for the whole reason; the docks beside it get the
   // short form, which still says that their numbers are the previous settings'.
   for (std::size_t i = 0; i < result_frames_.size(); ++i)
-    result_frames_[i]->setState(main, i == 0 ? banner : shortBanner());
+    result_frames_[i]->setState(main, i == 0 ? resultBanner() : shortBanner());
 
   // The sweep: computed for the current inputs except S (S is the sweep's own axis).
   const InputState now = controller_.inputs();
-  if (controller_.sweepJobs().busy()) {
-    sweep_->resultFrame()->setState(S::Computing, tr("Sweeping S…"));
-  } else if (sweep_->hasPoints() && sweep_->isStaleFor(now.workload, now.config, now.plan_file)) {
-    sweep_->resultFrame()->setState(
-        S::Stale, tr("Computed for other settings: press Run sweep to update it."));
-  } else {
-    sweep_->resultFrame()->setState(S::Current);
-  }
+  const Freshness sweep =
+      freshnessOf(sweep_->hasPoints(), !sweep_->isStaleFor(now.workload, now.config, now.plan_file),
+                  controller_.sweepJobs().busy());
+  sweep_->resultFrame()->setState(sweep, sweep == Freshness::Stale
+                                             ? tr("Computed for other settings: press Run sweep to "
+                                                  "update it.")
+                                             : tr("Sweeping S…"));
 
   // The comparison: computed for exactly the current inputs.
-  if (controller_.compareJobs().busy()) {
-    compare_->resultFrame()->setState(S::Computing, tr("Comparing strategies…"));
-  } else if (!compare_->entries().empty() && !(compare_basis_ == now)) {
-    compare_->resultFrame()->setState(
-        S::Stale, tr("Computed for previous settings (%1): press Compare to update it.")
-                      .arg(describeConfig(compare_basis_.config)));
-  } else {
-    compare_->resultFrame()->setState(S::Current);
-  }
+  const Freshness compare = compareFreshness();
+  compare_->resultFrame()->setState(
+      compare, compare == Freshness::Stale
+                   ? tr("Computed for previous settings (%1): press Compare to update it.")
+                         .arg(describeConfig(compare_basis_.config))
+                   : tr("Comparing strategies…"));
+  emit refreshed();
 }
 
 }  // namespace slimpack::ui

@@ -1,11 +1,14 @@
 #pragma once
-// Keeps every result view honest about what it shows. The Gantt, metrics, memory chart and the
-// workload statistics follow the controller's ResultState; the sweep and the comparison compare
-// the inputs they were computed for with the current inputs. A view that does not show the
-// current settings is greyed under a banner that says why and what it shows instead.
+// Keeps every result view of the window honest about what it shows, by the one staleness rule
+// (panels/freshness.h). The Gantt, metrics, memory chart and the workload statistics show the
+// controller's snapshot (its basis is current when the ResultState is); the sweep and the
+// comparison compare the inputs they were computed for with the current inputs. A view that does
+// not show the current settings is greyed under a banner that says why and what it shows instead.
+// (The Search tab applies the same rule to its own request, ui/panels/search_panel.cpp.)
 #include <QObject>
 #include <vector>
 
+#include "panels/freshness.h"
 #include "window/explorer_controller.h"
 
 namespace slimpack::ui {
@@ -27,6 +30,13 @@ class ViewStates : public QObject {
   QString resultBanner(bool with_previous = true) const;
   // The same for the narrow docks (metrics, memory, workload statistics).
   QString shortBanner() const;
+  // The rule's verdict for the snapshot's views (and their exports) and for the comparison.
+  Freshness resultFreshness() const;
+  Freshness compareFreshness() const;
+
+ signals:
+  // After each refresh: whoever exports what the views show checks their freshness again.
+  void refreshed();
 
  public slots:
   void refresh();

@@ -86,18 +86,24 @@ void WindowMenus::buildFileMenu() {
   QAction* save =
       file->addAction(icon("save"), tr("&Save Session"), this, &WindowMenus::saveSession);
   save->setShortcut(QKeySequence::Save);
-  file->addAction(tr("Save Session &As…"), this, &WindowMenus::saveSessionAs)
-      ->setShortcut(QKeySequence::SaveAs);
+  QAction* save_as = file->addAction(tr("Save Session &As…"), this, &WindowMenus::saveSessionAs);
+  // Platforms without a standard Save As key (the offscreen one, some desktops) get the usual one.
+  save_as->setShortcut(QKeySequence::SaveAs);
+  if (save_as->shortcut().isEmpty()) save_as->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
   file->addSeparator();
   QMenu* exp = file->addMenu(icon("export"), tr("&Export"));
   QAction* image = exp->addAction(icon("export"), tr("&Image (PNG, SVG, PDF)…"), this,
                                   &WindowMenus::exportImageDialog);
   image->setShortcut(QKeySequence(tr("Ctrl+E")));
-  exp->addAction(tr("&Chrome Trace…"), this, &WindowMenus::exportTraceDialog);
-  exp->addAction(tr("CSV of &Ops…"), this, &WindowMenus::exportCsvDialog);
-  exp->addAction(tr("Copy Image to &Clipboard"), &window_.exporter(),
-                 &Exporter::copyImageToClipboard)
-      ->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
+  guardExport(image, Exporter::Kind::Image);
+  guardExport(exp->addAction(tr("&Chrome Trace…"), this, &WindowMenus::exportTraceDialog),
+              Exporter::Kind::ChromeTrace);
+  guardExport(exp->addAction(tr("CSV of &Ops…"), this, &WindowMenus::exportCsvDialog),
+              Exporter::Kind::OpsCsv);
+  QAction* copy = exp->addAction(tr("Copy Image to &Clipboard"), &window_.exporter(),
+                                 &Exporter::copyImageToClipboard);
+  copy->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
+  guardExport(copy, Exporter::Kind::Image);
   exp->addSeparator();
   exp->addAction(tr("PNG &Scale…"), this, [this] {
     bool ok = false;
@@ -126,7 +132,9 @@ void WindowMenus::buildEditMenu() {
   edit->addAction(undo);
   edit->addAction(redo);
   edit->addSeparator();
-  edit->addAction(tr("Copy &Image"), &window_.exporter(), &Exporter::copyImageToClipboard);
+  guardExport(
+      edit->addAction(tr("Copy &Image"), &window_.exporter(), &Exporter::copyImageToClipboard),
+      Exporter::Kind::Image);
   edit->addSeparator();
   edit->addAction(tr("Reset to &Defaults"), &window_.controller(),
                   &ExplorerController::resetToDefaults)
@@ -229,6 +237,20 @@ void WindowMenus::rebuildSavedViews() {
     });
   saved_->addAction(tr("&Clear Saved Views"), &window_, &MainWindow::clearSavedViews)
       ->setEnabled(!views.empty());
+}
+
+void WindowMenus::guardExport(QAction* action, Exporter::Kind kind) {
+  // The staleness rule for exports: a greyed result is not exported as if it were current.
+  const QString tip = action->toolTip();
+  const auto update = [this, action, kind, tip] {
+    const bool ok = window_.exporter().canExport(kind);
+    action->setEnabled(ok);
+    action->setToolTip(ok ? tip
+                          : tr("Disabled: no result of the current settings yet (the one shown "
+                               "is greyed)"));
+  };
+  connect(&window_.exporter(), &Exporter::exportableChanged, action, update);
+  update();
 }
 
 void WindowMenus::setBusy(bool busy) {

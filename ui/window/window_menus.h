@@ -6,6 +6,7 @@
 #include <QObject>
 
 #include "panels/config_panel.h"
+#include "window/exporter.h"
 
 QT_BEGIN_NAMESPACE
 class QAction;
@@ -44,6 +45,8 @@ class WindowMenus : public QObject {
   void buildEditMenu();
   void buildViewMenu();
   void buildRunMenu();
+  // Enables `action` only while the exporter has a current result of `kind` to export.
+  void guardExport(QAction* action, Exporter::Kind kind);
   void rebuildRecent();
   void rebuildSavedViews();
   QString askSavePath(const QString& title, const QString& suggested, const QString& filter);
