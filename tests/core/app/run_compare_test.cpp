@@ -62,8 +62,9 @@ TEST(RunCompare, MergedRanksKeepTheirInstantsNames) {
           {"ph": "X", "name": "b", "pid": 1, "tid": 1, "ts": 2, "dur": 1}])",
       "r1.json");
   ASSERT_TRUE(rank0.ok() && rank1.ok());
-  auto merged = merge_rank_traces({{std::make_shared<const ImportedTrace>(std::move(*rank0)), 0},
-                                   {std::make_shared<const ImportedTrace>(std::move(*rank1)), 1}});
+  auto merged =
+      merge_rank_traces({{std::make_shared<const ImportedTrace>(std::move(*rank0)), 0, "r0.json"},
+                         {std::make_shared<const ImportedTrace>(std::move(*rank1)), 1, "r1.json"}});
   ASSERT_TRUE(merged);
   std::vector<std::string> instants;
   for (const TraceLane& lane : merged->lanes)
