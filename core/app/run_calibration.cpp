@@ -84,7 +84,9 @@ Expected<RunCalibration> calibrate_run(const TraceRun& run, const TraceRunReques
   if (!sim) return sim.error();
   auto check = check_trace_run(run, request, plan, *sim, pricing.cost.get());
   if (!check) return check.error();
-  out.mismatch = check->mismatch;
+  // Only the units decide: a run at another scale than the plan is priced is what a calibration
+  // fits (the MFU check below refuses a scale no GPU can reach).
+  out.mismatch = run_units_mismatch(check->check);
   if (cancel.cancelled()) return Error::cancelled();
   out.review = review_calibration(out.calibration, plan, *pricing.cost, out.mismatch);
   if (pricing.by_schedule) {

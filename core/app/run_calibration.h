@@ -19,7 +19,8 @@
 namespace slimpack {
 
 // Whether a calibration may replace the cost model. Refused, with `problem` saying why, when the
-// run cannot be a run of the plan (run_plan_mismatch), when the refit is more than
+// run's units are not the plan's (run_units_mismatch: a run at another scale is calibrated, that
+// is what a calibration is for), when the refit is more than
 // kCalibrationMaxMape off the measured units on average (a run of this plan whose unit times
 // scatter more than the model explains: a first, warm-up iteration on a loaded machine), or when
 // the plan priced with the fitted coefficients would run at an MFU above 100 %.
@@ -32,8 +33,8 @@ struct CalibrationReview {
   double peak_memory_bytes = 0.0;  // of that simulation, the largest stage's
 };
 
-// The review of `calibration` of a run of `plan` priced by `cost`; `mismatch` is the check's
-// verdict (run_plan_mismatch, "" for a run of the plan).
+// The review of `calibration` of a run of `plan` priced by `cost`; `mismatch` is the verdict on
+// the run's units (run_units_mismatch, "" for a run of the plan).
 CalibrationReview review_calibration(const TraceCalibration& calibration, const Plan& plan,
                                      const CostModel& cost, const std::string& mismatch);
 
@@ -49,7 +50,7 @@ struct RunCalibration {
   TraceCalibration calibration;
   CalibrationReview review;
   RunPricing pricing;
-  std::string mismatch;  // run_plan_mismatch of the run held against the plan, "" when it can be
+  std::string mismatch;  // run_units_mismatch of the run held against the plan, "" when it can be
   bool written = false;  // the profile was written to RunCalibrationOptions::profile_out
   // Why the profile cannot price this plan even when acceptable: a schedule fixes its costs. The
   // text is the CLI's refusal of `--cost-profile` with a schedule; "" when it may.

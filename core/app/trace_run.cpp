@@ -339,7 +339,7 @@ Expected<TraceCalibration> calibrate_trace_run(const TraceRun& run, const TraceR
   return cal;
 }
 
-std::string run_plan_mismatch(const TraceCheck& c) {
+std::string run_units_mismatch(const TraceCheck& c) {
   const auto matched = static_cast<std::int64_t>(c.units.size());
   const std::int64_t planned = matched + c.only_simulated;
   if (matched == 0) return "no unit of the trace matches a pack of the plan";
@@ -348,6 +348,11 @@ std::string run_plan_mismatch(const TraceCheck& c) {
     return std::to_string(matched) + " of the plan's " + std::to_string(planned) +
            " units are in the trace and " + std::to_string(c.only_measured) +
            " units of the trace have no pack in the plan";
+  return {};
+}
+
+std::string run_plan_mismatch(const TraceCheck& c) {
+  if (std::string units = run_units_mismatch(c); !units.empty()) return units;
   if (c.measured_makespan_us > 0.0 && c.simulated_makespan_us > 0.0) {
     const double ratio = c.simulated_makespan_us / c.measured_makespan_us;
     if (ratio > kRunScaleLimit || ratio < 1.0 / kRunScaleLimit) {

@@ -175,6 +175,10 @@ Expected<TraceCalibration> calibrate_trace_run(const TraceRun& run, const TraceR
 inline constexpr double kRunUnmatchedLimit = 0.1;  // of the plan's units
 inline constexpr double kRunScaleLimit = 3.0;
 std::string run_plan_mismatch(const TraceCheck& check);
+// Only the units' part of run_plan_mismatch: too few of the plan's units in the trace, or units
+// with no pack of the plan. A run at another scale is still a run of the plan for calibration,
+// which exists to fit that scale (a CPU run of a schedule priced by nominal FLOPs, a slower GPU).
+std::string run_units_mismatch(const TraceCheck& check);
 
 // The calibration of a run with its review, one call for both front ends:
 // core/app/run_calibration.h.

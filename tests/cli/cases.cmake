@@ -167,12 +167,14 @@ golden_case(fit_costs_trace_rank_files ARGS fit-costs --trace ${run_dir}/worker-
 # A schedule file as the plan: its setup fixes the cost model the units are inverted through (the
 # tiny model's coefficients come back from our export of it); an option contradicting it is refused.
 golden_case(fit_costs_trace_schedule ARGS fit-costs --trace tests/cli/inputs/tiny-p4.trace.json --plan samples/schedules/tiny-p4.schedule.json --out -)
-# The review of core/app's calibrate_run, as the explorer's Calibrate from Trace runs it: a run ten
-# times slower than its plan is not a run of it, so the profile is refused (nothing written)
-# unless --force asks for it.
-golden_case(fit_costs_trace_refused EXIT 2 STDERR "calibration refused: the trace is not a run of this plan: the trace runs 5.57 s where the plan is simulated at 557 ms \\(0.1x\\); .*refused-profile.json was not written \\(--force writes it\\)"
-  ARGS fit-costs --trace tests/cli/inputs/calibrate-10x-slower.trace.json --plan tests/cli/inputs/calibrate-plan.json --out ${golden_out}/refused-profile.json)
-golden_case(fit_costs_trace_refused_forced ARGS fit-costs --trace tests/cli/inputs/calibrate-10x-slower.trace.json --plan tests/cli/inputs/calibrate-plan.json --force --out -)
+# The review of core/app's calibrate_run, as the explorer's Calibrate from Trace runs it: a run four
+# times faster than its plan is priced would put the plan above 100 % MFU, so the profile is
+# refused (nothing written) unless --force asks for it; a run ten times slower is the plan's units
+# at another scale, which is what a calibration fits.
+golden_case(fit_costs_trace_refused EXIT 2 STDERR "calibration refused: with it the plan would run at an MFU of 122.2 %, above what the GPUs can do: .*refused-profile.json was not written \\(--force writes it\\)"
+  ARGS fit-costs --trace tests/cli/inputs/calibrate-4x-faster.trace.json --plan tests/cli/inputs/calibrate-plan.json --out ${golden_out}/refused-profile.json)
+golden_case(fit_costs_trace_refused_forced ARGS fit-costs --trace tests/cli/inputs/calibrate-4x-faster.trace.json --plan tests/cli/inputs/calibrate-plan.json --force --out -)
+golden_case(fit_costs_trace_other_scale ARGS fit-costs --trace tests/cli/inputs/calibrate-10x-slower.trace.json --plan tests/cli/inputs/calibrate-plan.json --out -)
 golden_case(fit_costs_trace_schedule_contradicted EXIT 2 STDERR "--tp 4 contradicts the schedule's setup"
   ARGS fit-costs --trace tests/cli/inputs/tiny-p4.trace.json --plan samples/schedules/tiny-p4.schedule.json --tp 4)
 set(rank0 tests/cli/bad/runs/only-waits.json)

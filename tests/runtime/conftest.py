@@ -44,3 +44,29 @@ def root():
 @pytest.fixture(scope="session")
 def run_script():
     return os.path.join(ROOT, "app", "runtime", "slimpack-run")
+
+
+# The review's refusal of a run whose unit times scatter more than the model explains
+# (core/app/run_calibration.h): on a machine loaded by other work, tiny CPU units do.
+SCATTER_REFUSAL = "the unit times scatter more than the cost model explains"
+
+
+@pytest.fixture(scope="session")
+def fit_costs(slimpack_bin):
+    """`slimpack fit-costs --trace TRACES --plan SCHEDULE --out OUT`, as a user runs it. A refusal
+    for scatter is the review working (a loaded machine times tiny CPU units unevenly): it must
+    say why and write nothing, and then --force writes the fit, which the caller checks. Any other
+    failure fails the test. Returns the output of the run that wrote the profile."""
+    import subprocess
+
+    def run(traces, schedule, out):
+        cmd = [slimpack_bin, "fit-costs", "--trace", traces, "--plan", schedule, "--out", out]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode == 2 and SCATTER_REFUSAL in proc.stderr:
+            assert "was not written (--force writes it)" in proc.stderr, proc.stderr
+            assert not os.path.exists(out)
+            proc = subprocess.run(cmd + ["--force"], capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stderr
+        return proc.stdout
+
+    return run

@@ -49,7 +49,7 @@ def _slimpack(*cmd):
     return proc.returncode, proc.stdout, proc.stderr
 
 
-def _check_traces(slimpack_bin, schedule, plan_args, trace_dir, units, ranks):
+def _check_traces(slimpack_bin, fit_costs, schedule, plan_args, trace_dir, units, ranks):
     """Every unit of the schedule is in the traces once: --check-trace over all rank files maps
     100 % of them with 0 only simulated and 0 only measured; fit-costs --trace fits from them
     through the schedule's own model (the tiny one, not the CLI's default Llama-3-8B)."""
@@ -66,9 +66,7 @@ def _check_traces(slimpack_bin, schedule, plan_args, trace_dir, units, ranks):
         assert check["only_simulated"] == 0 and check["only_measured"] == 0, check
         assert check["matched_units"] == units, check
     fitted = os.path.join(os.path.dirname(trace_dir), "fitted.json")
-    rc, out, err = _slimpack(slimpack_bin, "fit-costs", "--trace", ",".join(traces), "--plan",
-                             schedule, "--out", fitted)
-    assert rc == 0, err
+    fit_costs(",".join(traces), schedule, fitted)
     profile = json.load(open(fitted))
     assert profile["format"] == "slimpack-cost-profile"
     # Fitted through the schedule's cost setup: its "GPU" (one CPU core), not the CLI's H100.
@@ -92,7 +90,7 @@ ATTENTION = pytest.mark.parametrize("attention", ["sdpa", "reference"])
 
 
 @ATTENTION
-def test_asymmetric_drain_p4(slimpack_bin, root, run_script, tmp_path, attention):
+def test_asymmetric_drain_p4(slimpack_bin, fit_costs, root, run_script, tmp_path, attention):
     tmp = str(tmp_path)
     # Nine forward packs: the asymmetric drain (Mb = Mf - w) this test runs. Automatic packs now
     # also try every count from 1 and pick a faster symmetric plan of 3 packs on this tiny batch.
@@ -109,11 +107,11 @@ def test_asymmetric_drain_p4(slimpack_bin, root, run_script, tmp_path, attention
     summary, trace_dir = _run(run_script, schedule, tmp, "--attention", attention)
     assert summary["attention"] == attention and summary["torch_version"].startswith("2.")
     s, units = _summary_ok(summary, schedule)
-    _check_traces(slimpack_bin, schedule, plan_args, trace_dir, units, s.world_size())
+    _check_traces(slimpack_bin, fit_costs, schedule, plan_args, trace_dir, units, s.world_size())
 
 
 @ATTENTION
-def test_replicas_and_recompute(slimpack_bin, root, run_script, tmp_path, attention):
+def test_replicas_and_recompute(slimpack_bin, fit_costs, root, run_script, tmp_path, attention):
     tmp = str(tmp_path)
     schedule, plan_args = _solve(slimpack_bin, root, tmp, "b", "--pp", "2", "--dp", "2",
                                  "--recompute", "2")
@@ -124,7 +122,7 @@ def test_replicas_and_recompute(slimpack_bin, root, run_script, tmp_path, attent
                               "--attention", attention)
     assert summary["attention"] == attention
     s, units = _summary_ok(summary, schedule)
-    _check_traces(slimpack_bin, schedule, plan_args, trace_dir, units, s.world_size())
+    _check_traces(slimpack_bin, fit_costs, schedule, plan_args, trace_dir, units, s.world_size())
 
 
 def test_sampler_with_the_real_solver(slimpack_bin, root, tmp_path):

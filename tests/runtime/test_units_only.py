@@ -17,7 +17,8 @@ def _slimpack(*cmd):
     return proc.returncode, proc.stdout, proc.stderr
 
 
-def test_units_only_times_every_unit_and_fits(slimpack_bin, root, run_script, tmp_path):
+def test_units_only_times_every_unit_and_fits(slimpack_bin, fit_costs, root, run_script,
+                                              tmp_path):
     schedule = os.path.join(root, *SCHEDULE)
     trace_dir = str(tmp_path / "units")
     summary_path = str(tmp_path / "summary.json")
@@ -47,9 +48,7 @@ def test_units_only_times_every_unit_and_fits(slimpack_bin, root, run_script, tm
     assert check["only_simulated"] == 0 and check["only_measured"] == 0, check
 
     fitted = str(tmp_path / "fitted.json")
-    rc, out, err = _slimpack(slimpack_bin, "fit-costs", "--trace", trace_dir, "--plan", schedule,
-                             "--out", fitted)
-    assert rc == 0, err
+    fit_costs(trace_dir, schedule, fitted)
     profile = json.load(open(fitted))
     assert profile["device"] == doc["setup"]["costs"]["gpu"]["name"]
     # The measured durations are the ones the profile was fitted to (one sample per unit).

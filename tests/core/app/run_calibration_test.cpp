@@ -141,31 +141,28 @@ TEST_F(RunCalibrationTest, APlanFileIsPricedByTheConfiguration) {
   EXPECT_EQ(pricing->label, "the configuration (llama-3-8b on h100-sxm, tp 8)");
 }
 
-TEST_F(RunCalibrationTest, ARunAtAnotherScaleIsNotARunOfThePlan) {
+TEST_F(RunCalibrationTest, ARunAtAnotherScaleIsCalibratedToIt) {
   auto pricing = run_pricing(*schedule_.plan, kSchedule, ConfigSpec{});
   ASSERT_TRUE(pricing.ok());
+  // Ten times slower than the schedule prices it (a CPU run of a plan priced by nominal FLOPs):
+  // every unit is the plan's, so the calibration fits that scale.
   const TraceRun run = run_on_machine(10.0);
-  const std::string profile = (dir_ / "refused.json").string();
+  const std::string profile = (dir_ / "slower.json").string();
   auto cal = calibrate_run(run, request_, *schedule_.plan, *pricing, {.profile_out = profile});
   ASSERT_TRUE(cal.ok()) << cal.error().message;
-  EXPECT_FALSE(cal->review.acceptable);
-  EXPECT_EQ(cal->review.problem.rfind("the trace is not a run of this plan: the trace runs ", 0),
-            0u)
-      << cal->review.problem;
-  EXPECT_FALSE(cal->written);  // refused: not written unless asked
-  EXPECT_FALSE(fs::exists(profile));
-  auto forced = calibrate_run(run, request_, *schedule_.plan, *pricing,
-                              {.profile_out = profile, .write_refused = true});
-  ASSERT_TRUE(forced.ok());
-  EXPECT_TRUE(forced->written && fs::exists(profile));
+  EXPECT_EQ(cal->mismatch, "");
+  EXPECT_TRUE(cal->review.acceptable) << cal->review.problem;
+  EXPECT_TRUE(cal->written && fs::exists(profile));
+  EXPECT_LT(cal->calibration.mape, 1e-6);
+  EXPECT_NEAR(cal->review.makespan_s, machine_makespan_, 1e-6 * machine_makespan_);
+  EXPECT_NEAR(cal->review.mfu, machine_mfu_, 1e-6 * machine_mfu_);
 
   // The check carries the same verdict, and its report shows no percentage.
   auto sim = simulate(*schedule_.plan, schedule_.cost.get());
   ASSERT_TRUE(sim.ok());
   auto check = check_trace_run(run, request_, *schedule_.plan, *sim, schedule_.cost.get());
   ASSERT_TRUE(check.ok());
-  EXPECT_EQ(check->mismatch, cal->mismatch);
-  EXPECT_FALSE(check->mismatch.empty());
+  EXPECT_EQ(check->mismatch.rfind("the trace runs ", 0), 0u) << check->mismatch;
   const nlohmann::json j = trace_check_json(run, request_, *check);
   EXPECT_EQ(j["mismatch"].get<std::string>(), check->mismatch);
   EXPECT_FALSE(j.contains("mape"));
@@ -175,6 +172,30 @@ TEST_F(RunCalibrationTest, ARunAtAnotherScaleIsNotARunOfThePlan) {
   const std::string text = trace_check_text(run, *check, 5);
   EXPECT_EQ(text.find('%'), std::string::npos) << text;
   EXPECT_NE(text.find("no error is computed"), std::string::npos) << text;
+}
+
+TEST_F(RunCalibrationTest, ARunNoGpuCouldMakeIsRefused) {
+  auto pricing = run_pricing(*schedule_.plan, kSchedule, ConfigSpec{});
+  ASSERT_TRUE(pricing.ok());
+  auto own = simulate(*schedule_.plan, schedule_.cost.get());
+  ASSERT_TRUE(own.ok());
+  // Fast enough that the fitted coefficients put the plan above 100 % MFU.
+  const double scale = 0.5 * own->mfu;
+  const TraceRun run = run_on_machine(scale);
+  const std::string profile = (dir_ / "refused.json").string();
+  auto cal = calibrate_run(run, request_, *schedule_.plan, *pricing, {.profile_out = profile});
+  ASSERT_TRUE(cal.ok()) << cal.error().message;
+  EXPECT_EQ(cal->mismatch, "");
+  EXPECT_GT(cal->review.mfu, 1.0);
+  EXPECT_FALSE(cal->review.acceptable);
+  EXPECT_NE(cal->review.problem.find("above what the GPUs can do"), std::string::npos)
+      << cal->review.problem;
+  EXPECT_FALSE(cal->written);  // refused: not written unless asked
+  EXPECT_FALSE(fs::exists(profile));
+  auto forced = calibrate_run(run, request_, *schedule_.plan, *pricing,
+                              {.profile_out = profile, .write_refused = true});
+  ASSERT_TRUE(forced.ok());
+  EXPECT_TRUE(forced->written && fs::exists(profile));
 }
 
 TEST_F(RunCalibrationTest, AWarmUpIsThisPlanWithScatteredTimes) {
