@@ -15,6 +15,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/memory_reuse.h"
 #include "gantt/gantt_view.h"
 #include "open_window.h"
 #include "panels/config_panel.h"
@@ -47,6 +48,8 @@ double median(std::vector<double> v) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  // The allocator policy the explorer's main sets first: the window here is the explorer's.
+  slimpack::keep_freed_memory_for_reuse();
   QApplication app(argc, argv);
   const int moves = argc > 1 ? std::max(1, std::atoi(argv[1])) : 40;
   QTemporaryDir dir;

@@ -14,9 +14,11 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #if defined(__linux__)
+#include <sched.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -267,20 +269,24 @@ class TestJobsPool : public QObject {
   }
 
 #if defined(__linux__)
-  void workersRunAtLowerPriority() {
-    // Worker threads inherit the GUI thread's niceness and add 5 (capped at 19), so the GUI
-    // thread preempts a busy worker at once.
+  void workersRunAsBatchAtTheProcessPriority() {
+    // Worker threads are SCHED_BATCH (a waking GUI thread preempts them) at the GUI thread's own
+    // niceness: the job gets the share of the machine the CLI would, not a third of it (nice +5).
     const int gui_nice = ::getpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)));
     JobTracker jobs;
-    int worker_nice = -100;
+    std::pair<int, int> worker{-100, -100};  // niceness, scheduling policy
     jobs.start(
-        "nice",
-        [](const CancelToken&, ProgressSink&) -> Expected<int> {
-          return ::getpriority(PRIO_PROCESS, static_cast<id_t>(::syscall(SYS_gettid)));
+        "batch",
+        [](const CancelToken&, ProgressSink&) -> Expected<std::pair<int, int>> {
+          const auto tid = static_cast<pid_t>(::syscall(SYS_gettid));
+          return std::pair<int, int>{::getpriority(PRIO_PROCESS, static_cast<id_t>(tid)),
+                                     ::sched_getscheduler(tid)};
         },
-        [&](Expected<int> r) { worker_nice = *r; });
-    QTRY_VERIFY(worker_nice != -100);
-    QCOMPARE(worker_nice, std::min(gui_nice + 5, 19));
+        [&](Expected<std::pair<int, int>> r) { worker = *r; });
+    QTRY_VERIFY(worker.first != -100);
+    QCOMPARE(worker.first, gui_nice);
+    QCOMPARE(worker.second, SCHED_BATCH);
+    QCOMPARE(::sched_getscheduler(static_cast<pid_t>(::syscall(SYS_gettid))), SCHED_OTHER);
   }
 #endif
 };

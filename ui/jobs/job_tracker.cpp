@@ -9,7 +9,7 @@
 #include <string>
 
 #if defined(__linux__)
-#include <sys/resource.h>
+#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #endif
@@ -17,8 +17,6 @@
 namespace slimpack::ui {
 namespace detail {
 namespace {
-constexpr int kWorkerNiceness = 5;
-
 // A pool of our own rather than QThreadPool::globalInstance(): its size and its threads' priority
 // are the jobs' business, and no other user of the global pool can hold up a solve.
 // The interactive lane is small and separate: QThreadPool (Qt 6.4) cannot run a job beyond its
@@ -81,12 +79,14 @@ void enterWorkerThread() {
   if (lowered) return;
   lowered = true;
 #if defined(__linux__)
-  // Linux ignores QThread priorities under SCHED_OTHER; per-thread niceness is what CFS weighs.
-  // Nice 5 gives a worker a third of the GUI thread's weight: enough for wake-up preemption,
-  // while the solver still gets its fair share of a machine shared with other programs.
-  const auto tid = static_cast<id_t>(::syscall(SYS_gettid));
-  const int now = ::getpriority(PRIO_PROCESS, tid);
-  ::setpriority(PRIO_PROCESS, tid, std::min(now + kWorkerNiceness, 19));
+  // SCHED_BATCH, at the process's own niceness: the scheduler treats the worker as CPU-bound and
+  // lets a waking GUI thread preempt it, but the job keeps the share of the machine a `slimpack`
+  // command would get. Niceness +5 (before) gave it a third of that share beside other work: on a
+  // shared machine the explorer's solve and search took 2.3-3.1x the CLI's wall time for the same
+  // work (scripts/bench-explorer.sh, docs/performance.md).
+  sched_param param{};
+  param.sched_priority = 0;
+  ::sched_setscheduler(static_cast<pid_t>(::syscall(SYS_gettid)), SCHED_BATCH, &param);
 #else
   QThread::currentThread()->setPriority(QThread::LowPriority);
 #endif
