@@ -49,7 +49,9 @@ struct TraceCounterView {
   std::int32_t source = 0;
   std::int32_t group = 0;  // the group it is shown under
   std::string label;       // "GPU memory · allocated", "memory allocated · cuda:0", "(pid 3)"
-  bool memory = false;     // from the "[memory]" events (bytes)
+  // Bytes: the "[memory]" events, or a "C" counter whose name or series says memory or bytes
+  // ("GPU memory · allocated"), drawn and labelled as sizes ("max 2.10 MB").
+  bool memory = false;
   // The value from each point's time (file microseconds) until the next point.
   std::shared_ptr<const std::vector<TraceCounterPoint>> points;
   double max = 0.0;  // the largest value (memory: trace_memory's peak allocated)

@@ -26,6 +26,16 @@ void set_max(TraceCounterView& c) {
   c.max_us = it->ts_us;
 }
 
+// Whether a "C" counter counts bytes, from its words: Kineto writes "GPU memory" with series
+// "allocated" / "reserved" in bytes, other tools "bytes in flight". A percentage or a rate of
+// memory ("memory utilization", "memory bandwidth") is not an amount.
+bool counts_bytes(const std::string& name, const std::string& series) {
+  const std::string words = lower(name + " " + series);
+  const auto has = [&](const char* w) { return words.find(w) != std::string::npos; };
+  if (has("%") || has("util") || has("percent") || has("bandwidth") || has("/s")) return false;
+  return has("memory") || has("bytes");
+}
+
 }  // namespace
 
 void TraceTimeline::build_counters() {
@@ -57,6 +67,7 @@ void TraceTimeline::build_counters() {
       c.label = t.series.empty() || t.series == t.name ? t.name : t.name + " · " + t.series;
       if (pids_of_series[{t.name, t.series}] > 1 || !group_of_pid.count(t.pid))
         c.label += " (pid " + t.pid + ")";
+      c.memory = counts_bytes(t.name, t.series);
       c.points = std::make_shared<const std::vector<TraceCounterPoint>>(t.points);
       set_max(c);
       counters_.push_back(std::move(c));

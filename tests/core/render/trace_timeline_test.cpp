@@ -275,6 +275,7 @@ TEST(TraceTimeline, InstantsAndCounterTracks) {
   EXPECT_DOUBLE_EQ(mem.max, 1048576.0);
   const TraceCounterView& gpu = tl->counters()[0];
   EXPECT_EQ(gpu.label, "GPU memory · allocated");
+  EXPECT_TRUE(gpu.memory);  // Kineto's memory counter is in bytes: written as sizes
   EXPECT_EQ(tl->groups()[static_cast<std::size_t>(gpu.group)].pid, "0");
   EXPECT_DOUBLE_EQ(gpu.max, 2097152.0);
   EXPECT_DOUBLE_EQ(gpu.max_us, 1500.0);
@@ -310,12 +311,27 @@ TEST(TraceTimeline, CounterOfOneNameInTwoProcesses) {
 ]})"),
                                    -1, "a.json"}});
   ASSERT_EQ(tl->counters().size(), 2u);
+  EXPECT_FALSE(tl->counters()[0].memory);  // a depth, not bytes
   EXPECT_EQ(tl->counters()[0].label, "queue · depth (pid 1)");
   EXPECT_EQ(tl->counters()[0].group, 0);
   EXPECT_DOUBLE_EQ(tl->counters()[0].max, 3.0);
   EXPECT_EQ(tl->counters()[1].label, "queue · depth (pid 2)");
   EXPECT_EQ(tl->counters()[1].group, 1);
   EXPECT_DOUBLE_EQ(tl->counters()[1].max, 7.0);
+}
+
+// Which "C" counters count bytes: by their words, never a percentage or a rate of memory.
+TEST(TraceTimeline, CounterOfBytesIsASize) {
+  auto tl = TraceTimeline::build({{parse(R"({"traceEvents": [
+  {"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
+  {"ph": "C", "name": "bytes in flight", "pid": 1, "ts": 0, "args": {"nccl": 4096}},
+  {"ph": "C", "name": "GPU memory utilization", "pid": 1, "ts": 0, "args": {"%": 41}},
+  {"ph": "C", "name": "memory bandwidth", "pid": 1, "ts": 0, "args": {"GB/s": 900}}
+]})"),
+                                   -1, "a.json"}});
+  ASSERT_EQ(tl->counters().size(), 3u);
+  for (const TraceCounterView& c : tl->counters())
+    EXPECT_EQ(c.memory, c.label == "bytes in flight · nccl") << c.label;
 }
 
 }  // namespace
