@@ -34,6 +34,7 @@ run --screenshot "$out/explorer-main.png" --size 1600x1000
 run --screenshot "$out/explorer-dark.png" --size 1600x1000 --theme dark
 run --screenshot "$out/explorer-compare.png" --size 1600x1000 --view compare
 run --screenshot "$out/explorer-search.png" --size 1600x1000 --view search
+run --screenshot "$out/explorer-dataset.png" --size 1600x1000 --view dataset
 run --screenshot "$out/explorer-file.png" --size 1600x1000 "$root/samples/lengths/longalign_mix.csv"
 run --screenshot "$out/explorer-infeasible.png" --size 1600x1000 --view infeasible
 run --screenshot "$out/explorer-zoomed.png" --size 1600x1000 --view zoomed

@@ -6,6 +6,7 @@
 #include <QAbstractItemModelTester>
 #include <QChart>
 #include <QChartView>
+#include <QLabel>
 #include <QScatterSeries>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -15,6 +16,7 @@
 #include "charts/dataset_chart.h"
 #include "jobs/job_tracker.h"
 #include "models/dataset_model.h"
+#include "models/format.h"
 #include "open_window.h"
 #include "panels/dataset_panel.h"
 #include "panels/state_frame.h"
@@ -93,6 +95,14 @@ class TestJobsDataset : public QObject {
     }
     QCOMPARE(panel.chart()->medianSeries()->count(), 2);
     QCOMPARE(panel.chart()->worstSeries()->count(), 2);
+    // The solver beside the iteration: one wrapped line under the plot names every strategy's
+    // p95 and its share of the median (axis labels are cut to a column's width).
+    const QString solver = panel.chart()->solverLine()->text();
+    QVERIFY(panel.chart()->solverLine()->wordWrap());
+    for (const DatasetStrategy& st : r.strategies)
+      QVERIFY2(solver.contains(QStringLiteral("%1 %2 (").arg(QString::fromStdString(st.strategy),
+                                                             formatTime(st.solver_s->p95))),
+               qPrintable(solver));
     // The worst batch is drawn at its strategy's highest point.
     const DatasetStrategy& slim = r.strategies[1];
     QCOMPARE(panel.chart()->pointOf(1, slim.worst_batch).y(), slim.iteration_s->max);

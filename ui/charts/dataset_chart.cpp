@@ -4,6 +4,8 @@
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
+#include <QLabel>
+#include <QLayout>
 #include <QLegend>
 #include <QScatterSeries>
 #include <QToolTip>
@@ -45,7 +47,11 @@ DatasetChart::DatasetChart(QWidget* parent)
       y_axis_(new QValueAxis),
       median_(markSeries(tr("median"), QScatterSeries::MarkerShapeRectangle, 15)),
       p95_(markSeries(tr("p95"), QScatterSeries::MarkerShapeTriangle, 15)),
-      worst_(markSeries(tr("worst batch (click: show it)"), QScatterSeries::MarkerShapeStar, 18)) {
+      worst_(markSeries(tr("worst batch (click: show it)"), QScatterSeries::MarkerShapeStar, 18)),
+      solver_(new QLabel) {
+  solver_->setWordWrap(true);
+  solver_->setTextFormat(Qt::PlainText);
+  layout()->addWidget(solver_);
   x_axis_->setLabelsPosition(QCategoryAxis::AxisLabelsPositionCenter);
   y_axis_->setTitleText(tr("iteration time (s)"));
   chart_->addAxis(x_axis_, Qt::AlignBottom);
@@ -145,6 +151,7 @@ void DatasetChart::rebuild() {
     if (s->chart() != nullptr) chart_->removeSeries(s);
   for (const QString& label : x_axis_->categoriesLabels()) x_axis_->remove(label);
   QList<QPointF> medians, p95s, worsts;
+  QStringList solver_parts;
   double ymax = 0.0;
   const int m = result_ ? static_cast<int>(result_->strategies.size()) : 0;
   for (int i = 0; i < m; ++i) {
@@ -183,21 +190,25 @@ void DatasetChart::rebuild() {
       worsts.append(pointOf(i, s.worst_batch));
       ymax = std::max(ymax, s.iteration_s->max);
     }
-    // The solver beside the iteration: can it plan the next batch while this one trains?
-    QString label = QString::fromStdString(s.strategy);
-    if (s.solver_s)
-      label += tr("\nsolver p95 %1 (%2 of median)")
-                   .arg(formatTime(s.solver_s->p95),
-                        formatPercent(s.solver_s->p95 / s.iteration_s->median));
-    else
-      label += tr("\nno batch solved");
-    x_axis_->append(label, i + 0.5);
+    // The solver beside the iteration, on the line under the plot (solverLine()).
+    solver_parts << (s.solver_s
+                         ? tr("%1 %2 (%3)")
+                               .arg(QString::fromStdString(s.strategy), formatTime(s.solver_s->p95),
+                                    formatPercent(s.solver_s->p95 / s.iteration_s->median))
+                         : tr("%1: no batch solved").arg(QString::fromStdString(s.strategy)));
+    // Axis labels are rich text: the name escaped.
+    x_axis_->append(QString::fromStdString(s.strategy).toHtmlEscaped(), i + 0.5);
   }
   for (QScatterSeries* s : {median_, p95_, worst_}) {
     chart_->addSeries(s);
     s->attachAxis(x_axis_);
     s->attachAxis(y_axis_);
   }
+  solver_->setText(solver_parts.isEmpty()
+                       ? QString()
+                       : tr("Solver p95 per batch (share of the median iteration): %1.")
+                             .arg(solver_parts.join(QStringLiteral(" · "))));
+  solver_->setVisible(!solver_parts.isEmpty());
   median_->replace(medians);
   p95_->replace(p95s);
   worst_->replace(worsts);

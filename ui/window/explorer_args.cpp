@@ -32,8 +32,8 @@ ExplorerArgs parse_explorer_args(const QStringList& arguments) {
   QCommandLineOption size("size", "Window size for --screenshot (default 1600x1000).", "WxH");
   QCommandLineOption view(
       "view",
-      "For --screenshot: gantt (default), compare, search, sweep, guide (the User "
-      "Guide window), infeasible (the failure banner), zoomed, traces, "
+      "For --screenshot: gantt (default), compare, search, sweep, dataset (8 batches, every "
+      "strategy), guide (the User Guide window), infeasible (the failure banner), zoomed, traces, "
       "measured (measured vs simulated) or bubbles (where a run's bubbles come from).",
       "NAME");
   QCommandLineOption theme("theme", "For --screenshot: light (default) or dark.", "NAME");

@@ -5,12 +5,14 @@
 #include <QCoreApplication>
 #include <QDialog>
 #include <QPixmap>
+#include <QTabWidget>
 #include <QTimer>
 #include <memory>
 
 #include "common/output_file.h"
 #include "gantt/gantt_view.h"
 #include "panels/compare_view.h"
+#include "panels/dataset_panel.h"
 #include "panels/search_panel.h"
 #include "trace/trace_workspace.h"
 #include "window/explorer_controller.h"
@@ -29,6 +31,7 @@ struct Shot {
   bool sweep_requested = false;
   bool state_requested = false;
   bool search_requested = false;
+  bool dataset_requested = false;
 
   void finish(bool ok, const QString& message) {
     if (finished) return;
@@ -62,6 +65,19 @@ struct Shot {
       search->run();
       return;
     }
+    if (options.view == "dataset" && !dataset_requested) {
+      // Eight batches of the workload, every strategy: the tab a user opens to judge a dataset.
+      dataset_requested = true;
+      DatasetPanel* dataset = window->findChild<DatasetPanel*>();
+      for (QWidget* w = dataset; w; w = w->parentWidget())
+        if (auto* tabs = qobject_cast<QTabWidget*>(w)) {
+          tabs->setCurrentWidget(dataset);
+          break;
+        }
+      dataset->setBatches(8);
+      dataset->run();
+      return;
+    }
     if (options.view == "infeasible" && !state_requested) {
       // t = 2 without recomputation: the default workload's long sequences do not fit an 80 GB
       // stage (with the default, recompute auto, they do).
@@ -84,6 +100,9 @@ struct Shot {
       g->setHighlightedSequence(longest);
     }
     if (c.sweepJobs().busy() || c.compareJobs().busy() || window->searchPanel()->jobs().busy())
+      return;
+    if (DatasetPanel* dataset = window->findChild<DatasetPanel*>();
+        dataset && dataset->jobs().busy())
       return;
     // Qt Charts lays its axes out in posted layout requests that can arrive after a zero timer;
     // flush them and give the scene a moment, so the picture shows what a user would see.
@@ -130,8 +149,9 @@ void takeScreenshotWhenReady(MainWindow& window, const ScreenshotOptions& option
   window.showView(options.view);
   window.show();
   ExplorerController& c = window.controller();
-  for (JobTracker* jobs : {&c.pipelineJobs(), &c.sweepJobs(), &c.compareJobs(), &c.loadJobs(),
-                           &window.searchPanel()->jobs()})
+  for (JobTracker* jobs :
+       {&c.pipelineJobs(), &c.sweepJobs(), &c.compareJobs(), &c.loadJobs(),
+        &window.searchPanel()->jobs(), &window.findChild<DatasetPanel*>()->jobs()})
     QObject::connect(jobs, &JobTracker::busyChanged, &window, [shot](bool busy) {
       if (!busy) shot->check();
     });
