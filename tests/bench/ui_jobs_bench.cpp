@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "common/memory_reuse.h"
+#include "event_loop_wait.h"
 #include "gantt/gantt_view.h"
 #include "jobs/job_board.h"
 #include "jobs/job_tracker.h"
@@ -90,17 +91,9 @@ class TickProbe {
   double worst_ = 0.0;
 };
 
-// Runs the event loop until `done` (false after `ms`). It sleeps between looks (qWait), as a
-// window waiting for its user does: a loop of processEvents() would spin a core the jobs need.
 template <class Done>
 bool spin_until(Done done, int ms) {
-  QElapsedTimer t;
-  t.start();
-  while (!done()) {
-    if (t.elapsed() > ms) return false;
-    QTest::qWait(5);
-  }
-  return true;
+  return bench::run_events_until(done, ms, bench::Wait::Sleep);
 }
 
 // Runs `argv` as a child process and returns its wall and CPU time (its rusage); exits on failure.

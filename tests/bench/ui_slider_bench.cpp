@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "common/memory_reuse.h"
+#include "event_loop_wait.h"
 #include "gantt/gantt_view.h"
 #include "open_window.h"
 #include "panels/config_panel.h"
@@ -28,16 +29,9 @@ namespace {
 using namespace slimpack;
 using namespace slimpack::ui;
 
-// Runs the event loop until `done` or `ms` pass; false on timeout.
 template <class Done>
 bool spin_until(Done done, int ms) {
-  QElapsedTimer t;
-  t.start();
-  while (!done()) {
-    if (t.elapsed() > ms) return false;
-    QCoreApplication::processEvents(QEventLoop::AllEvents, 5);
-  }
-  return true;
+  return bench::run_events_until(done, ms, bench::Wait::Spin);
 }
 
 double median(std::vector<double> v) {
