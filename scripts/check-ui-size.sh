@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # Keeps the GUI's files small enough to read in one sitting: no file under ui/ over 400 lines, and
 # no constructor in ui/ (`Class::Class(` at column 0 to the brace that closes its body) over 60
-# lines; a longer one builds its rows or parts in helpers. Exits 1 and names each file, line and
-# constructor over the limits; prints one OK line otherwise.
+# lines; a longer one builds its rows or parts in helpers. And its classes to one job each: no
+# class or struct declared in a ui/ header with more than 30 data members, 70 methods or 180
+# declaration lines (scripts/check-ui-classes.py counts them); a class over them is split into
+# parts that each do one thing, as MainWindow (32 data members) was. Exits 1 and names each file,
+# line, constructor and class over the limits; prints one OK line otherwise.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 max_file=400
 max_ctor=60
+max_members=30
+max_methods=70
+max_class_lines=180
 # Tracked files and new ones not yet added (but not ignored build outputs).
 mapfile -t files < <(git ls-files --cached --others --exclude-standard -- ui/ | sort -u)
 bad=0
@@ -49,8 +55,21 @@ for f in "${files[@]}"; do
       if (opened && depth == 0) { print start, name, FNR - start + 1; name = "" }
     }' "$f")
 done
+# Per class: data members, methods and declaration lines (offenders go to stderr).
+headers=()
+for f in "${files[@]}"; do [[ -f $f && $f == *.h ]] && headers+=("$f"); done
+if class_out=$(python3 scripts/check-ui-classes.py --max-members "$max_members" \
+  --max-methods "$max_methods" --max-lines "$max_class_lines" ${headers[@]+"${headers[@]}"}); then
+  :
+else
+  bad=1
+fi
+classes=$(sed -n 's/^classes //p' <<<"$class_out")
 if ((bad)); then
-  echo "check-ui-size: FAILED: split the file or move the constructor's parts into helpers" >&2
+  echo "check-ui-size: FAILED: split the file, move the constructor's parts into helpers, or split" \
+    "the class into parts with one job each" >&2
   exit 1
 fi
-echo "check-ui-size: OK: ${#files[@]} files under ui/ within $max_file lines, $ctors constructors within $max_ctor lines"
+echo "check-ui-size: OK: ${#files[@]} files under ui/ within $max_file lines, $ctors constructors" \
+  "within $max_ctor lines, ${classes:-0} classes within $max_members data members, $max_methods" \
+  "methods and $max_class_lines declaration lines"

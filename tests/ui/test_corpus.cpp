@@ -14,6 +14,7 @@
 #include "app/session_file.h"
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
+#include "window/session_io.h"
 #include "window/settings.h"
 
 using namespace slimpack;
@@ -75,7 +76,7 @@ class TestCorpus : public QObject {
     s.config.pp = 2;
     s.config.strategy = "sliced";
     s.view.saved_views = {{"start", 0.0, 0.1, "gantt", -1}};
-    window_->applySession(s);
+    window_->session().applySession(s);
     ExplorerController& c = window_->controller();
     QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && c.snapshot()->workload == s.workload && !c.busy(),
                              kTimeoutMs);
@@ -117,13 +118,13 @@ class TestCorpus : public QObject {
     QFETCH(bool, drop);
     ExplorerController& c = window_->controller();
     const SnapshotPtr before = c.snapshot();
-    const SessionFile session = window_->currentSession();
+    const SessionFile session = window_->session().currentSession();
     QSignalSpy errors(window_.get(), &MainWindow::errorShown);
 
     if (drop)
       dropFile(window_.get(), path);
     else
-      window_->openFile(path);
+      window_->session().openFile(path);
     QTRY_VERIFY_WITH_TIMEOUT(errors.count() >= 1 && !c.busy(), kTimeoutMs);
 
     QCOMPARE(errors.count(), 1);
@@ -131,7 +132,7 @@ class TestCorpus : public QObject {
     const QString message = errors.at(0).at(1).toString();
     QVERIFY2(message.contains(name), qPrintable(message));
     QVERIFY(c.snapshot() == before);
-    const SessionFile after = window_->currentSession();
+    const SessionFile after = window_->session().currentSession();
     QVERIFY(after.workload == session.workload);
     QVERIFY(after.config == session.config);
     QCOMPARE(after.plan_file, session.plan_file);

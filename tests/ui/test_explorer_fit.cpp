@@ -36,6 +36,7 @@
 #include "type_into.h"
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
+#include "window/session_io.h"
 #include "window/settings.h"
 
 using namespace slimpack;
@@ -136,13 +137,13 @@ class TestExplorerFit : public QObject {
   // A session saved on the (empty) Traces tab reopens on the plan.
   void aSessionWithoutTracesReopensOnTheGantt() {
     waitIdle();
-    SessionFile s = window_->currentSession();
+    SessionFile s = window_->session().currentSession();
     s.view.tab = "traces";
     s.traces.files.clear();
-    window_->applySession(s);
+    window_->session().applySession(s);
     QCOMPARE(window_->currentTabName(), QStringLiteral("gantt"));
     s.view.tab = "compare";
-    window_->applySession(s);
+    window_->session().applySession(s);
     QCOMPARE(window_->currentTabName(), QStringLiteral("compare"));
     window_->showView(QStringLiteral("gantt"));
     waitIdle();

@@ -14,6 +14,7 @@
 #include "panels/config_panel.h"
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
+#include "window/session_io.h"
 
 using namespace slimpack;
 using namespace slimpack::ui;
@@ -87,7 +88,7 @@ class TestModelFile : public QObject {
     s.workload.batch_tokens = 65536;
     s.config.pp = 2;
     s.config.strategy = "sliced";
-    window_->applySession(s);
+    window_->session().applySession(s);
     ExplorerController& c = window_->controller();
     QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && c.snapshot()->workload == s.workload && !c.busy(),
                              kTimeoutMs);
@@ -124,7 +125,7 @@ class TestModelFile : public QObject {
     QComboBox* models = modelList(*window_->configPanel());
     QCOMPARE(models->currentText(), QStringLiteral("llama-tiny (config.json)"));
     // The session keeps it.
-    QCOMPARE(window_->currentSession().config.hf_config_file, good.toStdString());
+    QCOMPARE(window_->session().currentSession().config.hf_config_file, good.toStdString());
 
     ConfigSpec preset = c.config();
     preset.hf_config_file.clear();

@@ -39,7 +39,10 @@
 #include "window/explorer_controller.h"
 #include "window/help_dialogs.h"
 #include "window/main_window.h"
+#include "window/saved_views.h"
+#include "window/session_io.h"
 #include "window/settings.h"
+#include "window/status_line.h"
 
 using namespace slimpack;
 using namespace slimpack::ui;
@@ -133,15 +136,16 @@ class TestNewUser : public QObject {
       QVERIFY2(text.contains("previous settings") && text.contains("t=8"), qPrintable(text));
       QVERIFY2(!text.contains(" bytes"), qPrintable(text));  // GB, not raw byte counts
     }
-    QVERIFY(window_->statusResult()->text().contains("Not solved"));
-    QVERIFY(!window_->statusResult()->text().contains("Greyed"));  // the status bar: the reason
+    QVERIFY(window_->statusLine().resultLabel()->text().contains("Not solved"));
+    // The status bar says the reason, not the banner's "Greyed" sentence.
+    QVERIFY(!window_->statusLine().resultLabel()->text().contains("Greyed"));
     // The failure as values: a stage over the memory cap, and the hint that follows from it.
     QCOMPARE(c().resultError().kind, ErrorKind::Infeasible);
     QVERIFY(c().resultError().detail.has_value());
     QCOMPARE(c().resultError().detail->limit, Limit::StageMemory);
     QVERIFY(c().resultError().detail->needed > c().resultError().detail->cap);
     QVERIFY(window_->ganttFrame()->bannerText().contains("higher memory cap"));
-    QVERIFY(!window_->statusResult()->text().contains("iteration"));
+    QVERIFY(!window_->statusLine().resultLabel()->text().contains("iteration"));
     QVERIFY(c().snapshot() == good);  // kept, greyed, for comparison
 
     // Ctrl+Z brings t = 8 back, and its picture: the banner goes, the numbers are current.
@@ -281,7 +285,8 @@ class TestNewUser : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(!c().compareJobs().busy() && !cmp->entries().empty(), kTimeoutMs);
     QCOMPARE(cmp->resultFrame()->state(), StateFrame::State::Current);
     // A new length file: the comparison was for the old workload.
-    window_->openFile(QStringLiteral(SLIMPACK_SAMPLES_DIR "/lengths/chat_sft_lengths.csv"));
+    window_->session().openFile(
+        QStringLiteral(SLIMPACK_SAMPLES_DIR "/lengths/chat_sft_lengths.csv"));
     QTRY_VERIFY_WITH_TIMEOUT(!c().busy() && !c().snapshot()->workload.file.empty(), kTimeoutMs);
     QCOMPARE(cmp->resultFrame()->state(), StateFrame::State::Stale);
     QVERIFY(cmp->resultFrame()->greyed());
@@ -301,7 +306,7 @@ class TestNewUser : public QObject {
   void anOpenedPlanDisablesTheControlsItFixes() {
     waitIdle();
     const QString plan = QStringLiteral(SLIMPACK_SAMPLES_DIR "/plans/analytic-1f1b.json");
-    window_->openFile(plan);
+    window_->session().openFile(plan);
     QTRY_VERIFY_WITH_TIMEOUT(!c().busy() && c().snapshot()->plan_file == plan.toStdString(),
                              kTimeoutMs);
     ConfigPanel* cfg = window_->configPanel();
@@ -381,7 +386,7 @@ class TestNewUser : public QObject {
       QVERIFY(f.open(QIODevice::WriteOnly));
       f.write(QByteArray("\xff\xfe\x00\x01PK\x03\x04\n", 10));
     }
-    window_->openFile(garbage);
+    window_->session().openFile(garbage);
     QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, kTimeoutMs);
     const QString m1 = errors.at(0).at(1).toString();
     QVERIFY2(m1.contains("garbage.csv") && !m1.contains(QChar(0xfffd)), qPrintable(m1));
@@ -391,7 +396,7 @@ class TestNewUser : public QObject {
       QVERIFY(f.open(QIODevice::WriteOnly));
       f.write(R"({"format": "slimpack-session", "version": 1})");
     }
-    window_->openFile(other);
+    window_->session().openFile(other);
     QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 2, kTimeoutMs);
     const QString m2 = errors.at(1).at(1).toString();
     QVERIFY2(m2.contains("other.json") && m2.contains("$.format") && m2.contains("slimpack-plan"),
@@ -400,13 +405,13 @@ class TestNewUser : public QObject {
   }
 
   void savedViewsCanBeRenamed() {
-    window_->saveCurrentView();
-    const std::size_t i = window_->savedViews().size() - 1;
-    window_->renameSavedView(i, QStringLiteral("  warm-up  "));
-    QCOMPARE(window_->savedViews()[i].name, std::string("warm-up"));
-    window_->renameSavedView(i, QStringLiteral("   "));  // an empty name is refused
-    QCOMPARE(window_->savedViews()[i].name, std::string("warm-up"));
-    window_->clearSavedViews();
+    window_->savedViews().saveCurrent();
+    const std::size_t i = window_->savedViews().views().size() - 1;
+    window_->savedViews().rename(i, QStringLiteral("  warm-up  "));
+    QCOMPARE(window_->savedViews().views()[i].name, std::string("warm-up"));
+    window_->savedViews().rename(i, QStringLiteral("   "));  // an empty name is refused
+    QCOMPARE(window_->savedViews().views()[i].name, std::string("warm-up"));
+    window_->savedViews().clear();
   }
 
   void helpOpensTheBundledGuideAndTheShortcuts() {
@@ -428,7 +433,7 @@ class TestNewUser : public QObject {
     c().setConfig(cfg);
     waitIdle();
     const QString path = dir_.filePath("mine");  // no suffix: ".slimpack" is added
-    QVERIFY(window_->saveSession(path));
+    QVERIFY(window_->session().saveSession(path));
     QVERIFY(QFileInfo::exists(path + ".slimpack"));
     window_->undoStack()->undo();
     const ExplorerArgs args =

@@ -15,6 +15,7 @@
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
 #include "window/presentation_mode.h"
+#include "window/saved_views.h"
 #include "window/settings.h"
 
 using namespace slimpack;
@@ -100,22 +101,22 @@ class TestPresentation : public QObject {
   // without: no highlight remains.
   void aViewWithoutASequenceClearsTheHighlight() {
     GanttView* gantt = window_->ganttView();
-    window_->clearSavedViews();
+    window_->savedViews().clear();
     window_->showView(QStringLiteral("compare"));
     const double end = gantt->model()->time_extent().t1;
     gantt->setViewRange(0.0, end / 2);
     gantt->setHighlightedSequence(3);
-    window_->saveCurrentView();
-    QCOMPARE(window_->savedViews().back().tab, std::string("gantt"));
+    window_->savedViews().saveCurrent();
+    QCOMPARE(window_->savedViews().views().back().tab, std::string("gantt"));
     gantt->setHighlightedSequence(-1);
     gantt->setViewRange(end / 2, end);
-    window_->saveCurrentView();
-    QCOMPARE(window_->savedViews().back().selected_sequence, -1);
+    window_->savedViews().saveCurrent();
+    QCOMPARE(window_->savedViews().views().back().selected_sequence, -1);
 
-    window_->applySavedView(window_->savedViews()[0]);
+    window_->savedViews().apply(window_->savedViews().views()[0]);
     QCOMPARE(window_->findChild<QTabWidget*>()->currentWidget(), window_->ganttPane()->parent());
     QCOMPARE(gantt->highlightedSequence(), 3);
-    window_->applySavedView(window_->savedViews()[1]);
+    window_->savedViews().apply(window_->savedViews().views()[1]);
     QCOMPARE(gantt->highlightedSequence(), -1);
 
     // The mouse rests on a pack: hovering highlights its longest sequence; the next view clears it.
@@ -128,9 +129,9 @@ class TestPresentation : public QObject {
                         l.bar_band(0).center().y());
     QTest::mouseMove(gantt, on_bar);
     QTRY_VERIFY(gantt->highlightedSequence() >= 0);
-    window_->applySavedView(window_->savedViews()[1]);
+    window_->savedViews().apply(window_->savedViews().views()[1]);
     QCOMPARE(gantt->highlightedSequence(), -1);
-    window_->clearSavedViews();
+    window_->savedViews().clear();
   }
 };
 

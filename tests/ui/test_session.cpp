@@ -13,6 +13,8 @@
 #include "panels/search_space_editor.h"
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
+#include "window/saved_views.h"
+#include "window/session_io.h"
 #include "window/settings.h"
 
 using namespace slimpack;
@@ -159,7 +161,7 @@ class TestSession : public QObject {
                              60000);
     const double end = a.ganttView()->model()->time_extent().t1;
     a.ganttView()->setViewRange(end * 0.25, end * 0.5);
-    a.saveCurrentView();
+    a.savedViews().saveCurrent();
     // The Search tab's settings, typed into its fields.
     a.searchPanel()->setGpus(16);
     a.searchPanel()->setBatches(2);
@@ -168,19 +170,19 @@ class TestSession : public QObject {
     a.showView(QStringLiteral("compare"));  // the tab in front comes back with the session
     QCOMPARE(a.currentTabName(), QStringLiteral("compare"));
     const QString path = dir.filePath("round.slimpack");
-    QVERIFY(a.saveSession(path));
+    QVERIFY(a.session().saveSession(path));
 
     MainWindow b(*settings);
     b.setErrorDialogsEnabled(false);
     QSignalSpy errors(&b, &MainWindow::errorShown);
-    b.openFile(path);
+    b.session().openFile(path);
     QTRY_VERIFY_WITH_TIMEOUT(b.controller().snapshot() && b.controller().snapshot()->config == c &&
                                  !b.controller().pipelineJobs().busy(),
                              60000);
     QCOMPARE(errors.count(), 0);
     QCOMPARE(b.currentTabName(), QStringLiteral("compare"));
-    const SessionFile sa = a.currentSession();
-    const SessionFile sb = b.currentSession();
+    const SessionFile sa = a.session().currentSession();
+    const SessionFile sb = b.session().currentSession();
     QVERIFY(sb.workload == w);
     QVERIFY(sb.config == c);
     QCOMPARE(sb.view.saved_views.size(), std::size_t{1});
@@ -195,7 +197,7 @@ class TestSession : public QObject {
     QCOMPARE(b.searchPanel()->spaceEditor()->field("cp")->text(), QString());
     // A field that does not read is saved as automatic, and the status bar says so.
     b.searchPanel()->spaceEditor()->field("tp")->setText(QStringLiteral("2,x"));
-    QVERIFY(b.saveSession(path));
+    QVERIFY(b.session().saveSession(path));
     QVERIFY2(b.statusBar()->currentMessage().contains(QStringLiteral(
                  "Search space, t: expected an integer, got 'x' (saved as automatic)")),
              qPrintable(b.statusBar()->currentMessage()));

@@ -12,6 +12,7 @@
 #include "trace/trace_workspace.h"
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
+#include "window/session_io.h"
 #include "window/settings.h"
 
 using namespace slimpack;
@@ -52,8 +53,8 @@ class TestTraceRecent : public QObject {
     // Two ranks named in one turn (as on the command line): one run, one entry.
     const QString r0 = sample("ddp/rank0.pt.trace.json");
     const QString r1 = sample("ddp/rank1.pt.trace.json");
-    window.openFile(r0);
-    window.openFile(r1);
+    window.session().openFile(r0);
+    window.session().openFile(r1);
     QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, kTimeoutMs);
     QCOMPARE(ws.viewA()->timeline()->sources().size(), std::size_t{2});
     QCOMPARE(settings->recentFiles().front(), r0 + QLatin1Char('\n') + r1);

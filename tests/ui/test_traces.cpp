@@ -39,6 +39,7 @@
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
 #include "window/screenshot.h"
+#include "window/session_io.h"
 #include "window/settings.h"
 #include "window/trace_hooks.h"
 
@@ -77,7 +78,7 @@ class TestTraces : public trace_test::TraceWindowTest {
   void cleanupTestCase() { window_.reset(); }
   void openFileTakesATrace() {
     QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
-    window_->openFile(sample("kineto_small.json.gz"));
+    window_->session().openFile(sample("kineto_small.json.gz"));
     waitLoaded(loaded, 1);
     TraceView* v = ws().viewA();
     QVERIFY(v->model() && v->timeline());
@@ -116,7 +117,7 @@ class TestTraces : public trace_test::TraceWindowTest {
     const QString bad =
         writeFile(dir_, "broken.pt.trace.json", R"({"traceEvents": [{"ph": "X", "ts": 1,)");
     QSignalSpy errors(window_.get(), &MainWindow::errorShown);
-    window_->openFile(bad);
+    window_->session().openFile(bad);
     QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 1, kTimeoutMs);
     QVERIFY2(errors.at(0).at(0).toString().contains("broken.pt.trace.json"),
              qPrintable(errors.at(0).at(0).toString()));
@@ -403,7 +404,7 @@ class TestTraces : public trace_test::TraceWindowTest {
     waitLoaded(loaded, 2);
     ws().setSimCheckVisible(true);
     const QString session = dir_.filePath("with-traces.slimpack");
-    QVERIFY(window_->saveSession(session));
+    QVERIFY(window_->session().saveSession(session));
     QFile f(session);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const std::string text = f.readAll().toStdString();
@@ -420,7 +421,7 @@ class TestTraces : public trace_test::TraceWindowTest {
     ws().openTraces({sample("kineto_small.json.gz")});
     waitLoaded(loaded, 3);
     QVERIFY(!ws().comparing());
-    window_->openFile(session);
+    window_->session().openFile(session);
     waitLoaded(loaded, 5);  // run A, then run B
     QCOMPARE(ws().pathsA(), QStringList{sample("step_before.json")});
     QVERIFY(ws().comparing());
@@ -472,7 +473,7 @@ class TestTraces : public trace_test::TraceWindowTest {
   void screenshotWaitsForTraces() {
     ws().openTraces({sample("step_before.json")});
     QTRY_VERIFY_WITH_TIMEOUT(!ws().busy(), kTimeoutMs);
-    window_->openFile(sample("kineto_small.json.gz"));  // offered: loads on the next turn
+    window_->session().openFile(sample("kineto_small.json.gz"));  // offered: loads on the next turn
     QVERIFY(ws().busy());
     bool done = false, ok = false;
     QString message;

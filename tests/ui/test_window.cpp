@@ -48,6 +48,8 @@
 #include "window/exporter.h"
 #include "window/main_window.h"
 #include "window/presentation_mode.h"
+#include "window/saved_views.h"
+#include "window/session_io.h"
 #include "window/settings.h"
 
 using namespace slimpack;
@@ -108,7 +110,7 @@ class TestWindow : public QObject {
     ExplorerController& c = window_->controller();
     QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && !c.busy(), kResultTimeoutMs);
     const SnapshotPtr before = c.snapshot();
-    const SessionFile session = window_->currentSession();
+    const SessionFile session = window_->session().currentSession();
     const QString bad = writeFile(dir_, "bad_lengths.csv", "length\n512\nlots\n1024\n");
     QSignalSpy errors(window_.get(), &MainWindow::errorShown);
     dropFile(window_.get(), bad);
@@ -119,22 +121,23 @@ class TestWindow : public QObject {
     QVERIFY2(message.contains("bad_lengths.csv") && message.contains("3"), qPrintable(message));
     QVERIFY(!c.busy());
     QVERIFY(c.snapshot() == before);
-    QVERIFY(window_->currentSession().workload == session.workload);
-    QVERIFY(window_->currentSession().config == session.config);
+    QVERIFY(window_->session().currentSession().workload == session.workload);
+    QVERIFY(window_->session().currentSession().config == session.config);
   }
 
   void openedBadSessionAndBadPlanShowErrors() {
     ExplorerController& c = window_->controller();
     const SnapshotPtr before = c.snapshot();
     QSignalSpy errors(window_.get(), &MainWindow::errorShown);
-    window_->openFile(writeFile(dir_, "broken.slimpack", "{\"format\": \"slimpack-session\","));
+    window_->session().openFile(
+        writeFile(dir_, "broken.slimpack", "{\"format\": \"slimpack-session\","));
     QCOMPARE(errors.count(), 1);  // sessions are read synchronously (they are tiny)
     QVERIFY(errors.at(0).at(1).toString().contains("broken.slimpack"));
     const QString plan = writeFile(
         dir_, "bad_plan.json",
         R"({"format":"slimpack-plan","version":1,"stages":2,"sequences":[{"id":"a","length":8}],)"
         R"("forward_packs":[{"segments":[{"seq":"zz"}]}],"backward_packs":[]})");
-    window_->openFile(plan);
+    window_->session().openFile(plan);
     QTRY_COMPARE_WITH_TIMEOUT(errors.count(), 2, kResultTimeoutMs);
     QVERIFY2(errors.at(1).at(1).toString().contains("bad_plan.json"),
              qPrintable(errors.at(1).at(1).toString()));
@@ -516,17 +519,17 @@ class TestWindow : public QObject {
     QTRY_VERIFY_WITH_TIMEOUT(c.snapshot() && !c.busy(), kResultTimeoutMs);
     GanttView* gantt = window_->ganttView();
     window_->showView(QStringLiteral("gantt"));
-    window_->clearSavedViews();
+    window_->savedViews().clear();
     const double end = gantt->model()->time_extent().t1;
     gantt->setViewRange(0.0, end / 4);
     gantt->setHighlightedSequence(2);
-    window_->saveCurrentView();
+    window_->savedViews().saveCurrent();
     gantt->setViewRange(end / 2, end);
     gantt->setHighlightedSequence(-1);
-    window_->saveCurrentView();
-    QCOMPARE(window_->savedViews().size(), std::size_t{2});
-    QCOMPARE(window_->savedViews()[0].selected_sequence, 2);
-    QCOMPARE(window_->savedViews()[0].tab, std::string("gantt"));
+    window_->savedViews().saveCurrent();
+    QCOMPARE(window_->savedViews().views().size(), std::size_t{2});
+    QCOMPARE(window_->savedViews().views()[0].selected_sequence, 2);
+    QCOMPARE(window_->savedViews().views()[0].tab, std::string("gantt"));
     gantt->fitToWindow();
 
     PresentationMode& pm = window_->presentation();
@@ -563,7 +566,7 @@ class TestWindow : public QObject {
     QVERIFY(window_->findChild<QDockWidget*>(QStringLiteral("dock.config"))->isVisible());
     QCOMPARE(gantt->paintOptions().theme, GanttTheme::Light);
     QVERIFY(!c.busy());  // Escape left presentation mode; it did not reach the cancel action
-    window_->clearSavedViews();
+    window_->savedViews().clear();
   }
 
   void savedViewRemembersTheCompareTab() {
@@ -575,15 +578,15 @@ class TestWindow : public QObject {
     window_->showView(QStringLiteral("compare"));
     CompareView* compare = window_->compareView();
     compare->setViewRange(1.0, 2.0);
-    window_->saveCurrentView();
-    QCOMPARE(window_->savedViews().back().tab, std::string("compare"));
+    window_->savedViews().saveCurrent();
+    QCOMPARE(window_->savedViews().views().back().tab, std::string("compare"));
     window_->showView(QStringLiteral("gantt"));
     compare->setViewRange(0.0, 5.0);
-    window_->applySavedView(window_->savedViews().back());
+    window_->savedViews().apply(window_->savedViews().views().back());
     QCOMPARE(window_->findChild<QTabWidget*>()->currentWidget(), compare);
     for (const GanttView* v : compare->views()) QVERIFY(v->viewRange() == (TimeRange{1.0, 2.0}));
-    window_->clearSavedViews();
-    QVERIFY(window_->savedViews().empty());
+    window_->savedViews().clear();
+    QVERIFY(window_->savedViews().views().empty());
     window_->showView(QStringLiteral("gantt"));
   }
 

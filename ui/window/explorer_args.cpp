@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "window/main_window.h"
+#include "window/session_io.h"
 
 namespace slimpack::ui {
 
@@ -69,8 +70,8 @@ ExplorerArgs parse_explorer_args(const QStringList& arguments) {
 }
 
 void open_from_args(MainWindow& window, const ExplorerArgs& args) {
-  if (!args.session.isEmpty()) window.openFile(args.session);
-  for (const QString& file : args.files) window.openFile(file, args.column);
+  if (!args.session.isEmpty()) window.session().openFile(args.session);
+  for (const QString& file : args.files) window.session().openFile(file, args.column);
 }
 
 }  // namespace slimpack::ui

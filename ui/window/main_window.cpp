@@ -1,39 +1,29 @@
+// MainWindow: composing the tabs and docks, the window's size and layout, and its events.
 #include "window/main_window.h"
 
+#include <QAbstractSpinBox>
+#include <QApplication>
 #include <QCloseEvent>
+#include <QComboBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFile>
 #include <QFileInfo>
-#include <QLabel>
+#include <QKeyEvent>
 #include <QMessageBox>
 #include <QMimeData>
-#include <QProgressBar>
-#include <QStatusBar>
-#include <QTabWidget>
-#include <QToolButton>
-
-#include <QAbstractSpinBox>
-#include <QApplication>
-#include <QComboBox>
-#include <QKeyEvent>
 #include <QScreen>
 #include <QScrollArea>
-#include <QSlider>
+#include <QTabWidget>
 #include <QToolBar>
-#include <QUndoStack>
 
-#include "app/input_file.h"
 #include "charts/memory_chart.h"
-#include "common/json_util.h"
-#include "common/output_file.h"
 #include "gantt/gantt_pane.h"
 #include "gantt/gantt_view.h"
 #include "gantt/sequence_inspector.h"
 #include "jobs/job_board.h"
 #include "models/format.h"
-#include "models/metrics_model.h"
 #include "panels/compare_view.h"
 #include "panels/config_panel.h"
 #include "panels/dataset_panel.h"
@@ -43,13 +33,14 @@
 #include "panels/sweep_panel.h"
 #include "panels/workload_panel.h"
 #include "trace/trace_workspace.h"
-#include "window/column_chooser.h"
 #include "window/edit_history.h"
 #include "window/explorer_controller.h"
 #include "window/exporter.h"
 #include "window/presentation_mode.h"
-#include "window/session_check.h"
+#include "window/saved_views.h"
+#include "window/session_io.h"
 #include "window/settings.h"
+#include "window/status_line.h"
 #include "window/theme.h"
 #include "window/trace_hooks.h"
 #include "window/view_states.h"
@@ -91,12 +82,9 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
       compare_(new CompareView),
       search_(new SearchPanel),
       exporter_(new Exporter(this)),
-      presentation_(new PresentationMode(this, gantt_, this)),
-      job_board_(new JobBoard(this)),
-      status_stage_(new QLabel),
-      status_progress_(new QProgressBar),
-      status_cancel_(new QToolButton),
-      status_result_(new QLabel) {
+      saved_views_(new SavedViews(*this)),
+      presentation_(new PresentationMode(this, gantt_, *saved_views_, this)),
+      job_board_(new JobBoard(this)) {
   if (QFile::exists(":/icons/slimpack-explorer.svg"))
     setWindowIcon(QIcon(QStringLiteral(":/icons/slimpack-explorer.svg")));
   setAcceptDrops(true);
@@ -105,12 +93,14 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
   memory_frame_ = new StateFrame(memory_);
   buildTabs();
   buildDocks();
-  buildStatusBar();
 
   history_ = new EditHistory(*controller_, this);
   states_ = new ViewStates(*controller_,
                            {gantt_frame_, metrics_frame_, memory_frame_, workload_->resultFrame()},
                            sweep_, compare_, this);
+  status_ = new StatusLine(statusBar(), *controller_, *job_board_, *states_, this);
+  session_ = new SessionIO(*this, *saved_views_);
+  connect(session_, &SessionIO::pathChanged, this, &MainWindow::updateTitle);
   menus_ = new WindowMenus(*this);
   connectController();
   search_->setBasis(controller_->workload(), controller_->config());
@@ -118,7 +108,6 @@ MainWindow::MainWindow(Settings& settings, QWidget* parent)
   qApp->installEventFilter(this);
   applyTheme(settings_.theme());
   connect(&settings_, &Settings::themeChanged, this, &MainWindow::applyTheme);
-  presentation_->setApplyView([this](const SavedView& v) { applySavedView(v); });
   connect(presentation_, &PresentationMode::activeChanged, this, [this](bool on) {
     if (!on) gantt_->setTheme(ganttTheme(settings_.theme()));
   });
@@ -179,20 +168,6 @@ void MainWindow::buildDocks() {
   addDock(tr("Sequence"), "dock.sequence", inspector, Qt::RightDockWidgetArea);
 }
 
-void MainWindow::buildStatusBar() {
-  status_progress_->setRange(0, 1000);
-  status_progress_->setMaximumWidth(160);
-  status_progress_->setTextVisible(false);
-  if (QFile::exists(":/icons/cancel.svg")) status_cancel_->setIcon(QIcon(":/icons/cancel.svg"));
-  status_cancel_->setText(tr("Cancel"));
-  status_cancel_->setToolTip(tr("Cancel the running job (Esc)"));
-  statusBar()->addWidget(status_result_, 1);
-  statusBar()->addPermanentWidget(status_stage_);
-  statusBar()->addPermanentWidget(status_progress_);
-  statusBar()->addPermanentWidget(status_cancel_);
-  onBusy();
-}
-
 void MainWindow::sizeFirstWindow() {
   // The layout a fresh start has, sized to the screen, is what View > Reset Layout goes back to.
   // resize() sets the client area; the window manager adds its frame (title bar, borders) around
@@ -224,6 +199,8 @@ MainWindow::~MainWindow() {
   // way out (the job board, when a busy tracker goes) must not reach a MainWindow slot then.
   for (QObject* child : findChildren<QObject*>())
     QObject::disconnect(child, nullptr, this, nullptr);
+  // Nor the status line, which asks the controller (deleted first) whether it is busy.
+  QObject::disconnect(job_board_, nullptr, status_, nullptr);
 }
 
 QUndoStack* MainWindow::undoStack() const {
@@ -319,8 +296,8 @@ void MainWindow::updateTitle() {
   QString name;
   if (!controller_->planFile().isEmpty())
     name = QFileInfo(controller_->planFile()).fileName();
-  else if (!session_path_.isEmpty())
-    name = QFileInfo(session_path_).fileName();
+  else if (!session_->sessionPath().isEmpty())
+    name = QFileInfo(session_->sessionPath()).fileName();
   else if (!controller_->workload().file.empty())
     name = QFileInfo(QString::fromStdString(controller_->workload().file)).fileName();
   else
@@ -348,6 +325,14 @@ void MainWindow::showError(const QString& title, const QString& raw) {
   box->setInformativeText(message);
   box->setAttribute(Qt::WA_DeleteOnClose);
   box->open();
+}
+
+QString MainWindow::currentTabName() const {
+  QWidget* w = tabs_->currentWidget();
+  if (w == compare_) return QStringLiteral("compare");
+  if (w == search_) return QStringLiteral("search");
+  if (w == traces_) return QStringLiteral("traces");
+  return QStringLiteral("gantt");
 }
 
 void MainWindow::showView(const QString& name) {
@@ -389,7 +374,7 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 
 void MainWindow::dropEvent(QDropEvent* event) {
   for (const QUrl& url : event->mimeData()->urls())
-    if (url.isLocalFile()) openFile(url.toLocalFile());
+    if (url.isLocalFile()) session_->openFile(url.toLocalFile());
   event->acceptProposedAction();
 }
 

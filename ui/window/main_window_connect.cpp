@@ -1,39 +1,16 @@
-// MainWindow: the wiring between the panels, the controller and the jobs.
+// MainWindow: the wiring between the panels, the controller and the jobs, and a new result
+// reaching every panel.
 #include "window/main_window.h"
 
-#include <QCloseEvent>
 #include <QDockWidget>
-#include <QDragEnterEvent>
-#include <QDropEvent>
-#include <QFile>
 #include <QFileInfo>
-#include <QLabel>
-#include <QMessageBox>
-#include <QMimeData>
-#include <QProgressBar>
+#include <QSlider>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QToolButton>
 
-#include <QAbstractSpinBox>
-#include <QApplication>
-#include <QComboBox>
-#include <QKeyEvent>
-#include <QScreen>
-#include <QScrollArea>
-#include <QSlider>
-#include <QToolBar>
-#include <QUndoStack>
-
-#include "app/input_file.h"
 #include "charts/memory_chart.h"
-#include "common/json_util.h"
-#include "common/output_file.h"
-#include "gantt/gantt_pane.h"
 #include "gantt/gantt_view.h"
-#include "gantt/sequence_inspector.h"
 #include "jobs/job_board.h"
-#include "models/format.h"
 #include "models/metrics_model.h"
 #include "panels/compare_view.h"
 #include "panels/config_panel.h"
@@ -42,20 +19,28 @@
 #include "panels/state_frame.h"
 #include "panels/sweep_panel.h"
 #include "panels/workload_panel.h"
-#include "trace/trace_workspace.h"
 #include "window/column_chooser.h"
 #include "window/edit_history.h"
 #include "window/explorer_controller.h"
 #include "window/exporter.h"
-#include "window/presentation_mode.h"
-#include "window/session_check.h"
+#include "window/session_io.h"
 #include "window/settings.h"
-#include "window/theme.h"
-#include "window/trace_hooks.h"
+#include "window/status_line.h"
 #include "window/view_states.h"
 #include "window/window_menus.h"
 
 namespace slimpack::ui {
+namespace {
+// Whether two Gantts show the same batch (the same sequences at the same indices).
+bool sameBatch(const GanttModel* a, const GanttModel* b) {
+  if (!a || !b || a->sequence_count() != b->sequence_count()) return false;
+  for (SeqIndex i = 0; i < a->sequence_count(); ++i) {
+    const Sequence &x = a->sequence(i), &y = b->sequence(i);
+    if (x.id != y.id || x.length != y.length || x.sample != y.sample) return false;
+  }
+  return true;
+}
+}  // namespace
 
 void MainWindow::connectController() {
   ExplorerController& c = *controller_;
@@ -99,7 +84,7 @@ void MainWindow::connectController() {
   connect(&c, &ExplorerController::snapshotChanged, this, &MainWindow::onSnapshot);
   connect(&c, &ExplorerController::resultStateChanged, this, [this] {
     states_->refresh();
-    updateStatusText();
+    status_->updateText();
     // A solve that failed on one option marks its field in the panel (typed, Error::field).
     const bool failed = controller_->resultState() == ResultState::Failed;
     config_->showOptionError(failed ? controller_->resultError().field : std::string(),
@@ -157,13 +142,8 @@ void MainWindow::connectController() {
   for (JobTracker* jobs : {&c.pipelineJobs(), &c.sweepJobs(), &c.compareJobs(), &c.loadJobs()})
     job_board_->add(jobs, [this] { controller_->cancelAll(); });
   job_board_->addChildrenOf(this);
-  connect(job_board_, &JobBoard::busyChanged, this, &MainWindow::onBusy);
-  connect(job_board_, &JobBoard::progress, this,
-          [this](const QString& job, const QString& stage, double f) {
-            status_stage_->setText(stage.isEmpty() ? job : stage);
-            status_progress_->setValue(static_cast<int>(f * 1000));
-            onBusy();  // the list of running jobs in the Cancel button's tooltip
-          });
+  // The status line shows them; Run > Cancel is enabled with its indicator.
+  connect(status_, &StatusLine::busyChanged, menus_, &WindowMenus::setBusy);
   connect(&c.sweepJobs(), &JobTracker::busyChanged, sweep_, &SweepPanel::setRunning);
   connect(&c.compareJobs(), &JobTracker::busyChanged, compare_, &CompareView::setRunning);
   for (JobTracker* jobs : {&c.sweepJobs(), &c.compareJobs()})
@@ -173,7 +153,33 @@ void MainWindow::connectController() {
     exporter_->setFresh(exportable(states_->resultFreshness()),
                         exportable(states_->compareFreshness()));
   });
-  connect(status_cancel_, &QToolButton::clicked, this, &MainWindow::cancelJobs);
+  connect(status_, &StatusLine::cancelRequested, this, &MainWindow::cancelJobs);
+}
+
+void MainWindow::onSnapshot() {
+  const SnapshotPtr& snap = controller_->snapshot();
+  if (!snap) return;
+  // A fitted view follows the new iteration length; a zoomed one keeps the user's range (the
+  // pane's scroll bar and zoom line say where it sits). A session being opened restores its own
+  // view instead (SessionIO's pending view).
+  // A pinned sequence is an index into the batch: in another batch (another workload, seed or
+  // budget) that index is an unrelated sequence, so the pin goes with the old batch.
+  const bool same_batch = sameBatch(gantt_->model().get(), snap->gantt.get());
+  const bool pending = session_->hasPendingView();
+  gantt_->setModel(snap->gantt, !pending);
+  if (!same_batch && !pending) gantt_->clearHighlight();
+  session_->applyPendingView();
+  workload_->setSnapshot(snap);
+  metrics_->setSnapshot(snap);
+  memory_->setSnapshot(snap);
+  sweep_->setSnapshot(snap);
+  config_->setLongestSequence(snap->batch_stats.max);
+  config_->setResolvedSlice(snap->plan ? snap->plan->slice_size : 0, autoSliceReason(*snap));
+  exporter_->setSources(snap, compare_->entries());
+  status_->updateText();
+  if (sweep_dock_->isVisible() && sweep_->isStale(*snap) && !controller_->sweepJobs().busy())
+    controller_->requestSweep();
+  states_->refresh();
 }
 
 }  // namespace slimpack::ui

@@ -15,6 +15,7 @@
 
 #include "gantt/gantt_pane.h"
 #include "gantt/gantt_view.h"
+#include "window/saved_views.h"
 
 namespace slimpack::ui {
 
@@ -23,18 +24,17 @@ namespace {
 constexpr int kCaptionMs = 2500;
 }  // namespace
 
-PresentationMode::PresentationMode(QMainWindow* window, GanttView* gantt, QObject* parent)
-    : QObject(parent), window_(window), gantt_(gantt) {
+PresentationMode::PresentationMode(QMainWindow* window, GanttView* gantt, SavedViews& views,
+                                   QObject* parent)
+    : QObject(parent), window_(window), gantt_(gantt), views_(views) {
   caption_timer_.setSingleShot(true);
   caption_timer_.setInterval(kCaptionMs);
   connect(&caption_timer_, &QTimer::timeout, this, [this] {
     if (caption_) caption_->hide();
   });
-}
-
-void PresentationMode::setViews(std::vector<SavedView> views) {
-  views_ = std::move(views);
-  if (current_ >= static_cast<int>(views_.size())) current_ = -1;
+  connect(&views_, &SavedViews::changed, this, [this] {
+    if (current_ >= static_cast<int>(views_.views().size())) current_ = -1;
+  });
 }
 
 void PresentationMode::enter() {
@@ -90,17 +90,15 @@ void PresentationMode::setChromeVisible(bool visible) {
 }
 
 bool PresentationMode::showView(int index) {
-  if (views_.empty()) return false;
-  current_ = std::clamp(index, 0, static_cast<int>(views_.size()) - 1);
-  const SavedView& v = views_[static_cast<std::size_t>(current_)];
-  if (apply_)
-    apply_(v);
-  else
-    gantt_->setViewRange(v.t0, v.t1);
+  const std::vector<SavedView>& views = views_.views();
+  if (views.empty()) return false;
+  current_ = std::clamp(index, 0, static_cast<int>(views.size()) - 1);
+  const SavedView& v = views[static_cast<std::size_t>(current_)];
+  views_.apply(v);
   if (active_)
     showCaption(QStringLiteral("%1 / %2 · %3")
                     .arg(current_ + 1)
-                    .arg(views_.size())
+                    .arg(views.size())
                     .arg(QString::fromStdString(v.name)));
   return true;
 }
@@ -148,7 +146,7 @@ bool PresentationMode::eventFilter(QObject* watched, QEvent* event) {
         if (showView(0)) return true;
         break;
       case Qt::Key_End:
-        if (showView(static_cast<int>(views_.size()) - 1)) return true;
+        if (showView(static_cast<int>(views_.views().size()) - 1)) return true;
         break;
       case Qt::Key_Escape:
       case Qt::Key_F11:

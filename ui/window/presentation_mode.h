@@ -7,10 +7,6 @@
 #include <QFont>
 #include <QObject>
 #include <QTimer>
-#include <functional>
-#include <vector>
-
-#include "app/session_file.h"
 
 QT_BEGIN_NAMESPACE
 class QLabel;
@@ -23,17 +19,16 @@ class GanttView;
 
 namespace slimpack::ui {
 
+class SavedViews;
+
 class PresentationMode : public QObject {
   Q_OBJECT
  public:
-  PresentationMode(QMainWindow* window, GanttView* gantt, QObject* parent = nullptr);
+  // Steps through `views` (window/saved_views.h), which shows each (tab, range, highlight).
+  PresentationMode(QMainWindow* window, GanttView* gantt, SavedViews& views,
+                   QObject* parent = nullptr);
 
   bool active() const { return active_; }
-  void setViews(std::vector<SavedView> views);
-  const std::vector<SavedView>& views() const { return views_; }
-  // How a saved view is shown (tab, range, highlight); the window sets it. Without it only the
-  // Gantt's time range follows.
-  void setApplyView(std::function<void(const SavedView&)> apply) { apply_ = std::move(apply); }
   int currentView() const { return current_; }
   // Shows saved view `index` (clamped); returns false when there are no saved views.
   bool showView(int index);
@@ -57,8 +52,7 @@ class PresentationMode : public QObject {
   void showCaption(const QString& text);
   void setChromeVisible(bool visible);
 
-  std::vector<SavedView> views_;
-  std::function<void(const SavedView&)> apply_;
+  SavedViews& views_;
   QLabel* caption_ = nullptr;  // created on first use, a child of the window
   QTimer caption_timer_;
   int current_ = -1;

@@ -22,6 +22,8 @@
 #include "window/help_dialogs.h"
 #include "window/main_window.h"
 #include "window/presentation_mode.h"
+#include "window/saved_views.h"
+#include "window/session_io.h"
 #include "window/settings.h"
 #include "window/theme.h"
 #include "window/trace_hooks.h"
@@ -159,7 +161,7 @@ void WindowMenus::buildViewMenu() {
   tint->setCheckable(true);
   tint->setChecked(gantt->paintOptions().bubble_tint);
   connect(tint, &QAction::toggled, gantt, &GanttView::setBubbleTint);
-  view->addAction(tr("Save Current &View"), &window_, &MainWindow::saveCurrentView)
+  view->addAction(tr("Save Current &View"), &window_.savedViews(), &SavedViews::saveCurrent)
       ->setShortcut(QKeySequence(tr("Ctrl+B")));
   saved_ = view->addMenu(tr("Sa&ved Views"));
   connect(saved_, &QMenu::aboutToShow, this, &WindowMenus::rebuildSavedViews);
@@ -211,7 +213,7 @@ void WindowMenus::buildRunMenu() {
 
 void WindowMenus::rebuildSavedViews() {
   saved_->clear();
-  const auto& views = window_.savedViews();
+  const auto& views = window_.savedViews().views();
   for (std::size_t i = 0; i < views.size(); ++i) {
     const SavedView& v = views[i];
     const QString label =
@@ -220,7 +222,7 @@ void WindowMenus::rebuildSavedViews() {
             .arg(QString::fromStdString(v.name), v.tab == "compare" ? tr("Compare") : tr("Gantt"))
             .arg(v.t0, 0, 'g', 4)
             .arg(v.t1, 0, 'g', 4);
-    saved_->addAction(label, this, [this, v] { window_.applySavedView(v); });
+    saved_->addAction(label, this, [this, v] { window_.savedViews().apply(v); });
   }
   if (views.empty())
     saved_->addAction(tr("(none yet: View > Save Current View)"))->setEnabled(false);
@@ -232,10 +234,10 @@ void WindowMenus::rebuildSavedViews() {
       bool ok = false;
       const QString name =
           QInputDialog::getText(&window_, tr("Rename Saved View"), tr("Name:"), QLineEdit::Normal,
-                                QString::fromStdString(window_.savedViews()[i].name), &ok);
-      if (ok) window_.renameSavedView(i, name);
+                                QString::fromStdString(window_.savedViews().views()[i].name), &ok);
+      if (ok) window_.savedViews().rename(i, name);
     });
-  saved_->addAction(tr("&Clear Saved Views"), &window_, &MainWindow::clearSavedViews)
+  saved_->addAction(tr("&Clear Saved Views"), &window_.savedViews(), &SavedViews::clear)
       ->setEnabled(!views.empty());
 }
 
@@ -271,7 +273,7 @@ void WindowMenus::rebuildRecent() {
     recent_
         ->addAction(name, this,
                     [this, run] {
-                      for (const QString& p : run) window_.openFile(p);
+                      for (const QString& p : run) window_.session().openFile(p);
                     })
         ->setToolTip(run.join(QLatin1Char('\n')));
   }
@@ -286,7 +288,7 @@ void WindowMenus::openFileDialog() {
   // Several files: the ranks of one run's traces (or files opened one after the other).
   const QStringList paths = QFileDialog::getOpenFileNames(
       &window_, tr("Open"), window_.settings().lastDirectory(), kInputFilter);
-  for (const QString& path : paths) window_.openFile(path);
+  for (const QString& path : paths) window_.session().openFile(path);
 }
 
 void WindowMenus::costFileDialog(ConfigPanel::CostFile which) {
@@ -311,20 +313,20 @@ void WindowMenus::openSessionDialog() {
   const QString path =
       QFileDialog::getOpenFileName(&window_, tr("Open Session"), window_.settings().lastDirectory(),
                                    tr("Sessions (*.slimpack)"));
-  if (!path.isEmpty()) window_.openFile(path);
+  if (!path.isEmpty()) window_.session().openFile(path);
 }
 
 void WindowMenus::saveSession() {
-  if (window_.sessionPath().isEmpty())
+  if (window_.session().sessionPath().isEmpty())
     saveSessionAs();
   else
-    window_.saveSession(window_.sessionPath());
+    window_.session().saveSession(window_.session().sessionPath());
 }
 
 void WindowMenus::saveSessionAs() {
   const QString path =
       askSavePath(tr("Save Session"), "session.slimpack", tr("Sessions (*.slimpack)"));
-  if (!path.isEmpty()) window_.saveSession(path);
+  if (!path.isEmpty()) window_.session().saveSession(path);
 }
 
 QString WindowMenus::askSavePath(const QString& title, const QString& suggested,

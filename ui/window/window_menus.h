@@ -2,7 +2,7 @@
 // Menus, toolbar and shortcuts of the main window (standard keys: Ctrl+O, Ctrl+S, Ctrl+Shift+S,
 // Ctrl+E, Ctrl+Shift+C, Ctrl+Q, Ctrl+Z,
 // Ctrl+Shift+Z, F11, Esc, F1 = User Guide) and the file dialogs they open. Every action calls
-// a public command of MainWindow, the controller or the exporter.
+// a public command of MainWindow, its session I/O and saved views, the controller or the exporter.
 #include <QObject>
 
 #include "panels/config_panel.h"
