@@ -42,6 +42,7 @@
 #include "panels/search_panel.h"
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
+#include "window/session_io.h"
 #include "window/settings.h"
 
 namespace {
@@ -236,9 +237,12 @@ int main(int argc, char** argv) {
 
   window.showView(QStringLiteral("gantt"));
   const GanttModel* before = gantt->model().get();
-  ok = ok &&
-       timed([&] { window.openFile(QString::fromStdString(file), QString::fromStdString(column)); },
-             [&] { return painted(before); }, shown, at_idle);
+  ok = ok && timed(
+                 [&] {
+                   window.session().openFile(QString::fromStdString(file),
+                                             QString::fromStdString(column));
+                 },
+                 [&] { return painted(before); }, shown, at_idle);
   const Timing cli_open =
       run_cli({slimpack, "simulate", "--lengths", file, "--column", column, "--quiet"});
   if (ok) print_row("open", shown, at_idle, cli_open);
