@@ -2,6 +2,7 @@
 // drag and drop), a bad trace keeping the session, the compare diff table (model tester, sort,
 // category filter, fold digits) and row clicks marking events in both timelines.
 // With SLIMPACK_SCREENSHOT_DIR set it also writes the user guide's screenshots there.
+#include <QAbstractButton>
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QDir>
@@ -133,6 +134,34 @@ class TestTraces : public trace_test::TraceWindowTest {
     QVERIFY(!ws().offerFile(QStringLiteral(SLIMPACK_SAMPLES_DIR "/lengths/chat_sft_lengths.csv")));
     const QString plan = writeFile(dir_, "p.json", R"({"format":"slimpack-plan","stages":2})");
     QVERIFY(!ws().offerFile(plan));
+  }
+
+  // At a window 1024 px wide (a small laptop, the docks beside the tab) the tab's first row of
+  // buttons wraps instead of cutting their labels ("pen Traces." for "Open Traces…").
+  void actionBarKeepsWholeLabelsAt1024() {
+    const QSize before = window_->size();
+    window_->showView(QStringLiteral("traces"));
+    window_->resize(1024, 700);
+    QTest::qWait(50);  // layout requests are posted events
+    QCOMPARE(window_->width(), 1024);
+    auto* bar = ws().findChild<QWidget*>(QStringLiteral("traceActionBar"));
+    QVERIFY(bar && bar->isVisible());
+    int shown = 0;
+    for (const QAbstractButton* b : bar->findChildren<QAbstractButton*>()) {
+      if (!b->isVisible()) continue;
+      ++shown;
+      const QString what = QStringLiteral("%1: %2 px of %3, right edge %4 in a bar %5 px wide")
+                               .arg(b->text())
+                               .arg(b->width())
+                               .arg(b->sizeHint().width())
+                               .arg(b->mapTo(bar, QPoint(b->width(), 0)).x())
+                               .arg(bar->width());
+      QVERIFY2(b->width() >= b->sizeHint().width(), qPrintable(what));
+      QVERIFY2(b->mapTo(bar, QPoint(b->width(), 0)).x() <= bar->width(), qPrintable(what));
+    }
+    // Open, Compare, Measured vs Simulated, GPU Summary, the track list's three, the mapping's two.
+    QCOMPARE(shown, 9);
+    window_->resize(before);
   }
 
   void searchMarksMatchingEvents() {

@@ -77,6 +77,8 @@ TraceWorkspace::TraceWorkspace(QWidget* parent)
   auto* foot = new QHBoxLayout;
   foot->addWidget(status_, 1);
   foot->addWidget(selection_);
+  foot->addWidget(loader_->progressBar());
+  foot->addWidget(loader_->cancelButton());
   layout->addLayout(foot);
   updateCompare();
   updateStatus();

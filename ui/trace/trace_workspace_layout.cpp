@@ -14,6 +14,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "panels/flow_layout.h"
 #include "trace/bubble_panel.h"
 #include "trace/elided_label.h"
 #include "trace/sim_check_panel.h"
@@ -69,13 +70,13 @@ void TraceWorkspace::setUpControls() {
          "mapped unit, MAPE and the makespan error"));
 }
 
-// Two rows, so the tab never widens the window past a laptop screen: the actions, then the
-// search and the comparison's controls.
+// The tab's actions. Their row wraps (FlowLayout) where the tab is narrower than all of them
+// (a laptop screen beside the docks): every button keeps its whole label. (The load's progress
+// and Cancel are in the tab's foot: their room, kept while hidden, would be a blank row here.)
 QWidget* TraceWorkspace::buildActionBar() {
   auto* bar = new QWidget;
   bar->setObjectName(QStringLiteral("traceActionBar"));
-  auto* flow = new QHBoxLayout(bar);
-  flow->setContentsMargins(0, 0, 0, 0);
+  auto* flow = new FlowLayout(bar);
   auto* open = new QPushButton(tr("Open Traces…"));
   flow->addWidget(open);
   flow->addWidget(compare_);
@@ -110,9 +111,6 @@ QWidget* TraceWorkspace::buildActionBar() {
   flow->addWidget(calibrate_);
   rules_->hide();
   calibrate_->hide();
-  flow->addStretch(1);
-  flow->addWidget(loader_->progressBar());
-  flow->addWidget(loader_->cancelButton());
   connect(open, &QPushButton::clicked, this, [this] {
     const QStringList files = QFileDialog::getOpenFileNames(
         this, tr("Open Traces (one file per rank)"), {}, tr(kTraceFilter));
