@@ -10,6 +10,8 @@
 #include <QtTest>
 
 #include "trace/trace_details_panel.h"
+#include "trace/trace_run_alignment.h"
+#include "trace/trace_search.h"
 #include "trace/trace_tables.h"
 #include "trace/trace_view.h"
 #include "trace/trace_workspace.h"
@@ -51,12 +53,12 @@ class TestTraceDetailsAlign : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, kTimeoutMs);
     QTRY_VERIFY_WITH_TIMEOUT(!ws.busy(), kTimeoutMs);
 
-    QVERIFY(ws.alignAtEvent(QStringLiteral("step")));  // time zero at 100 µs now
+    QVERIFY(ws.alignment().alignAtEvent(QStringLiteral("step")));  // time zero at 100 µs now
     QCOMPARE(ws.viewA()->timeline()->origin_us(), 100.0);
     TraceDetailsPanel* d = ws.details();
     QCOMPARE(d->timeline(), ws.viewA()->timeline());
-    ws.search(QStringLiteral("mm"));
-    QCOMPARE(ws.matchCount(), 1);
+    ws.search().find(QStringLiteral("mm"));
+    QCOMPARE(ws.search().matchCount(), 1);
     QCOMPARE(d->matches()->index(0, TraceMatchModel::Start).data().toString(),
              trace_duration_text(20e-6));
     // A click on the match goes to it in run A.

@@ -16,10 +16,12 @@
 #include <cstdint>
 
 #include "trace/elided_label.h"
+#include "trace/timeline_stack.h"
 #include "trace/trace_counter_painter.h"
 #include "trace/trace_details_panel.h"
 #include "trace/trace_flow_pairs.h"
 #include "trace/trace_label_width.h"
+#include "trace/trace_search.h"
 #include "trace/trace_summary.h"
 #include "trace/trace_view.h"
 #include "trace/trace_workspace.h"
@@ -94,10 +96,10 @@ class TestTraceLayers : public QObject {
     QCOMPARE(v->instants().lastPainted(), 3);
 
     // The search finds the two "[memory]" events (no bar has that name) and steps onto them.
-    QCOMPARE(f.ws.search(QStringLiteral("[memory]")), 2);
-    QCOMPARE(f.ws.matchCount(), 2);
+    QCOMPARE(f.ws.search().find(QStringLiteral("[memory]")), 2);
+    QCOMPARE(f.ws.search().matchCount(), 2);
     QCOMPARE(v->instants().marked().size(), std::size_t{2});
-    f.ws.nextMatch();
+    f.ws.search().nextMatch();
     const TraceEventRef first = v->selectedEvent();
     QVERIFY(first.instant);
     QCOMPARE(v->timeline()->event(first)->start_us, 1015.0);
@@ -110,7 +112,7 @@ class TestTraceLayers : public QObject {
     QCOMPARE(v->selectedEvent(), second);
     QVERIFY(f.ws.details()->argsText().contains(QStringLiteral("\"Bytes\":-1024")));
     QVERIFY(v->eventTooltip(second).contains(QStringLiteral("instant at")));
-    f.ws.search(QString());
+    f.ws.search().find(QString());
     QVERIFY(v->instants().marked().empty());
   }
 
@@ -182,7 +184,7 @@ class TestTraceLayers : public QObject {
     const QPoint edge(before.right() + 1, before.top() + 5);
     press_move_release(a, edge, edge + QPoint(80, 0));
     const int want = before.width() + 80;
-    QCOMPARE(f.ws.labelWidth()->width(), want);
+    QCOMPARE(f.ws.stack().labelWidth()->width(), want);
     QCOMPARE(a->currentLayout().labels.width(), want);
     QCOMPARE(b->currentLayout().labels.width(), want);
     // Dragging in B moves A's too; a double-click on the edge returns to the common width.
@@ -192,7 +194,7 @@ class TestTraceLayers : public QObject {
     QCOMPARE(b->currentLayout().labels.width(), want - 40);
     const QRect la = a->currentLayout().labels;
     QTest::mouseDClick(a, Qt::LeftButton, Qt::NoModifier, QPoint(la.right() + 1, la.top() + 5));
-    QCOMPARE(f.ws.labelWidth()->width(), 0);
+    QCOMPARE(f.ws.stack().labelWidth()->width(), 0);
     QCOMPARE(a->currentLayout().labels.width(), before.width());
     QCOMPARE(b->currentLayout().labels.width(), before.width());
   }

@@ -26,6 +26,7 @@
 #include "painter/gantt_layout.h"
 #include "trace/trace_details_panel.h"
 #include "trace/trace_scroll_area.h"
+#include "trace/trace_search.h"
 #include "trace/trace_tables.h"
 #include "trace/trace_view.h"
 #include "trace/trace_workspace.h"
@@ -145,12 +146,12 @@ class TestTraceNavigation : public QObject {
   void searchStepsThroughMatches() {
     Fixture f;
     QVERIFY(f.open({write_trace(f.dir, QStringLiteral("hand.json"))}));
-    auto* field = f.ws.searchField();
+    auto* field = f.ws.search().field();
     auto* count = f.ws.findChild<QLabel*>(QStringLiteral("traceMatchCount"));
     QVERIFY(count);
     field->setFocus();
     QTest::keyClicks(field, QStringLiteral("MM"));  // case-insensitive: mm x 3 and gemm
-    QCOMPARE(f.ws.matchCount(), 4);
+    QCOMPARE(f.ws.search().matchCount(), 4);
     QCOMPARE(count->text(), QStringLiteral("0 of 4"));
     QCOMPARE(f.ws.details()->matches()->rowCount(), 4);
     QCOMPARE(f.ws.details()->matches()->index(1, TraceMatchModel::Name).data().toString(),
@@ -197,8 +198,8 @@ class TestTraceNavigation : public QObject {
     QVERIFY(area);
     QTRY_VERIFY(area->verticalScrollBar()->maximum() > 0);
     QCOMPARE(area->verticalScrollBar()->value(), 0);
-    f.ws.search(QStringLiteral("tail"));
-    f.ws.nextMatch();
+    f.ws.search().find(QStringLiteral("tail"));
+    f.ws.search().nextMatch();
     QVERIFY(f.selected("tail", 0));
     TraceView* v = f.ws.viewA();
     const QRect band = v->currentLayout().bar_band(v->barOf(v->selectedEvent()).lane);
@@ -315,9 +316,9 @@ class TestTraceNavigation : public QObject {
     // A click on a row marks exactly that name's events (not gemm's) for Enter to step through.
     QTableView* t = d->statsTable();
     QTest::mouseClick(t->viewport(), Qt::LeftButton, {}, t->visualRect(m.index(0, 0)).center());
-    QCOMPARE(f.ws.matchCount(), 3);
+    QCOMPARE(f.ws.search().matchCount(), 3);
     QCOMPARE(f.ws.viewA()->marked().size(), std::size_t{3});
-    f.ws.nextMatch();
+    f.ws.search().nextMatch();
     QVERIFY(f.selected("mm", 15));
   }
 
@@ -375,8 +376,8 @@ class TestTraceNavigation : public QObject {
     QCOMPARE(v->pinnedGroups(), std::vector<int>{group});
     QCOMPARE(v->model()->lane(0).replica, group);
     // A match in a pinned, filtered view is still found where it is drawn.
-    f.ws.search(QStringLiteral("gemm"));
-    f.ws.nextMatch();
+    f.ws.search().find(QStringLiteral("gemm"));
+    f.ws.search().nextMatch();
     QVERIFY(f.selected("gemm", 20));
     const BarRef bar = v->barOf(v->selectedEvent());
     QVERIFY(bar.valid());

@@ -18,6 +18,7 @@
 #include "charts/gpu_time_chart.h"
 #include "jobs/job_tracker.h"
 #include "trace/trace_diff_model.h"
+#include "trace/trace_diff_panel.h"
 #include "trace/trace_summary_panel.h"
 #include "trace/trace_view.h"
 #include "trace/trace_workspace.h"
@@ -176,7 +177,7 @@ class TestTraceSummary : public QObject {
     ws.openTraces({sample("ddp/rank1.pt.trace.json")}, TraceWorkspace::Slot::B);
     QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, kTimeoutMs);
     QTRY_VERIFY_WITH_TIMEOUT(!ws.busy(), kTimeoutMs);
-    const TraceDiffModel& m = *ws.diffModel();
+    const TraceDiffModel& m = *ws.diff().model();
     QCOMPARE(m.comparison().a.steps, (std::vector<int>{1, 2}));
     QVERIFY(!m.comparedWhole());
     auto row = [&](const char* name) -> const NameDiff* {
@@ -197,7 +198,8 @@ class TestTraceSummary : public QObject {
     auto* per_step = ws.findChild<QCheckBox*>(QStringLiteral("tracePerStep"));
     QVERIFY(per_step && per_step->isChecked());
     per_step->setChecked(false);
-    QTRY_VERIFY_WITH_TIMEOUT(!ws.diffJobs().busy() && m.comparison().a.steps.empty(), kTimeoutMs);
+    QTRY_VERIFY_WITH_TIMEOUT(!ws.diff().jobs().busy() && m.comparison().a.steps.empty(),
+                             kTimeoutMs);
     QCOMPARE(row("aten::mm")->count_a, 4.0);
   }
 

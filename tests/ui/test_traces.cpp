@@ -2,6 +2,7 @@
 // drag and drop), a bad trace keeping the session, the compare diff table (model tester, sort,
 // category filter, fold digits) and row clicks marking events in both timelines.
 // With SLIMPACK_SCREENSHOT_DIR set it also writes the user guide's screenshots there.
+#include <QAbstractButton>
 #include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QDir>
@@ -32,7 +33,10 @@
 #include "trace/sim_check_model.h"
 #include "trace/sim_check_panel.h"
 #include "trace/trace_diff_model.h"
+#include "trace/trace_diff_panel.h"
 #include "trace/trace_rules_dialog.h"
+#include "trace/trace_run_alignment.h"
+#include "trace/trace_search.h"
 #include "trace/trace_view.h"
 #include "trace/trace_workspace.h"
 #include "trace_test_support.h"
@@ -133,14 +137,42 @@ class TestTraces : public trace_test::TraceWindowTest {
     QVERIFY(!ws().offerFile(plan));
   }
 
+  // At a window 1024 px wide (a small laptop, the docks beside the tab) the tab's first row of
+  // buttons wraps instead of cutting their labels ("pen Traces." for "Open Traces…").
+  void actionBarKeepsWholeLabelsAt1024() {
+    const QSize before = window_->size();
+    window_->showView(QStringLiteral("traces"));
+    window_->resize(1024, 700);
+    QTest::qWait(50);  // layout requests are posted events
+    QCOMPARE(window_->width(), 1024);
+    auto* bar = ws().findChild<QWidget*>(QStringLiteral("traceActionBar"));
+    QVERIFY(bar && bar->isVisible());
+    int shown = 0;
+    for (const QAbstractButton* b : bar->findChildren<QAbstractButton*>()) {
+      if (!b->isVisible()) continue;
+      ++shown;
+      const QString what = QStringLiteral("%1: %2 px of %3, right edge %4 in a bar %5 px wide")
+                               .arg(b->text())
+                               .arg(b->width())
+                               .arg(b->sizeHint().width())
+                               .arg(b->mapTo(bar, QPoint(b->width(), 0)).x())
+                               .arg(bar->width());
+      QVERIFY2(b->width() >= b->sizeHint().width(), qPrintable(what));
+      QVERIFY2(b->mapTo(bar, QPoint(b->width(), 0)).x() <= bar->width(), qPrintable(what));
+    }
+    // Open, Compare, Measured vs Simulated, GPU Summary, the track list's three, the mapping's two.
+    QCOMPARE(shown, 9);
+    window_->resize(before);
+  }
+
   void searchMarksMatchingEvents() {
     QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
     ws().openTraces({sample("step_before.json")});
     waitLoaded(loaded, 1);
-    QCOMPARE(ws().search(QStringLiteral("LINEAR")), 2);
+    QCOMPARE(ws().search().find(QStringLiteral("LINEAR")), 2);
     QCOMPARE(ws().viewA()->marked().size(), std::size_t{2});
     QVERIFY(ws().statusText().contains("2 matches"));
-    QCOMPARE(ws().search(QString()), 0);
+    QCOMPARE(ws().search().find(QString()), 0);
     QVERIFY(ws().viewA()->marked().empty());
   }
 
@@ -151,8 +183,8 @@ class TestTraces : public trace_test::TraceWindowTest {
     ws().openTraces({sample("step_after.json")}, TraceWorkspace::Slot::B);
     waitLoaded(loaded, 2);
     QVERIFY(ws().comparing());
-    QVERIFY(ws().viewB()->isVisible() && ws().diffTable()->isVisible());
-    TraceDiffModel& m = *ws().diffModel();
+    QVERIFY(ws().viewB()->isVisible() && ws().diff().table()->isVisible());
+    TraceDiffModel& m = *ws().diff().model();
     QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
     // Exact names: ProfilerStep#1 removed, #2 added, and the five other names.
     QCOMPARE(m.rowCount(), 7);
@@ -201,9 +233,9 @@ class TestTraces : public trace_test::TraceWindowTest {
   }
 
   void clickingARowMarksItsEventsInBothTimelines() {
-    TraceDiffModel& m = *ws().diffModel();
+    TraceDiffModel& m = *ws().diff().model();
     const int linear = rowOf(m, "aten::linear");
-    QTableView* table = ws().diffTable();
+    QTableView* table = ws().diff().table();
     const QRect cell = table->visualRect(m.index(linear, TraceDiffModel::Name));
     QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, cell.center());
     QCOMPARE(ws().viewA()->marked().size(), std::size_t{2});
@@ -215,7 +247,7 @@ class TestTraces : public trace_test::TraceWindowTest {
     QVERIFY(ws().statusText().contains("2 events in A, 3 in B"));
     // Folded names mark every step.
     m.setFoldDigits(true);
-    ws().highlightDiffRow(rowOf(m, "ProfilerStep#N"));
+    ws().diff().highlightRow(rowOf(m, "ProfilerStep#N"));
     QCOMPARE(ws().viewA()->marked().size(), std::size_t{1});
     QCOMPARE(ws().viewB()->marked().size(), std::size_t{1});
     m.setFoldDigits(false);
@@ -235,22 +267,22 @@ class TestTraces : public trace_test::TraceWindowTest {
     waitLoaded(loaded, 1);
     ws().openTraces({b}, TraceWorkspace::Slot::B);
     waitLoaded(loaded, 2);
-    TraceDiffModel& m = *ws().diffModel();
-    ws().highlightDiffRow(rowOf(m, "gemm"));
+    TraceDiffModel& m = *ws().diff().model();
+    ws().diff().highlightRow(rowOf(m, "gemm"));
     QCOMPARE(ws().viewA()->marked().size(), std::size_t{3});
     // Through the tab's filter (a job), as the category box does.
-    ws().requestDiff(QStringLiteral("kernel"), false);
-    QTRY_VERIFY_WITH_TIMEOUT(!ws().diffJobs().busy(), kTimeoutMs);
+    ws().diff().requestDiff(QStringLiteral("kernel"), false);
+    QTRY_VERIFY_WITH_TIMEOUT(!ws().diff().jobs().busy(), kTimeoutMs);
     QCOMPARE(m.category(), QStringLiteral("kernel"));
     QCOMPARE(m.index(rowOf(m, "gemm"), TraceDiffModel::CountA)
                  .data(TraceDiffModel::RawRole)
                  .toLongLong(),
              2);
-    ws().highlightDiffRow(rowOf(m, "gemm"));
+    ws().diff().highlightRow(rowOf(m, "gemm"));
     QCOMPARE(ws().viewA()->marked().size(), std::size_t{2});
     QCOMPARE(ws().viewB()->marked().size(), std::size_t{2});
-    ws().requestDiff(QString(), false);
-    QTRY_VERIFY_WITH_TIMEOUT(!ws().diffJobs().busy(), kTimeoutMs);
+    ws().diff().requestDiff(QString(), false);
+    QTRY_VERIFY_WITH_TIMEOUT(!ws().diff().jobs().busy(), kTimeoutMs);
     QCOMPARE(ws().viewA()->marked().size(), std::size_t{2});  // marks stay until the next click
     // Back to the two step traces the next tests expect.
     ws().openTraces({sample("step_before.json")});
@@ -267,7 +299,8 @@ class TestTraces : public trace_test::TraceWindowTest {
         if (!lane.bars.empty()) first = std::min(first, lane.bars.front().start);
       QCOMPARE(first, 0.0);
     }
-    QVERIFY(ws().setAlignment(TraceWorkspace::Align::NamedEvent, QStringLiteral("flash_fwd")));
+    QVERIFY(ws().alignment().setAlignment(TraceRunAlignment::Align::NamedEvent,
+                                          QStringLiteral("flash_fwd")));
     // flash_fwd starts at 100 us in A and 2100 us in B: both now read zero there.
     const auto flash = [](TraceView* v) {
       const auto hits = v->timeline()->find_name(*v->model(), "flash_fwd");
@@ -275,26 +308,28 @@ class TestTraces : public trace_test::TraceWindowTest {
     };
     QCOMPARE(flash(ws().viewA()), 0.0);
     QCOMPARE(flash(ws().viewB()), 0.0);
-    QVERIFY(!ws().setAlignment(TraceWorkspace::Align::NamedEvent, QStringLiteral("nope")));
+    QVERIFY(!ws().alignment().setAlignment(TraceRunAlignment::Align::NamedEvent,
+                                           QStringLiteral("nope")));
     // The menu's "Align at event…" / the table's "Align Both Runs at This Event": any name.
-    QVERIFY(ws().alignAtEvent(QStringLiteral("ncclKernel_AllReduce")) == false);  // not in B
+    QVERIFY(ws().alignment().alignAtEvent(QStringLiteral("ncclKernel_AllReduce")) ==
+            false);  // not in B
     QVERIFY(ws().statusText().contains(QStringLiteral("no event named")));
     QCOMPARE(flash(ws().viewA()), 0.0);  // unchanged
     auto* align = ws().findChild<QComboBox*>(QStringLiteral("traceAlign"));
     QVERIFY(align);
     QCOMPARE(align->itemText(align->count() - 1), QStringLiteral("Align at event…"));
-    QVERIFY(ws().alignAtEvent(QStringLiteral("flash_fwd")));
+    QVERIFY(ws().alignment().alignAtEvent(QStringLiteral("flash_fwd")));
     QCOMPARE(align->currentText(), QStringLiteral("Align at flash_fwd"));
-    QCOMPARE(ws().diffTable()->actions().size(), 1);
+    QCOMPARE(ws().diff().table()->actions().size(), 1);
     // Zoom in A: B follows.
     ws().viewA()->setViewRange(-50e-6, 150e-6);
     QCOMPARE(ws().viewB()->viewRange().t0, -50e-6);
     QCOMPARE(ws().viewB()->viewRange().t1, 150e-6);
-    ws().setAlignment(TraceWorkspace::Align::FirstEvent);
+    ws().alignment().setAlignment(TraceRunAlignment::Align::FirstEvent);
     ws().viewA()->fitToWindow();
-    ws().search(QStringLiteral("flash"));
+    ws().search().find(QStringLiteral("flash"));
     shoot(&ws(), "trace-compare.png");
-    ws().search(QString());
+    ws().search().find(QString());
   }
 
   void collapseSelectionAndTooltip() {
@@ -374,7 +409,7 @@ class TestTraces : public trace_test::TraceWindowTest {
     // what the worker does, and what is left on the GUI thread (the model reset and re-sort).
     ws().openTraces({QString::fromLocal8Bit(big)}, TraceWorkspace::Slot::B);
     QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 2, 120000);
-    QTRY_VERIFY_WITH_TIMEOUT(!ws().diffJobs().busy(), 120000);
+    QTRY_VERIFY_WITH_TIMEOUT(!ws().diff().jobs().busy(), 120000);
     auto a = merged_trace(*ws().viewA()->timeline());
     auto b = merged_trace(*ws().viewB()->timeline());
     for (const bool fold : {false, true}) {
@@ -387,7 +422,7 @@ class TestTraces : public trace_test::TraceWindowTest {
       const double worker_ms = static_cast<double>(t.nsecsElapsed()) / 1e6;
       const auto rows = r.comparison.names.size();
       t.restart();
-      ws().diffModel()->setResult(a, b, std::move(r));
+      ws().diff().model()->setResult(a, b, std::move(r));
       qInfo("diff recompute (%s): worker %.0f ms, GUI thread %.2f ms, %zu rows",
             fold ? "fold digits" : "category kernel", worker_ms,
             static_cast<double>(t.nsecsElapsed()) / 1e6, rows);
@@ -458,13 +493,13 @@ class TestTraces : public trace_test::TraceWindowTest {
     ws().openTraces(files);
     waitLoaded(loaded, 1);
     QCOMPARE(ws().runA().run->ranks[1].shift_us, 0.0);
-    ws().alignRanksAt(QStringLiteral("ProfilerStep#2"));
+    ws().alignment().alignRanksAt(QStringLiteral("ProfilerStep#2"));
     waitLoaded(loaded, 2);
     QCOMPARE(ws().runA().run->ranks[0].shift_us, -1000.0);
     QCOMPARE(ws().runA().run->ranks[1].shift_us, -4000.0);
     QCOMPARE(ws().traceRequest().options.align_event, std::string("ProfilerStep#2"));
     QCOMPARE(ws().traceOptions().align_event, std::string("ProfilerStep#2"));
-    ws().alignRanksAt({});
+    ws().alignment().alignRanksAt({});
     waitLoaded(loaded, 3);
     QCOMPARE(ws().runA().run->ranks[1].shift_us, 0.0);
   }
@@ -498,11 +533,11 @@ class TestTraces : public trace_test::TraceWindowTest {
     QSignalSpy loaded(&ws(), &TraceWorkspace::loaded);
     ws().openTraces({sample("kineto_small.json.gz")});
     waitLoaded(loaded, 1);
-    ws().search(QStringLiteral("aten::"));
+    ws().search().find(QStringLiteral("aten::"));
     QVERIFY(!ws().statusText().contains(QStringLiteral("Calibrated")));  // that was another run
     window_->statusBar()->clearMessage();
     shoot(window_.get(), "trace-timeline.png");
-    ws().search(QString());
+    ws().search().find(QString());
   }
 };
 

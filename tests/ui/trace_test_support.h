@@ -16,6 +16,7 @@
 #include <memory>
 
 #include "open_window.h"
+#include "trace/trace_diff_panel.h"
 #include "trace/trace_workspace.h"
 #include "window/explorer_controller.h"
 #include "window/main_window.h"
@@ -59,7 +60,7 @@ inline QString writeScaledTrace(const QString& from, const QTemporaryDir& dir, c
 inline void waitLoaded(slimpack::ui::TraceWorkspace& ws, QSignalSpy& spy, int count) {
   QTRY_COMPARE_WITH_TIMEOUT(spy.count(), count, kTimeoutMs);
   QTRY_VERIFY_WITH_TIMEOUT(!ws.loadJobs().busy(), kTimeoutMs);
-  QTRY_VERIFY_WITH_TIMEOUT(!ws.diffJobs().busy(), kTimeoutMs);
+  QTRY_VERIFY_WITH_TIMEOUT(!ws.diff().jobs().busy(), kTimeoutMs);
 }
 
 // The base of a test program that drives one window's Traces tab: openWindow() in initTestCase

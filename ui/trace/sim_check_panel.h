@@ -74,6 +74,8 @@ class SimCheckPanel : public QWidget {
   QString summaryText() const;
   // The last check, when the measured run mapped and a simulation is present.
   const std::optional<TraceCheck>& check() const { return check_; }
+  // The last check found that the trace can be a run of the current plan (run_plan_mismatch).
+  bool matchesPlan() const { return check_ && run_plan_mismatch(*check_).empty(); }
   // Start (file microseconds) of the earliest mapped unit: the measured time shown as zero.
   std::optional<double> unitsOriginUs() const { return units_origin_us_; }
   // Where table row `row`'s unit runs, measured and simulated together, in seconds on the shared

@@ -10,11 +10,13 @@
 namespace slimpack::ui {
 
 TraceLabelWidth::TraceLabelWidth(std::vector<GanttView*> views, QObject* parent) : QObject(parent) {
-  for (GanttView* v : views) {
-    views_.emplace_back(v);
-    v->installEventFilter(this);
-    v->setMouseTracking(true);  // the cursor changes over the edge without a button held
-  }
+  for (GanttView* v : views) addView(v);
+}
+
+void TraceLabelWidth::addView(GanttView* view) {
+  views_.emplace_back(view);
+  view->installEventFilter(this);
+  view->setMouseTracking(true);  // the cursor changes over the edge without a button held
 }
 
 void TraceLabelWidth::setWidth(int px) {

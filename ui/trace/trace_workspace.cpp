@@ -1,119 +1,118 @@
 #include "trace/trace_workspace.h"
 
-#include <QAction>
-#include <QCheckBox>
-#include <QComboBox>
 #include <QElapsedTimer>
-#include <QFileDialog>
-#include <QFileInfo>
-#include <QHBoxLayout>
-#include <QHeaderView>
-#include <QInputDialog>
+#include <QEvent>
 #include <QLabel>
 #include <QLineEdit>
-#include <QProgressBar>
 #include <QPushButton>
-#include <QSignalBlocker>
 #include <QSplitter>
-#include <QTableView>
 #include <QTimer>
-#include <QToolButton>
 #include <QVBoxLayout>
-#include <algorithm>
 #include <utility>
 
-#include "app/trace_run.h"
 #include "jobs/job_tracker.h"
 #include "trace/bubble_panel.h"
 #include "trace/elided_label.h"
 #include "trace/sim_check_panel.h"
+#include "trace/timeline_stack.h"
 #include "trace/trace_details_panel.h"
-#include "trace/trace_diff_model.h"
-#include "trace/trace_label_width.h"
+#include "trace/trace_diff_panel.h"
+#include "trace/trace_run_alignment.h"
 #include "trace/trace_scroll_area.h"
-#include "trace/trace_sniff.h"
+#include "trace/trace_search.h"
 #include "trace/trace_summary_panel.h"
-#include "trace/trace_units.h"
 #include "trace/trace_view.h"
 
 namespace slimpack::ui {
 namespace {
 
-std::vector<std::string> to_std(const QStringList& list) {
-  std::vector<std::string> out;
-  for (const QString& s : list) out.push_back(s.toStdString());
-  return out;
+// The same run, maybe with another origin (with_origin shares the imported traces).
+bool same_run(const TraceTimeline* a, const TraceTimeline* b) {
+  return a && b && !a->sources().empty() && !b->sources().empty() &&
+         a->sources().front().trace == b->sources().front().trace;
+}
+
+QString run_title(const TraceTimeline& t) {
+  const auto files = t.sources().size();
+  QString title = QString::fromStdString(t.sources().front().label);
+  if (files > 1) title += QObject::tr(" and %1 more files").arg(files - 1);
+  return title;
 }
 
 }  // namespace
 
 TraceWorkspace::TraceWorkspace(QWidget* parent)
     : QWidget(parent),
-      jobs_(new JobTracker(this)),
+      loader_(new TraceLoader(this)),
       view_a_(new TraceView),
       view_b_(new TraceView),
-      diff_(new TraceDiffModel(this)),
-      table_(new QTableView),
-      splitter_(new QSplitter(Qt::Vertical)),
-      search_(new QLineEdit),
-      rank_align_(new QLineEdit),
-      align_(new QComboBox),
-      category_(new QComboBox),
-      fold_(new QCheckBox(tr("Fold digits"))),
-      per_step_(new QCheckBox(tr("Per step"))),
-      compare_(new QPushButton(tr("Compare with…"))),
-      cancel_(new QPushButton(tr("Cancel"))),
-      rules_(new QPushButton(tr("Mapping Rules…"))),
-      calibrate_(new QPushButton(tr("Calibrate from Trace"))),
-      progress_(new QProgressBar),
-      status_(new QLabel),
-      selection_(new QLabel),
-      diff_jobs_(new JobTracker(this)),
+      stack_(new TimelineStack(this)),
       sim_check_(new SimCheckPanel),
       summary_(new TraceSummaryPanel),
       bubbles_(new BubblePanel),
-      sim_button_(new QPushButton(tr("Measured vs Simulated"))),
       details_(new TraceDetailsPanel),
-      prev_(new QToolButton),
-      next_(new QToolButton),
-      match_label_(new QLabel),
+      diff_(new TraceDiffPanel(*loader_, view_a_, view_b_, this)),
+      search_(new TraceSearch(*loader_, view_a_, view_b_, details_, this)),
+      alignment_(new TraceRunAlignment({loader_, stack_, view_a_, view_b_, sim_check_, diff_,
+                                        [this] { return simCheckVisible(); }},
+                                       this)),
+      splitter_(new QSplitter(Qt::Vertical)),
+      compare_(new QPushButton(tr("Compare with…"))),
+      rules_(new QPushButton(tr("Mapping Rules…"))),
+      calibrate_(new QPushButton(tr("Calibrate from Trace"))),
+      status_(new QLabel),
+      selection_(new QLabel),
+      sim_button_(new QPushButton(tr("Measured vs Simulated"))),
       label_a_(new ElidedLabel),
       label_b_(new ElidedLabel),
       track_filter_(new QLineEdit) {
   setObjectName(QStringLiteral("traceWorkspace"));
-  jobs_->setInteractive(true);
+  loader_->setOptionsForLoad([this] { return traceOptions(); });
   setUpControls();
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(4, 4, 4, 4);
-  layout->addLayout(buildActionBar());
+  layout->addWidget(buildActionBar());
   layout->addLayout(buildSearchBar());
   layout->addWidget(buildPanes(), 1);
   auto* foot = new QHBoxLayout;
   foot->addWidget(status_, 1);
   foot->addWidget(selection_);
+  foot->addWidget(loader_->progressBar());
+  foot->addWidget(loader_->cancelButton());
   layout->addLayout(foot);
   updateCompare();
   updateStatus();
   connectJobs();
+  connectLoader();
   connectViews();
-  connectSearch();
-  connectCompare();
-  // Run A, run B and the simulated Gantt share the plot's origin: one column width for all.
-  label_width_ = new TraceLabelWidth({view_a_, view_b_, sim_check_->simulatedView()}, this);
-  connect(label_width_, &TraceLabelWidth::widthChanged, this, [this](int px) {
-    if (px <= 0) syncLabelWidths();  // back to automatic
-  });
+  connectDetails();
+  stackTimelines();
+}
+
+TraceWorkspace::~TraceWorkspace() = default;
+
+// Run A, run B and the simulated Gantt: one plot origin, and one time range while each takes
+// part (B while compared; the simulated Gantt while shown and the trace can be a run of the plan:
+// otherwise their scales differ, a 100 ms trace beside a 9 s plan, and each keeps its own extent).
+void TraceWorkspace::stackTimelines() {
+  GanttView* sim_view = sim_check_->simulatedView();
+  stack_->addView(view_a_);
+  stack_->addView(view_b_, [this] { return comparing(); });
+  stack_->addView(
+      sim_view, [this, sim_view] { return simCheckVisible() && sim_view->model(); },
+      [this, sim_view] {
+        return simCheckVisible() && sim_view->model() && view_a_->model() && runMatchesPlan();
+      });
 }
 
 void TraceWorkspace::connectJobs() {
-  connect(cancel_, &QPushButton::clicked, this, &TraceWorkspace::cancelLoad);
   connect(rules_, &QPushButton::clicked, this, [this] {
-    if (run_a_.timeline) emit mappingRulesRequested(run_a_.timeline);
+    if (const auto& run = runA().timeline) emit mappingRulesRequested(run);
   });
   connect(calibrate_, &QPushButton::clicked, this, [this] {
-    if (run_a_.timeline) emit calibrateRequested(run_a_.timeline);
+    if (const auto& run = runA().timeline) emit calibrateRequested(run);
   });
-  for (JobTracker* t : {jobs_, diff_jobs_, &sim_check_->jobs(), &summary_->jobs(),
+  for (JobTracker* t : {&loader_->jobs(), &diff_->jobs(), &sim_check_->jobs(), &summary_->jobs(),
                         &bubbles_->jobs(), &details_->jobs(), &details_->statsJobs()})
     connect(t, &JobTracker::busyChanged, this, [this](bool on) {
       // Posted: a job's done() may start the next one (a load starts the diff).
@@ -122,107 +121,113 @@ void TraceWorkspace::connectJobs() {
           if (!busy()) emit idle();
         });
     });
-  connect(jobs_, &JobTracker::busyChanged, this, [this](bool busy) {
-    progress_->setVisible(busy);
-    cancel_->setVisible(busy);
-    if (busy) progress_->setValue(0);
-  });
-  connect(jobs_, &JobTracker::progress, this, [this](const QString& stage, double fraction) {
-    progress_->setValue(static_cast<int>(fraction * 1000));
-    progress_->setFormat(stage.left(40));
-  });
+}
+
+void TraceWorkspace::connectLoader() {
+  connect(loader_, &TraceLoader::runLoaded, this, &TraceWorkspace::showRun);
+  connect(loader_, &TraceLoader::loadFailed, this, &TraceWorkspace::loadFailed);
+  connect(loader_, &TraceLoader::opened, this, &TraceWorkspace::opened);
+  connect(loader_, &TraceLoader::comparedWith, this, &TraceWorkspace::comparedWith);
 }
 
 void TraceWorkspace::connectViews() {
-  connect(rank_align_, &QLineEdit::editingFinished, this, [this] {
-    if (rank_align_->text().trimmed().toStdString() != options_.align_event)
-      alignRanksAt(rank_align_->text());
-  });
-  // One time axis: either view's zoom and pan moves the other.
-  connect(view_a_, &GanttView::viewChanged, view_b_, [this](double t0, double t1) {
-    if (comparing()) view_b_->setViewRange(t0, t1);
-  });
-  connect(view_b_, &GanttView::viewChanged, view_a_,
-          [this](double t0, double t1) { view_a_->setViewRange(t0, t1); });
-  GanttView* sim_view = sim_check_->simulatedView();
-  // Linked only when the trace is a run of the plan: otherwise their scales differ (a 100 ms
-  // trace beside a 9 s plan) and each keeps its own extent.
-  connect(view_a_, &GanttView::viewChanged, sim_view, [this, sim_view](double t0, double t1) {
-    if (simCheckVisible() && sim_view->model() && runMatchesPlan()) sim_view->setViewRange(t0, t1);
-  });
-  connect(sim_view, &GanttView::viewChanged, view_a_, [this](double t0, double t1) {
-    if (simCheckVisible() && view_a_->model() && runMatchesPlan()) view_a_->setViewRange(t0, t1);
-  });
   connect(sim_button_, &QPushButton::toggled, this, &TraceWorkspace::setSimCheckVisible);
-  connect(sim_check_, &SimCheckPanel::checked, this, &TraceWorkspace::alignToUnits);
+  connect(sim_check_, &SimCheckPanel::checked, alignment_, &TraceRunAlignment::alignToUnits);
   connect(sim_check_, &SimCheckPanel::unitChosen, view_a_, &GanttView::setViewRange);
-  for (TraceView* v : {view_a_, view_b_}) {
-    connect(v, &TraceView::selectionChanged, this, [this](double t0, double t1) {
-      selection_->setText(t1 >= t0 ? tr("Selection: %1 (from %2)")
-                                         .arg(trace_duration_text(t1 - t0), trace_duration_text(t0))
-                                   : QString());
-    });
-  }
+  connect(stack_, &TimelineStack::selectionChanged, this, [this](double t0, double t1) {
+    selection_->setText(t1 >= t0 ? tr("Selection: %1 (from %2)")
+                                       .arg(trace_duration_text(t1 - t0), trace_duration_text(t0))
+                                 : QString());
+  });
+  connect(alignment_, &TraceRunAlignment::aligned, search_, &TraceSearch::refresh);
+  connect(alignment_, &TraceRunAlignment::statusMessage, this, &TraceWorkspace::showStatusMessage);
+  connect(search_, &TraceSearch::statusChanged, this, &TraceWorkspace::updateStatus);
+  connect(search_, &TraceSearch::statusMessage, this, &TraceWorkspace::showStatusMessage);
+  // A diff row's marks are what the status counts (as the search's are).
+  connect(diff_, &TraceDiffPanel::rowMarked, this,
+          [this](int in_a, int in_b, const QString& message) {
+            search_->setMarkedCounts(in_a, in_b);
+            showStatusMessage(message);
+          });
 }
 
-TraceWorkspace::~TraceWorkspace() = default;
+// The details area follows the timelines: the event selected in either (a match of A becomes the
+// current one), jumps from its lists (a child, a flow's other end, a match), A's selected range.
+void TraceWorkspace::connectDetails() {
+  connect(details_, &TraceDetailsPanel::jumpTo, this,
+          [this](const TraceTimeline* t, TraceEventRef ref) {
+            TraceView* v = comparing() && same_run(view_b_->timeline().get(), t) ? view_b_
+                           : same_run(view_a_->timeline().get(), t)              ? view_a_
+                                                                                 : nullptr;
+            if (!v) return;
+            v->revealEvent(ref);
+            details_->describeEvent(v->timeline(), ref);
+          });
+  // An alignment gives run A another origin: the details follow (the same events).
+  connect(view_a_, &GanttView::modelChanged, this, [this] {
+    const auto& t = view_a_->timeline();
+    if (t && details_->timeline() != t && same_run(details_->timeline().get(), t.get()))
+      details_->rebase(t);
+  });
+  for (TraceView* v : {view_a_, view_b_}) {
+    connect(v, &TraceView::eventSelected, this, [this, v](TraceEventRef ref) {
+      if (!ref.valid()) return;
+      details_->describeEvent(v->timeline(), ref);
+      details_->setCurrentIndex(TraceDetailsPanel::EventTab);
+      if (v == view_a_) search_->selectMatch(ref);
+    });
+    TraceScrollArea* area = v == view_a_ ? scroll_a_ : scroll_b_;
+    // The view's height may change with the reveal (a group unfolded): scroll once the area
+    // laid it out again.
+    connect(v, &TraceView::rowsToReveal, area, [area](int top, int bottom) {
+      QTimer::singleShot(0, area, [area, top, bottom] {
+        area->ensureVisible(0, (top + bottom) / 2, 0, (bottom - top) / 2 + 24);
+      });
+    });
+  }
+  connect(view_a_, &TraceView::selectionChanged, this, [this](double t0, double t1) {
+    details_->setSelectionRange(t1 > t0 ? std::optional(std::pair(t0, t1)) : std::nullopt,
+                                view_a_->selectionLanes());
+  });
+}
 
-// Two timelines shown on one axis: both over the union of their extents, with 1% room at the end.
-void TraceWorkspace::showOnOneAxis(GanttView* a, GanttView* b) {
-  const TimeRange ea = a->model()->time_extent();
-  const TimeRange eb = b->model()->time_extent();
-  const double t0 = std::min(ea.t0, eb.t0);
-  const double t1 = std::max(ea.t1, eb.t1);
-  a->setViewRange(t0, t1 + (t1 - t0) * 0.01);
-  b->setViewRange(t0, t1 + (t1 - t0) * 0.01);
+bool TraceWorkspace::eventFilter(QObject* watched, QEvent* event) {
+  // Run B's pane (its title and timeline) shows and hides with its scroll area, which follows
+  // the view: code that hides view B hides all of it.
+  if (watched == scroll_b_ && event->type() == QEvent::ShowToParent) pane_b_->show();
+  if (watched == scroll_b_ && event->type() == QEvent::HideToParent) pane_b_->hide();
+  return QWidget::eventFilter(watched, event);
+}
+
+void TraceWorkspace::updateTitles() {
+  const TraceRunView& a = runA();
+  const TraceRunView& b = loader_->run(Slot::B);
+  label_a_->setText(a.timeline ? tr("A: %1").arg(run_title(*a.timeline)) : QString());
+  label_a_->setVisible(static_cast<bool>(a.timeline));
+  label_b_->setText(b.timeline ? tr("B: %1").arg(run_title(*b.timeline)) : QString());
+  label_a_->setToolTip(loader_->paths(Slot::A).join(QLatin1Char('\n')));
+  label_b_->setToolTip(loader_->paths(Slot::B).join(QLatin1Char('\n')));
 }
 
 bool TraceWorkspace::busy() const {
-  return !offered_.isEmpty() || jobs_->busy() || diff_jobs_->busy() || sim_check_->jobs().busy() ||
+  return loader_->busy() || diff_->jobs().busy() || sim_check_->jobs().busy() ||
          summary_->jobs().busy() || bubbles_->jobs().busy() || details_->busy();
 }
 
 bool TraceWorkspace::offerFile(const QString& path) {
-  if (!looks_like_trace(path.toStdString())) return false;
-  if (offered_.isEmpty()) QTimer::singleShot(0, this, &TraceWorkspace::flushOffered);
-  offered_ << path;
-  return true;
-}
-
-void TraceWorkspace::flushOffered() {
-  const QStringList paths = offered_;
-  offered_.clear();
-  if (!paths.isEmpty()) openTraces(paths, Slot::A);
+  return loader_->offerFile(path);
 }
 
 void TraceWorkspace::openTraces(const QStringList& paths, Slot slot) {
-  if (paths.isEmpty()) return;
-  TraceRunRequest request;
-  request.files = to_std(paths);
-  request.options = traceOptions();
-  if (slot == Slot::B) {
-    // Run B is another run: its clocks are its own (the compare view aligns the two runs).
-    request.options.align_event.clear();
-    request.options.offsets_us.clear();
-  }
-  jobs_->start(
-      tr("Loading traces"),
-      [request](const CancelToken& cancel, ProgressSink& progress) {
-        return load_trace_view(request, cancel, progress);
-      },
-      [this, paths, slot](Expected<TraceRunView> run) {
-        if (!run) {
-          if (run.error().kind != ErrorKind::Cancelled)
-            emit loadFailed(paths.front(), QString::fromStdString(run.error().message));
-          return;
-        }
-        (slot == Slot::A ? paths_a_ : paths_b_) = paths;
-        showRun(slot, std::move(*run));
-        if (slot == Slot::A) emit opened(paths);
-        if (slot == Slot::B) emit comparedWith(paths);
-        if (slot == Slot::A && !pending_compare_.isEmpty())
-          openTraces(std::exchange(pending_compare_, {}), Slot::B);
-      });
+  loader_->open(paths, slot);
+}
+
+void TraceWorkspace::cancelLoad() {
+  loader_->cancel();
+}
+
+JobTracker& TraceWorkspace::loadJobs() const {
+  return loader_->jobs();
 }
 
 void TraceWorkspace::setMappingActionsVisible(bool rules, bool calibrate) {
@@ -242,26 +247,10 @@ void TraceWorkspace::setSimulation(SnapshotPtr snapshot) {
 void TraceWorkspace::setSimCheckVisible(bool on) {
   if (sim_button_->isChecked() != on) sim_button_->setChecked(on);  // toggled comes back here
   sim_check_->setVisible(on);
-  syncLabelWidths();
+  stack_->syncLabelWidths();
   if (!on) return;
   sim_check_->refreshIfStale();
-  if (sim_check_->unitsOriginUs()) alignToUnits(*sim_check_->unitsOriginUs());
-}
-
-// One plot origin for every Gantt shown (A, B, simulated), so that one x is one time in all.
-void TraceWorkspace::syncLabelWidths() {
-  GanttView* sim = sim_check_->simulatedView();
-  const bool with_sim = simCheckVisible() && sim->model();
-  if (label_width_ && label_width_->apply()) return;  // the width the user dragged to
-  for (GanttView* v : {static_cast<GanttView*>(view_a_), static_cast<GanttView*>(view_b_), sim})
-    v->setLabelWidth(0);
-  if (!comparing() && !with_sim) return;
-  int w = view_a_->naturalLabelWidth();
-  if (comparing()) w = std::max(w, view_b_->naturalLabelWidth());
-  if (with_sim) w = std::max(w, sim->naturalLabelWidth());
-  view_a_->setLabelWidth(w);
-  if (comparing()) view_b_->setLabelWidth(w);
-  if (with_sim) sim->setLabelWidth(w);
+  if (sim_check_->unitsOriginUs()) alignment_->alignToUnits(*sim_check_->unitsOriginUs());
 }
 
 bool TraceWorkspace::simCheckVisible() const {
@@ -269,49 +258,23 @@ bool TraceWorkspace::simCheckVisible() const {
 }
 
 bool TraceWorkspace::runMatchesPlan() const {
-  const auto& check = sim_check_->check();
-  return check && run_plan_mismatch(*check).empty();
+  return sim_check_->matchesPlan();
 }
 
-// Measured time zero at the first mapped unit, simulated time zero at the plan's start. When the
-// trace can be a run of the plan the two share one axis showing the longer of the two; otherwise
-// each view fits its own extent (one origin each, never pushed out of view by the other).
-void TraceWorkspace::alignToUnits(double origin_us) {
-  if (!run_a_.timeline || !simCheckVisible()) return;
-  if (origin_us != run_a_.timeline->origin_us()) {
-    run_a_.timeline = run_a_.timeline->with_origin(origin_us);
-    view_a_->setTimeline(run_a_.timeline);
-  }
-  GanttView* sim_view = sim_check_->simulatedView();
-  if (!sim_view->model() || !view_a_->model()) return;
-  syncLabelWidths();
-  if (!runMatchesPlan()) {  // two different runs: each on its own extent, no shared axis
-    view_a_->fitToWindow();
-    sim_view->fitToWindow();
-    return;
-  }
-  showOnOneAxis(view_a_, sim_view);
-}
-
-void TraceWorkspace::cancelLoad() {
-  jobs_->cancel();
-}
-
-void TraceWorkspace::showRun(Slot slot, TraceRunView run) {
+// A run the loader holds now: on its view, and everything about run A follows it.
+void TraceWorkspace::showRun(Slot slot) {
   QElapsedTimer timer;
   timer.start();
+  const TraceRunView& run = loader_->run(slot);
   if (slot == Slot::A) {
     note_.clear();  // a calibration's line belongs to the run it came from
-    run_a_ = std::move(run);
-    run_b_ = {};
-    view_a_->setTimeline(run_a_.timeline, run_a_.gantt);
+    view_a_->setTimeline(run.timeline, run.gantt);
     view_b_->setTimeline(nullptr);
-    sim_check_->setMeasured(run_a_.run, run_a_.request);
-    summary_->setRun(run_a_.run);
-    details_->setTimeline(run_a_.timeline);
+    sim_check_->setMeasured(run.run, run.request);
+    summary_->setRun(run.run);
+    details_->setTimeline(run.timeline);
   } else {
-    run_b_ = std::move(run);
-    view_b_->setTimeline(run_b_.timeline, run_b_.gantt);
+    view_b_->setTimeline(run.timeline, run.gantt);
   }
   search_->clear();
   updateCompare();
@@ -321,12 +284,30 @@ void TraceWorkspace::showRun(Slot slot, TraceRunView run) {
   emit loaded(slot == Slot::A ? 0 : 1);
 }
 
+void TraceWorkspace::updateCompare() {
+  compare_->setEnabled(static_cast<bool>(runA().timeline));
+  const bool cmp = comparing();
+  view_b_->setVisible(cmp);
+  pane_b_->setVisible(cmp);
+  diff_->setShown(cmp);
+  alignment_->setShown(cmp);
+  stack_->syncLabelWidths();
+  diff_->restart();
+  alignment_->restart();
+}
+
 QString TraceWorkspace::statusText() const {
   return status_->text();
 }
 
+void TraceWorkspace::showStatusMessage(const QString& message) {
+  status_message_ = message;
+  updateStatus();
+  status_message_.clear();
+}
+
 void TraceWorkspace::updateStatus() {
-  if (!run_a_.timeline) {
+  if (!runA().timeline) {
     status_->setText(
         tr("Open Chrome Trace, Kineto or PyTorch profiler files (.json, .json.gz, "
            "*.pt.trace.json): File > Open, drag and drop, or the command line. "
@@ -341,13 +322,14 @@ void TraceWorkspace::updateStatus() {
         .arg(files == 1 ? QObject::tr("file") : QObject::tr("files"))
         .arg(r.timeline->event_count());
   };
-  QString text = QStringLiteral("A: ") + describe(run_a_);
-  if (comparing()) text += QStringLiteral(" · B: ") + describe(run_b_);
+  QString text = QStringLiteral("A: ") + describe(runA());
+  if (comparing()) text += QStringLiteral(" · B: ") + describe(loader_->run(Slot::B));
+  const int in_a = search_->markedInA();
   if (!status_message_.isEmpty())
     text += QStringLiteral(" · ") + status_message_;
   else if (!search_->text().isEmpty())
-    text += tr(" · %1 %2 in A").arg(matches_a_).arg(matches_a_ == 1 ? tr("match") : tr("matches")) +
-            (comparing() ? tr(", %1 in B").arg(matches_b_) : QString());
+    text += tr(" · %1 %2 in A").arg(in_a).arg(in_a == 1 ? tr("match") : tr("matches")) +
+            (comparing() ? tr(", %1 in B").arg(search_->markedInB()) : QString());
   if (!note_.isEmpty()) text += QStringLiteral(" · ") + note_;
   status_->setText(text);
 }
