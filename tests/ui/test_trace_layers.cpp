@@ -114,6 +114,14 @@ class TestTraceLayers : public QObject {
     QVERIFY(v->eventTooltip(second).contains(QStringLiteral("instant at")));
     f.ws.search().find(QString());
     QVERIFY(v->instants().marked().empty());
+
+    // One rule marks the search's matches and a diff row's events (TimelineStack::markWhere): a
+    // diff row names bars only, so it replaces the search's instant marks, on every timeline.
+    QCOMPARE(f.ws.search().find(QStringLiteral("[memory]")), 2);
+    const std::vector<int> marked = f.ws.stack().markWhere(
+        [](const std::string& name) { return name == "[memory]"; }, {}, /*bars_only=*/true);
+    QCOMPARE(marked, (std::vector<int>{0, 0}));  // run A: no bar of that name; run B: no run
+    QVERIFY(v->instants().marked().empty());
   }
 
   void counterTrackMaxIsTheSummaryPeak() {

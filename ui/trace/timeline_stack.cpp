@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "render/trace_timeline.h"
 #include "trace/trace_label_width.h"
 #include "trace/trace_view.h"
 
@@ -68,6 +69,35 @@ void TimelineStack::setLaneFilter(const QString& text) {
 
 void TimelineStack::setAllFlowsShown(bool on) {
   for (TraceView* v : timelines_) v->setAllFlowsShown(on);
+}
+
+std::vector<int> TimelineStack::markWhere(const NameMatch& match, const std::string& category,
+                                          bool bars_only) {
+  std::vector<int> marked;
+  for (TraceView* v : timelines_) {
+    if (!v->timeline() || !v->model()) {
+      marked.push_back(0);
+      continue;
+    }
+    // By value: the view keeps the rule to mark again when groups fold or unfold.
+    const TraceTimeline* t = v->timeline().get();
+    const auto by_name = [t, match](int source, int name) {
+      return match(t->sources()[static_cast<std::size_t>(source)]
+                       .trace->names[static_cast<std::size_t>(name)]);
+    };
+    v->markWhere(by_name, category);
+    v->instants().setMarked(bars_only ? std::vector<TraceEventRef>{} : t->instants_where(by_name));
+    v->update();
+    marked.push_back(static_cast<int>(v->marked().size() + v->instants().marked().size()));
+  }
+  return marked;
+}
+
+void TimelineStack::markNone() {
+  for (TraceView* v : timelines_) {
+    v->clearMarks();
+    v->update();
+  }
 }
 
 }  // namespace slimpack::ui

@@ -9,8 +9,9 @@
 //    natural width) or dragged (TraceLabelWidth);
 //  - what the track list does to every trace timeline at once (fold or unfold all groups, filter
 //    lanes, draw all flows), and the selected time range of whichever timeline
-//    (selectionChanged). What is marked (the search's matches, a diff row's events) is decided by
-//    the search and the diff table, each marking both runs.
+//    (selectionChanged);
+//  - what is marked: the search's matches and a diff row's events are marked by one rule
+//    (markWhere), on every trace timeline at once, bars and instant events alike.
 // A view joins with addView(); whether it takes part at a given moment is asked of it each time
 // (run B is stacked only while it holds a run), so the stack never holds a stale copy of the
 // workspace's state.
@@ -18,6 +19,7 @@
 #include <QString>
 #include <cstddef>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace slimpack {
@@ -56,6 +58,15 @@ class TimelineStack : public QObject {
   void setAllCollapsed(bool collapsed);
   void setLaneFilter(const QString& text);
   void setAllFlowsShown(bool on);
+
+  // Marks, on every trace timeline holding a run, the events whose name `match` accepts: bars
+  // (of `category` only, when not empty) and, unless `bars_only`, instant events; anything
+  // marked before is replaced. Kept across folding and unfolding groups. Returns how many each
+  // timeline marked, in stack order (0 for one without a run). markNone() clears them all.
+  using NameMatch = std::function<bool(const std::string& name)>;
+  std::vector<int> markWhere(const NameMatch& match, const std::string& category = {},
+                             bool bars_only = false);
+  void markNone();
 
  signals:
   // The selected time range of any trace timeline changed (t1 < t0: cleared).

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "jobs/job_tracker.h"
+#include "trace/timeline_stack.h"
 #include "trace/trace_diff_model.h"
 #include "trace/trace_loader.h"
 #include "trace/trace_run.h"
@@ -26,12 +27,10 @@ struct DiffDone {
 
 }  // namespace
 
-TraceDiffPanel::TraceDiffPanel(const TraceLoader& loader, TraceView* view_a, TraceView* view_b,
-                               QObject* parent)
+TraceDiffPanel::TraceDiffPanel(const TraceLoader& loader, TimelineStack& stack, QObject* parent)
     : QObject(parent),
       loader_(loader),
-      view_a_(view_a),
-      view_b_(view_b),
+      stack_(stack),
       diff_(new TraceDiffModel(this)),
       table_(new QTableView),
       category_(new QComboBox),
@@ -157,19 +156,14 @@ void TraceDiffPanel::highlightRow(int row) {
   const bool fold = diff_->foldDigits();
   // The row counts only its category's events when the table is filtered: mark those alone.
   const std::string category = diff_->category().toStdString();
-  for (TraceView* v : {view_a_, view_b_}) {
-    if (!v->timeline()) continue;
-    const TraceTimeline* t = v->timeline().get();
-    v->markWhere(
-        [t, name, fold](int s, int n) {
-          const std::string& candidate =
-              t->sources()[static_cast<std::size_t>(s)].trace->names[static_cast<std::size_t>(n)];
-          return (fold ? fold_digits(candidate) : candidate) == name;
-        },
-        category);
-  }
-  const int in_a = static_cast<int>(view_a_->marked().size());
-  const int in_b = static_cast<int>(view_b_->marked().size());
+  // The table compares bars by name: instant events are not rows of it.
+  const std::vector<int> marked = stack_.markWhere(
+      [name, fold](const std::string& candidate) {
+        return (fold ? fold_digits(candidate) : candidate) == name;
+      },
+      category, /*bars_only=*/true);
+  const int in_a = marked.empty() ? 0 : marked[0];
+  const int in_b = marked.size() < 2 ? 0 : marked[1];
   emit rowMarked(
       in_a, in_b,
       tr("“%1”: %2 events in A, %3 in B").arg(QString::fromStdString(name)).arg(in_a).arg(in_b));

@@ -21,15 +21,14 @@ namespace slimpack::ui {
 class JobTracker;
 class TraceDiffModel;
 class TraceLoader;
-class TraceView;
+class TimelineStack;
 
 class TraceDiffPanel : public QObject {
   Q_OBJECT
 
  public:
-  // The runs come from `loader`; a row's events are marked in `view_a` and `view_b`.
-  TraceDiffPanel(const TraceLoader& loader, TraceView* view_a, TraceView* view_b,
-                 QObject* parent = nullptr);
+  // The runs come from `loader`; a row's events are marked on the stacked timelines (`stack`).
+  TraceDiffPanel(const TraceLoader& loader, TimelineStack& stack, QObject* parent = nullptr);
 
   TraceDiffModel* model() const { return diff_; }
   QTableView* table() const { return table_; }
@@ -62,8 +61,7 @@ class TraceDiffPanel : public QObject {
   void startDiff(TraceCompareOptions options, bool refill_categories);
 
   const TraceLoader& loader_;
-  TraceView* view_a_;
-  TraceView* view_b_;
+  TimelineStack& stack_;
   TraceDiffModel* diff_;
   QTableView* table_;
   QComboBox* category_;

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "trace/timeline_stack.h"
 #include "trace/trace_details_panel.h"
 #include "trace/trace_loader.h"
 #include "trace/trace_tables.h"
@@ -34,22 +35,13 @@ std::vector<TraceEventRef> marked_events(const TraceView& view) {
   return out;
 }
 
-// Marks the events and the instant events whose name passes `match(source, name index)`;
-// returns how many.
-template <class Match>
-int mark_all(TraceView& v, Match match) {
-  v.markWhere(match);
-  v.instants().setMarked(v.timeline()->instants_where(match));
-  v.update();
-  return static_cast<int>(v.marked().size() + v.instants().marked().size());
-}
-
 }  // namespace
 
-TraceSearch::TraceSearch(const TraceLoader& loader, TraceView* view_a, TraceView* view_b,
-                         TraceDetailsPanel* details, QObject* parent)
+TraceSearch::TraceSearch(const TraceLoader& loader, TimelineStack& stack, TraceView* view_a,
+                         TraceView* view_b, TraceDetailsPanel* details, QObject* parent)
     : QObject(parent),
       loader_(loader),
+      stack_(stack),
       view_a_(view_a),
       view_b_(view_b),
       details_(details),
@@ -116,21 +108,15 @@ int TraceSearch::find(const QString& text) {
     const QSignalBlocker block(search_);
     search_->setText(text);
   }
-  matches_a_ = matches_b_ = 0;
   const std::string needle = to_lower(text.toStdString());
-  for (TraceView* v : {view_a_, view_b_}) {
-    if (!v->timeline() || !v->model()) continue;
-    if (needle.empty()) {
-      v->clearMarks();
-      continue;
-    }
-    // Kept across folding and unfolding groups (markWhere), unlike a fixed list of bars.
-    const TraceTimeline* t = v->timeline().get();
-    (v == view_a_ ? matches_a_ : matches_b_) = mark_all(*v, [t, needle](int s, int n) {
-      return to_lower(t->sources()[static_cast<std::size_t>(s)]
-                          .trace->names[static_cast<std::size_t>(n)])
-                 .find(needle) != std::string::npos;
+  if (needle.empty()) {
+    stack_.markNone();
+    setMarkedCounts(0, 0);
+  } else {
+    const std::vector<int> marked = stack_.markWhere([needle](const std::string& name) {
+      return to_lower(name).find(needle) != std::string::npos;
     });
+    setMarkedCounts(marked.empty() ? 0 : marked[0], marked.size() < 2 ? 0 : marked[1]);
   }
   current_match_ = -1;
   details_->setMatches(needle.empty() ? std::vector<TraceEventRef>{} : marked_events(*view_a_));
@@ -141,14 +127,9 @@ int TraceSearch::find(const QString& text) {
 
 void TraceSearch::markName(const QString& name) {
   const std::string wanted = name.toStdString();
-  for (TraceView* v : {view_a_, view_b_}) {
-    if (!v->timeline() || !v->model()) continue;
-    const TraceTimeline* t = v->timeline().get();
-    (v == view_a_ ? matches_a_ : matches_b_) = mark_all(*v, [t, wanted](int s, int n) {
-      return t->sources()[static_cast<std::size_t>(s)].trace->names[static_cast<std::size_t>(n)] ==
-             wanted;
-    });
-  }
+  const std::vector<int> marked =
+      stack_.markWhere([wanted](const std::string& candidate) { return candidate == wanted; });
+  setMarkedCounts(marked.empty() ? 0 : marked[0], marked.size() < 2 ? 0 : marked[1]);
   current_match_ = -1;
   details_->setMatches(marked_events(*view_a_));
   match_label_->setText(matchCountText());

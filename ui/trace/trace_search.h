@@ -20,13 +20,15 @@ namespace slimpack::ui {
 
 class TraceDetailsPanel;
 class TraceLoader;
+class TimelineStack;
 class TraceView;
 
 class TraceSearch : public QObject {
   Q_OBJECT
 
  public:
-  TraceSearch(const TraceLoader& loader, TraceView* view_a, TraceView* view_b,
+  // Matches are marked on the stacked timelines (`stack`); `view_a` and `view_b` are its runs.
+  TraceSearch(const TraceLoader& loader, TimelineStack& stack, TraceView* view_a, TraceView* view_b,
               TraceDetailsPanel* details, QObject* parent = nullptr);
 
   // The field and the controls beside it, for the tab's bar.
@@ -72,6 +74,7 @@ class TraceSearch : public QObject {
   void followRows();
 
   const TraceLoader& loader_;
+  TimelineStack& stack_;
   TraceView* view_a_;
   TraceView* view_b_;
   TraceDetailsPanel* details_;
