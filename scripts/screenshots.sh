@@ -38,6 +38,7 @@ run --screenshot "$out/explorer-dataset.png" --size 1600x1000 --view dataset
 run --screenshot "$out/explorer-file.png" --size 1600x1000 "$root/samples/lengths/longalign_mix.csv"
 run --screenshot "$out/explorer-infeasible.png" --size 1600x1000 --view infeasible
 run --screenshot "$out/explorer-zoomed.png" --size 1600x1000 --view zoomed
+run --screenshot "$out/explorer-presentation.png" --view presentation
 run --screenshot "$out/explorer-plan.png" --size 1600x1000 "$root/samples/plans/asymmetric-example.json"
 # Laptop screens, and a HiDPI screen at scale 2 (the same 1366x768 logical pixels).
 run --screenshot "$out/explorer-laptop-1280x720.png" --size 1280x720

@@ -34,7 +34,8 @@ ExplorerArgs parse_explorer_args(const QStringList& arguments) {
   QCommandLineOption view(
       "view",
       "For --screenshot: gantt (default), compare, search, sweep, dataset (8 batches, every "
-      "strategy), guide (the User Guide window), infeasible (the failure banner), zoomed, traces, "
+      "strategy), guide (the User Guide window), infeasible (the failure banner), zoomed, "
+      "presentation (presentation mode), traces, "
       "measured (measured vs simulated) or bubbles (where a run's bubbles come from).",
       "NAME");
   QCommandLineOption theme("theme", "For --screenshot: light (default) or dark.", "NAME");

@@ -18,6 +18,7 @@
 #include "window/explorer_controller.h"
 #include "window/help_dialogs.h"
 #include "window/main_window.h"
+#include "window/presentation_mode.h"
 
 namespace slimpack::ui {
 namespace {
@@ -98,6 +99,11 @@ struct Shot {
       for (int s = 1; s < g->model()->sequence_count(); ++s)
         if (g->model()->sequence(s).length > g->model()->sequence(longest).length) longest = s;
       g->setHighlightedSequence(longest);
+    }
+    if (options.view == "presentation" && !state_requested) {
+      // Presentation mode on the first result: full screen, large fonts, every panel hidden.
+      state_requested = true;
+      window->presentation().enter();
     }
     if (c.sweepJobs().busy() || c.compareJobs().busy() || window->searchPanel()->jobs().busy())
       return;
